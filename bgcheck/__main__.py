@@ -1,0 +1,3 @@
+from bgcheck.cli import main
+
+main()

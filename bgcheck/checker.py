@@ -1,0 +1,195 @@
+"""Phase 2: one walk per file, every enabled rule at once.
+
+The ``Checker`` is the only visitor that walks a file for the rules. It keeps
+the semantic context (ancestors, the function we are in, its summary) in a
+``FileContext`` and dispatches each node to the rules that handle its type,
+ruff-style. Positions are computed only when a rule reports something.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from bgcheck import knowledge
+from bgcheck.diagnostics import Diagnostic, Location
+from bgcheck.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
+from bgcheck.project import ProjectIndex
+from bgcheck.summary import FunctionSummary, ModuleSummary
+
+
+class FileContext:
+    """What a rule may ask while looking at one node."""
+
+    def __init__(self, path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config) -> None:
+        self.path = path
+        self.module = module
+        self.summary = summary
+        self.index = index
+        self.config = config
+        self.ancestors: list[cst.CSTNode] = []
+        # (node, qualname, summary) for every enclosing function, innermost last
+        self.functions: list[tuple[cst.FunctionDef, str, Optional[FunctionSummary]]] = []
+        self._scopes: list[tuple[str, str]] = [("module", summary.module)]  # (kind, qualname)
+        self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        self._positions = None
+        self._resolvers: dict[Optional[str], object] = {}
+        self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
+
+    # --- where are we -------------------------------------------------------
+    @property
+    def function(self) -> Optional[FunctionSummary]:
+        return self.functions[-1][2] if self.functions else None
+
+    @property
+    def function_node(self) -> Optional[cst.FunctionDef]:
+        return self.functions[-1][0] if self.functions else None
+
+    @property
+    def function_qualname(self) -> Optional[str]:
+        return self.functions[-1][1] if self.functions else None
+
+    @property
+    def in_coroutine(self) -> bool:
+        node = self.function_node
+        return node is not None and node.asynchronous is not None
+
+    @property
+    def in_job_code(self) -> bool:
+        return self.index.is_job_code(self.function_qualname)
+
+    def job_of(self, qualname: Optional[str] = None) -> Optional[str]:
+        """The job function whose code this is (itself or a caller), if any."""
+        return self.index.job_code.get(qualname or self.function_qualname or "")
+
+    def parent(self, levels: int = 1) -> Optional[cst.CSTNode]:
+        # ancestors[-1] is the node being visited
+        index = -1 - levels
+        return self.ancestors[index] if len(self.ancestors) >= -index else None
+
+    def enclosing(self, *types: type) -> Optional[cst.CSTNode]:
+        for node in reversed(self.ancestors[:-1]):
+            if isinstance(node, types):
+                return node
+        return None
+
+    # --- names and values ---------------------------------------------------
+    def _resolver(self):
+        key = self.function_qualname
+        resolver = self._resolvers.get(key)
+        if resolver is None:
+            resolver = self.summary.resolver(self.function)
+            self._resolvers[key] = resolver
+        return resolver
+
+    def resolve(self, node: cst.BaseExpression) -> Optional[str]:
+        """The canonical qualified name an expression denotes (``Foo()`` -> ``pkg.Foo()``)."""
+        if isinstance(node, cst.Call):
+            target = call_target(node.func, self._resolver())
+            return self.index.canonical(f"{target}()") if target else None
+        return self.index.canonical(call_target_of_value(node, self._resolver()))
+
+    def resolve_call(self, node: cst.Call) -> Optional[str]:
+        """The canonical name of what a call calls."""
+        return self.index.canonical(call_target(node.func, self._resolver()))
+
+    def to_ir(self, node: cst.BaseExpression) -> IR:
+        return to_ir(node, self._resolver())
+
+    def fold(self, node: cst.BaseExpression):
+        return self.index.fold(self.to_ir(node))
+
+    def is_exit_call(self, node: cst.Call) -> bool:
+        return self.resolve_call(node) in knowledge.PROCESS_EXIT_CALLS
+
+    # --- reporting ----------------------------------------------------------
+    def position(self, node: cst.CSTNode):
+        if self._positions is None:
+            self._positions = self._wrapper.resolve(PositionProvider)
+        return self._positions[node]
+
+    def location(self, node: cst.CSTNode, end_node: Optional[cst.CSTNode] = None, message: str = "") -> Location:
+        start = self.position(node).start
+        end = self.position(end_node or node).end
+        return Location(self.path, start.line, start.column + 1, end.line, end.column + 1, message)
+
+    def report(
+        self,
+        rule,
+        node: cst.CSTNode,
+        message: str,
+        end_node: Optional[cst.CSTNode] = None,
+        related: Sequence[Location] = (),
+    ) -> None:
+        statement = self.enclosing(cst.SimpleStatementLine, cst.BaseCompoundStatement) or node
+        statement_line = self.position(statement).start.line
+        diagnostic = Diagnostic(
+            code=rule.code,
+            name=rule.name,
+            severity=rule.severity,
+            message=message,
+            location=self.location(node, end_node),
+            related=tuple(related),
+        )
+        self.diagnostics.append((diagnostic, statement_line))
+
+    # --- scope tracking (called by the Checker) -----------------------------
+    def enter_function(self, node: cst.FunctionDef) -> None:
+        kind, parent = self._scopes[-1]
+        qualname = f"{parent}.<locals>.{node.name.value}" if kind == "function" else f"{parent}.{node.name.value}"
+        self._scopes.append(("function", qualname))
+        self.functions.append((node, qualname, self.summary.functions.get(qualname)))
+
+    def leave_function(self) -> None:
+        self._scopes.pop()
+        self.functions.pop()
+
+    def enter_class(self, node: cst.ClassDef) -> None:
+        kind, parent = self._scopes[-1]
+        qualname = f"{parent}.<locals>.{node.name.value}" if kind == "function" else f"{parent}.{node.name.value}"
+        self._scopes.append(("class", qualname))
+
+    def leave_class(self) -> None:
+        self._scopes.pop()
+
+    @property
+    def class_qualname(self) -> Optional[str]:
+        kind, qualname = self._scopes[-1]
+        return qualname if kind == "class" else None
+
+
+class Checker(cst.CSTVisitor):
+    def __init__(self, ctx: FileContext, rules: Iterable) -> None:
+        self.ctx = ctx
+        self.dispatch: dict[str, list] = {}
+        for rule in rules:
+            for type_name, method in rule.handlers().items():
+                self.dispatch.setdefault(type_name, []).append(getattr(rule, method))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        ctx = self.ctx
+        ctx.ancestors.append(node)
+        # Inside a FunctionDef handler, ctx.function is that function itself.
+        if isinstance(node, cst.FunctionDef):
+            ctx.enter_function(node)
+        elif isinstance(node, cst.ClassDef):
+            ctx.enter_class(node)
+        for handler in self.dispatch.get(type(node).__name__, ()):
+            handler(node, ctx)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        ctx = self.ctx
+        if isinstance(original_node, cst.FunctionDef):
+            ctx.leave_function()
+        elif isinstance(original_node, cst.ClassDef):
+            ctx.leave_class()
+        ctx.ancestors.pop()
+
+
+def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, rules) -> list:
+    ctx = FileContext(path, module, summary, index, config)
+    module.visit(Checker(ctx, rules))
+    return ctx.diagnostics

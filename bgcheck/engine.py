@@ -1,0 +1,246 @@
+"""A run: files -> summaries -> project index -> rules -> diagnostics.
+
+Phase 1 parses every file once and keeps only its summary (plain data).
+The project index and the project-wide models (jobs, Celery configuration)
+are built once. Phase 2 walks, once, each file that an enabled rule can
+find something in, with every enabled rule at once.
+
+Nothing here imports or runs the code under analysis.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tokenize
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.celery_config import CeleryConfig
+from bgcheck.checker import check_module
+from bgcheck.config import Config
+from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
+from bgcheck.files import PathPatterns, discover
+from bgcheck.jobs import attach_jobs
+from bgcheck.noqa import is_suppressed, parse_noqa
+from bgcheck.project import ProjectIndex
+from bgcheck.rules import all_rules
+from bgcheck.rules.base import Rule
+from bgcheck.summary import ModuleSummary, build_summary
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+# Files whose text matches none of this are not kept in memory after phase 1
+# (phase 2 parses them again if the project model says they matter).
+_KEEP_CST = re.compile(
+    r"async\s+def|CancelledError|Cancelled|KeyboardInterrupt|SystemExit|InterruptedError|"
+    r"get_cancelled_exc_class|celery|shared_task|finally"
+)
+
+
+@dataclass
+class FileUnit:
+    """One file as the engine sees it."""
+
+    path: Path
+    display: str  # the path as reported: relative to the working directory when below it
+    text: str = ""
+    summary: Optional[ModuleSummary] = None
+    module: Optional[cst.Module] = None  # kept only while needed
+    index: Optional[ProjectIndex] = None
+    error: Optional[Diagnostic] = None
+
+    @property
+    def has_async(self) -> bool:
+        return "async" in self.text and any(f.is_async for f in self.summary.functions.values())
+
+    @property
+    def has_job_code(self) -> bool:
+        job_code = self.index.job_code
+        return any(name in job_code for name in self.summary.functions)
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files_checked: int = 0
+    index: Optional[ProjectIndex] = None
+
+
+def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[str]) -> bool:
+    if select is not None and not any(code.startswith(prefix) for prefix in select):
+        return False
+    return not any(code.startswith(prefix) for prefix in ignore)
+
+
+def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
+    """Rules after the configuration's select/ignore; ``select`` from the CLI replaces the configured one."""
+    chosen_select = select if select is not None else config.select
+    chosen_ignore = tuple(config.ignore) + tuple(ignore)
+    return [rule for rule in all_rules() if code_enabled(rule.code, chosen_select, chosen_ignore)]
+
+
+def display_path(path: Path, cwd: Optional[Path] = None) -> str:
+    cwd = cwd or Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def module_name(path: Path) -> tuple[str, bool]:
+    """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg and sub hold ``__init__.py``."""
+    absolute = Path(os.path.abspath(path))
+    is_package = absolute.name == "__init__.py"
+    parts = [] if is_package else [absolute.stem]
+    folder = absolute.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        parts.append(folder.name)
+        folder = folder.parent
+    if not parts:  # a lone __init__.py outside any package
+        parts.append(absolute.parent.name or "__init__")
+    return ".".join(reversed(parts)), is_package
+
+
+# ---------------------------------------------------------------------------
+# phase 1
+
+
+def _bg000(display: str, message: str, line: int = 1, column: int = 1) -> Diagnostic:
+    return Diagnostic(
+        code=BG000_CODE,
+        name=BG000_NAME,
+        severity=Severity.ERROR,
+        message=message,
+        location=Location(display, line, column, line, column),
+    )
+
+
+def decode_source(data: bytes) -> str:
+    """Decode like the interpreter: BOM, then a coding cookie, else UTF-8."""
+    encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+    text = data.decode(encoding)
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def load_unit(path: Path, display: str) -> FileUnit:
+    unit = FileUnit(path=path, display=display)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            unit.error = _bg000(display, f"file not analysed: {size / 1048576:.1f} MiB is over the {MAX_FILE_BYTES // 1048576} MiB limit")
+            return unit
+        data = path.read_bytes()
+    except OSError as exc:
+        unit.error = _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
+        return unit
+    try:
+        unit.text = decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        unit.error = _bg000(display, f"file not analysed: cannot decode it ({_short(exc)})")
+        return unit
+    if "\x00" in unit.text:
+        unit.error = _bg000(display, "file not analysed: it contains a NUL byte")
+        return unit
+    try:
+        module = cst.parse_module(unit.text)
+    except cst.ParserSyntaxError as exc:
+        unit.error = _bg000(display, f"file not analysed: syntax error: {exc.message}", exc.editor_line, exc.editor_column)
+        return unit
+    except RecursionError:
+        unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse")
+        return unit
+    except Exception as exc:  # libcst raises a few other kinds on exotic input
+        unit.error = _bg000(display, f"file not analysed: {type(exc).__name__}: {_short(exc)}")
+        return unit
+    name, is_package = module_name(path)
+    try:
+        unit.summary = build_summary(module, display, name, is_package)
+    except RecursionError:
+        unit.error = _bg000(display, "file not analysed: it is nested too deeply to analyse")
+        return unit
+    if _KEEP_CST.search(unit.text):
+        unit.module = module
+    return unit
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:200]
+
+
+# ---------------------------------------------------------------------------
+# the project
+
+
+def build_index(summaries: Iterable[ModuleSummary]) -> ProjectIndex:
+    """The index plus the project-wide models every rule consults."""
+    index = ProjectIndex(summaries)
+    index.celery_config = CeleryConfig(index)
+    index.jobs = attach_jobs(index)
+    return index
+
+
+# ---------------------------------------------------------------------------
+# phase 2
+
+
+def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
+    rules = [rule_class(config) for rule_class in rule_classes]
+    relevant = [rule for rule in rules if rule.is_relevant(unit)]
+    if not relevant:
+        return []
+    module = unit.module
+    if module is None:
+        module = cst.parse_module(unit.text)
+    try:
+        found = check_module(unit.display, module, unit.summary, index, config, relevant)
+    except RecursionError:
+        return [_bg000(unit.display, "file not analysed: it is nested too deeply to analyse")]
+    noqa = parse_noqa(unit.text)
+    return [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
+
+
+def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None) -> RunResult:
+    cwd = cwd or Path.cwd()
+    rule_classes = enabled_rules(config, select, ignore)
+    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, ())
+    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
+    units = [load_unit(path, display_path(path, cwd)) for path in files]
+    index = build_index(u.summary for u in units if u.summary is not None)
+    per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
+
+    result = RunResult(files_checked=len(units), index=index)
+    for unit in units:
+        if unit.error is not None:
+            if bg000_enabled:
+                result.diagnostics.append(unit.error)
+            continue
+        unit.index = index
+        ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
+        for diagnostic in check_unit(unit, index, config, rule_classes):
+            if not any(diagnostic.code.startswith(prefix) for prefix in ignored):
+                result.diagnostics.append(diagnostic)
+        unit.module = None  # free the CST as we go
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    return result
+
+
+def _ignored_codes(path: Path, root: Path, per_file_ignores) -> tuple[str, ...]:
+    if not per_file_ignores:
+        return ()
+    try:
+        rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        rel = Path(path).as_posix()
+    codes: list[str] = []
+    for patterns, pattern_codes in per_file_ignores:
+        if patterns.matches(rel):
+            codes.extend(pattern_codes)
+    return tuple(codes)

@@ -1,0 +1,107 @@
+"""``# noqa`` suppression comments, flake8/ruff style.
+
+``# noqa`` alone suppresses every code on its line; ``# noqa: BG101, E501``
+suppresses the listed codes only.  Codes of other tools are kept but never
+match a bgcheck code, so ``# noqa: E501`` does not hide BG101.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import re
+import tokenize
+from collections.abc import Iterable, Mapping
+from typing import Literal, Union
+
+__all__ = ["ALL", "NoqaCodes", "is_suppressed", "parse_noqa"]
+
+
+class _All(enum.Enum):
+    """Type of the `ALL` sentinel (an enum member: a picklable singleton)."""
+
+    ALL = "ALL"
+
+    def __contains__(self, code: object) -> bool:
+        # Behaves like a set of every code, so `code in codes` works for both kinds.
+        return True
+
+    def __repr__(self) -> str:
+        return "ALL"
+
+
+ALL = _All.ALL
+"""A bare ``# noqa``: every code on the line is suppressed."""
+
+NoqaCodes = Union[frozenset[str], Literal[_All.ALL]]
+
+_HAS_NOQA = re.compile("noqa", re.IGNORECASE)
+# "#", optional spaces, the word "noqa", then an optional colon starting a
+# code list.  Searched anywhere in a comment: "# type: ignore  # noqa: BG101".
+_DIRECTIVE = re.compile(r"#\s*noqa\b(?P<colon>\s*:)?", re.IGNORECASE)
+# One code of the list (letters then digits), after commas and/or spaces.
+_CODE = re.compile(r"[\s,]*([A-Z]+[0-9]+)(?!\w)", re.IGNORECASE)
+
+
+def parse_noqa(source: str) -> dict[int, NoqaCodes]:
+    """Map 1-based line number -> codes suppressed on that line, from comments only.
+
+    A ``# noqa:`` whose list holds no code (``# noqa: see below``) suppresses
+    nothing: a malformed directive should not silently hide everything.
+    """
+    if not _HAS_NOQA.search(source):
+        return {}  # fast path: most files have no noqa at all
+    result: dict[int, NoqaCodes] = {}
+    for line, comment in _comments(source):
+        for match in _DIRECTIVE.finditer(comment):
+            codes = _parse_directive(comment, match)
+            previous = result.get(line)
+            if previous is None:
+                result[line] = codes
+            elif previous is ALL or codes is ALL:
+                result[line] = ALL
+            else:
+                result[line] = previous | codes
+    return result
+
+
+def is_suppressed(noqa: Mapping[int, NoqaCodes], code: str, lines: Iterable[int]) -> bool:
+    """True if any of `lines` (the diagnostic's first line and the first line of its statement) suppresses `code`."""
+    code = code.upper()
+    for line in lines:
+        codes = noqa.get(line)
+        if codes is not None and code in codes:  # ALL contains every code
+            return True
+    return False
+
+
+def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
+    if match.group("colon") is None:
+        return ALL
+    codes = []
+    pos = match.end()
+    # The list ends at the first word that is not a code ("BG101 because ...").
+    while (code := _CODE.match(comment, pos)) is not None:
+        codes.append(code.group(1).upper())
+        pos = code.end()
+    return frozenset(codes)
+
+
+def _comments(source: str) -> Iterable[tuple[int, str]]:
+    """(line, text) of the comments in `source` that mention noqa."""
+    try:
+        # Tokenize so that "# noqa" inside a string literal is not taken for a comment.
+        return [
+            (tok.start[0], tok.string)
+            for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            if tok.type == tokenize.COMMENT and _HAS_NOQA.search(tok.string)
+        ]
+    except (tokenize.TokenError, SyntaxError):  # IndentationError is a SyntaxError
+        # A broken file still gets its suppressions: take text from the first
+        # "#" before "noqa" on each line (strings may fool this; it is a fallback).
+        found = []
+        for number, text in enumerate(source.split("\n"), start=1):
+            match = _DIRECTIVE.search(text) if _HAS_NOQA.search(text) else None
+            if match is not None:
+                found.append((number, text[match.start() :]))
+        return found

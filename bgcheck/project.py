@@ -1,0 +1,193 @@
+"""The project index: every file's summary, joined up.
+
+Rules ask it what a name resolves to across modules (``canonical``), what a
+constant folds to (``fold``), which project functions a function calls
+(``callees``), and whether a function is job code. It is built once per run
+from plain summaries, so it can be built from a cache or from worker
+processes alike.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Iterable, Optional
+
+from bgcheck import ir as irmod
+from bgcheck.ir import IR
+from bgcheck.summary import ClassSummary, FunctionSummary, ModuleSummary
+
+_MAX_EXPANSIONS = 25
+
+
+class ProjectIndex:
+    def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
+        self.modules: dict[str, ModuleSummary] = {}
+        for summary in sorted(summaries, key=lambda s: s.path):
+            # Two files can claim one module name (scripts outside packages): first wins.
+            self.modules.setdefault(summary.module, summary)
+        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
+        self.classes: dict[str, tuple[ModuleSummary, ClassSummary]] = {}
+        for summary in self.modules.values():
+            for qualname, func in summary.functions.items():
+                self.functions[qualname] = (summary, func)
+            for qualname, cls in summary.classes.items():
+                self.classes[qualname] = (summary, cls)
+        self._canonical_cache: dict[str, str] = {}
+        # Project-wide models, attached once per run by engine.build_index:
+        self.job_roots: dict[str, list] = {}  # job function qualname -> its jobs (bgcheck.jobs)
+        self.jobs: list = []  # every bgcheck.jobs.Job
+        self.celery_config = None  # bgcheck.celery_config.CeleryConfig
+
+    # --- names --------------------------------------------------------------
+    def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:
+        parts = path.split(".")
+        for cut in range(len(parts), 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is not None:
+                return summary, parts[cut:]
+        return None, parts
+
+    def canonical(self, path: Optional[str]) -> Optional[str]:
+        """Follow project re-exports and bindings to the name a path really denotes.
+
+        ``proj.celery.app.task`` -> ``celery.Celery().task`` (``app`` is bound
+        to ``Celery(...)``); ``pkg.api.charge`` -> ``pkg.billing.charge`` (a
+        re-export); ``pkg.svc.Client().pay`` -> ``pkg.svc.Client.pay``.
+        """
+        if path is None:
+            return None
+        cached = self._canonical_cache.get(path)
+        if cached is not None:
+            return cached
+        result = path
+        for _ in range(_MAX_EXPANSIONS):
+            expanded = self._expand_once(result)
+            if expanded is None or expanded == result:
+                break
+            result = expanded
+        self._canonical_cache[path] = result
+        return result
+
+    def _expand_once(self, path: str) -> Optional[str]:
+        summary, rest = self._split_module(path)
+        if summary is None or not rest:
+            return None
+        head, tail = rest[0], rest[1:]
+        is_instance = head.endswith("()")
+        name = head[:-2] if is_instance else head
+        qualified = f"{summary.module}.{name}"
+        if qualified in summary.classes:
+            if is_instance and tail:
+                return self._instance_attribute(qualified, tail)
+            return None
+        if qualified in summary.functions:
+            return None
+        if name in summary.imports and summary.imports[name] != qualified:
+            return _join(summary.imports[name] + ("()" if is_instance else ""), tail)
+        binding = summary.constants.get(name)
+        if binding is None:
+            return None
+        base = irmod.ir_path(binding)
+        if base is None or base == qualified:
+            return None
+        return _join(base + ("()" if is_instance else ""), tail)
+
+    def _instance_attribute(self, class_qualname: str, tail: list[str]) -> Optional[str]:
+        """``Cls().attr...``: a method, or an attribute bound in ``__init__`` and friends."""
+        attr, rest = tail[0], tail[1:]
+        for cls_name in self.mro(class_qualname):
+            _summary, cls = self.classes[cls_name]
+            if attr in cls.methods:
+                return _join(f"{cls_name}.{attr}", rest)
+            binding = cls.self_attrs.get(attr) or cls.attrs.get(attr)
+            if binding is not None:
+                base = irmod.ir_path(binding)
+                return _join(base, rest) if base else None
+        return None
+
+    def mro(self, class_qualname: str) -> list[str]:
+        """The project classes in a class's ancestry, nearest first (depth-first, deduplicated)."""
+        order: list[str] = []
+        stack = [class_qualname]
+        while stack and len(order) < 50:
+            name = self.canonical(stack.pop(0))
+            if name in order or name not in self.classes:
+                continue
+            order.append(name)
+            stack.extend(b for b in self.classes[name][1].bases if b)
+        return order
+
+    def class_bases(self, class_qualname: str) -> set[str]:
+        """Every base (project or library, canonical) in a class's ancestry."""
+        bases: set[str] = set()
+        for name in self.mro(class_qualname):
+            for base in self.classes[name][1].bases:
+                if base:
+                    bases.add(self.canonical(base))
+        return bases
+
+    # --- constants ----------------------------------------------------------
+    def lookup_constant(self, path: str) -> Optional[IR]:
+        """The IR bound to a module-level name (following re-exports), or None."""
+        summary, rest = self._split_module(path)
+        if summary is None or len(rest) != 1:
+            return None
+        name = rest[0]
+        if name in summary.imports:
+            target = summary.imports[name]
+            return ("ref", target) if target != path else None
+        return summary.constants.get(name)
+
+    def fold(self, value: Optional[IR]):
+        return irmod.fold(value, self.lookup_constant)
+
+    # --- calls --------------------------------------------------------------
+    def function(self, qualname: str) -> Optional[FunctionSummary]:
+        entry = self.functions.get(qualname)
+        return entry[1] if entry else None
+
+    def resolve_function(self, path: Optional[str]) -> Optional[str]:
+        """The qualname of the project function a call target denotes, or None."""
+        name = self.canonical(path)
+        if name in self.functions:
+            return name
+        if name in self.classes:  # calling a class runs its __init__
+            init = f"{name}.__init__"
+            return init if init in self.functions else None
+        return None
+
+    def callees(self, qualname: str) -> list[str]:
+        func = self.function(qualname)
+        if func is None:
+            return []
+        found: dict[str, None] = {}
+        for target in func.calls:
+            callee = self.resolve_function(target)
+            if callee and callee != qualname:
+                found.setdefault(callee, None)
+        # Nested functions run as part of their parent more often than not.
+        return list(found)
+
+    def reachable(self, roots: Iterable[str]) -> dict[str, str]:
+        """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
+        seen: dict[str, str] = {}
+        queue = [(root, root) for root in roots if root in self.functions]
+        while queue:
+            name, root = queue.pop(0)
+            if name in seen:
+                continue
+            seen[name] = root
+            queue.extend((callee, root) for callee in self.callees(name) if callee not in seen)
+        return seen
+
+    @cached_property
+    def job_code(self) -> dict[str, str]:
+        """Every function that runs as part of a job: qualname -> the job's function."""
+        return self.reachable(sorted(self.job_roots))
+
+    def is_job_code(self, qualname: Optional[str]) -> bool:
+        return qualname is not None and qualname in self.job_code
+
+
+def _join(base: str, tail: list[str]) -> str:
+    return ".".join([base, *tail]) if tail else base

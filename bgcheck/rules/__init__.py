@@ -1,0 +1,20 @@
+"""The rules. Importing this package registers every rule in ``REGISTRY``."""
+
+from bgcheck.rules import cancellation  # noqa: F401  (registers BG101-BG104)
+from bgcheck.rules.base import REGISTRY, Rule
+
+__all__ = ["REGISTRY", "Rule", "all_rules", "rule_by_code_or_name"]
+
+
+def all_rules() -> list[type[Rule]]:
+    return [REGISTRY[code] for code in sorted(REGISTRY)]
+
+
+def rule_by_code_or_name(key: str):
+    key = key.strip()
+    if key.upper() in REGISTRY:
+        return REGISTRY[key.upper()]
+    for rule in REGISTRY.values():
+        if rule.name == key.lower():
+            return rule
+    return None

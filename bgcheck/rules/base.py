@@ -1,0 +1,48 @@
+"""What a rule is.
+
+A rule is a small class: its metadata (code, name, severity, a one-line
+summary) and ``visit_<NodeType>(self, node, ctx)`` methods. The checker walks
+each file once and hands every node to the rules that asked for its type,
+with a shared ``ctx`` (see ``bgcheck.checker.FileContext``) that already
+knows what names resolve to, which function we are in, and whether it is
+job code. A rule's examples and explanation live on its page in ``rules/``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from bgcheck.diagnostics import Severity
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    summary: ClassVar[str]
+
+    def __init__(self, config) -> None:
+        self.config = config
+
+    def is_relevant(self, unit) -> bool:
+        """Cheap test: can this rule find anything in the file? (``unit`` is an engine.FileUnit)."""
+        return True
+
+    @classmethod
+    def handlers(cls) -> dict[str, str]:
+        """CST node type name -> method name, for every ``visit_<Type>`` method."""
+        return {
+            attr[len("visit_") :]: attr
+            for attr in dir(cls)
+            if attr.startswith("visit_") and callable(getattr(cls, attr))
+        }
+
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+
+def register(rule: type[Rule]) -> type[Rule]:
+    if rule.code in REGISTRY:
+        raise RuntimeError(f"duplicate rule code {rule.code}")
+    REGISTRY[rule.code] = rule
+    return rule

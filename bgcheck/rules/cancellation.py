@@ -1,0 +1,356 @@
+"""BG1xx: stop requests must propagate.
+
+A stop reaches running work as an exception (CancelledError, SystemExit,
+Celery's SoftTimeLimitExceeded). A handler that catches it and carries on
+hides the stop: the work reports success, and whatever waits for it to stop
+(TaskGroup, asyncio.timeout, the shutdown path) waits for ever.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.celery_config import truthy
+from bgcheck.diagnostics import Severity
+from bgcheck.flow import always_raises, escaping_jumps
+from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
+from bgcheck.rules.base import Rule, register
+
+# Words that can name a cancellation exception in a file (aliases keep the
+# original name in their import line).
+_CANCEL_WORDS = re.compile(r"CancelledError|Cancelled|InterruptedError|KeyboardInterrupt|SystemExit|get_cancelled_exc_class")
+
+
+def _caught_names(handler: cst.ExceptHandler, ctx) -> list[Optional[str]]:
+    """Canonical names of what a handler catches ([] for a bare except)."""
+    if handler.type is None:
+        return []
+    elements = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = []
+    for element in elements:
+        node = element.value if isinstance(element, cst.Element) else element
+        if isinstance(node, cst.Call):
+            target = ctx.resolve_call(node)
+            names.append(f"{target}()" if target else None)
+        else:
+            names.append(ctx.resolve(node))
+    return names
+
+
+def _cancellation_kind(name: Optional[str]) -> Optional[str]:
+    if name is None:
+        return None
+    if name in knowledge.CANCELLATION_EXCEPTIONS:
+        return knowledge.CANCELLATION_EXCEPTIONS[name]
+    if name.endswith("()") and name[:-2] in knowledge.CANCELLATION_CLASS_FACTORIES:
+        return knowledge.CANCELLATION_CLASS_FACTORIES[name[:-2]]
+    return None
+
+
+def _function_or_module(ctx) -> cst.CSTNode:
+    return ctx.function_node or ctx.module
+
+
+def _cancelled_names(scope: cst.CSTNode) -> set[str]:
+    """Dotted names of everything ``.cancel()`` is called on in a function (not nested ones)."""
+    names: set[str] = set()
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is scope
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
+                name = dotted_name(func.value)
+                if name:
+                    names.add(name)
+
+    scope.visit(_Finder())
+    return names
+
+
+def _awaited_names(body: cst.CSTNode) -> set[str]:
+    names: set[str] = set()
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Await(self, node: cst.Await) -> None:
+            name = dotted_name(node.expression)
+            if name:
+                names.add(name)
+
+    body.visit(_Finder())
+    return names
+
+
+def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
+    """``t.cancel()`` earlier in the function, then ``await t`` in this body: the
+    CancelledError is the one we asked for, and swallowing it is the idiom."""
+    awaited = _awaited_names(body)
+    return bool(awaited) and bool(awaited & _cancelled_names(_function_or_module(ctx)))
+
+
+def _in_loop(ctx) -> bool:
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.For, cst.While)):
+            return True
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            return False
+    return False
+
+
+def _is_retry_shape(handler: cst.ExceptHandler) -> bool:
+    """A handler whose body is only ``continue`` or ``pass`` (EINTR retry loops)."""
+    statements = handler.body.body
+    for statement in statements:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return False
+        if not all(isinstance(small, (cst.Continue, cst.Pass)) for small in statement.body):
+            return False
+    return True
+
+
+_MESSAGES = {
+    "KeyboardInterrupt": "`except {what}` can finish without re-raising: Ctrl-C and the stop it asks for are swallowed, and the "
+    "{where} keeps running. Re-raise after cleanup.",
+    "SystemExit": "`except {what}` can finish without re-raising: `sys.exit()` (how a SIGTERM handler usually stops a worker) is "
+    "swallowed, and the {where} keeps running. Re-raise after cleanup.",
+    "InterruptedError": "`except {what}` can finish without re-raising: an interrupted call is treated as done. Since PEP 475 "
+    "Python retries interrupted system calls itself; InterruptedError now means a signal handler asked to stop. Re-raise it.",
+    "concurrent.futures.CancelledError": "`except {what}` can finish without re-raising: a cancelled future is treated as a "
+    "result, so work that was stopped is counted as done. Re-raise it, or handle the cancellation explicitly.",
+}
+_DEFAULT_MESSAGE = (
+    "`except {what}` can finish without re-raising: the stop request is swallowed, so the task reports success and "
+    "TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it (`raise`) after cleanup."
+)
+
+
+@register
+class CancellationSwallowed(Rule):
+    code = "BG101"
+    name = "cancellation-swallowed"
+    severity = Severity.ERROR
+    summary = "A handler catches a cancellation exception and carries on, so the stop request is lost."
+
+    def is_relevant(self, unit) -> bool:
+        if _CANCEL_WORDS.search(unit.text):
+            return True
+        # ``from proj.compat import Stop`` where compat re-exports CancelledError
+        return any(_cancellation_kind(unit.index.canonical(target)) for target in unit.summary.imports.values())
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+        kinds = [k for k in map(_cancellation_kind, _caught_names(node, ctx)) if k]
+        if not kinds or always_raises(node.body, ctx.is_exit_call):
+            return
+        try_node = ctx.parent()
+        if _is_cancel_then_await(try_node.body, ctx):
+            return
+        if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not (ctx.in_coroutine or ctx.in_job_code or _in_loop(ctx)):
+            return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
+        if set(kinds) == {knowledge.EINTR} and _in_loop(ctx) and _is_retry_shape(node):
+            return  # the legacy EINTR retry loop
+        what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
+        template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(set(kinds)) == 1 else _DEFAULT_MESSAGE
+        where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
+        ctx.report(self, node, template.format(what=what, where=where), end_node=node.type or node.whitespace_after_except)
+
+    def visit_With(self, node: cst.With, ctx) -> None:
+        for item in node.items:
+            call = item.item
+            if not isinstance(call, cst.Call) or ctx.resolve_call(call) != "contextlib.suppress":
+                continue
+            kinds = []
+            for arg in call.args:
+                value = arg.value
+                name = f"{ctx.resolve_call(value)}()" if isinstance(value, cst.Call) else ctx.resolve(value)
+                kind = _cancellation_kind(name)
+                if kind:
+                    kinds.append(kind)
+            if not kinds or _is_cancel_then_await(node.body, ctx):
+                continue
+            if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not (ctx.in_coroutine or ctx.in_job_code or _in_loop(ctx)):
+                continue
+            what = ", ".join(kinds)
+            ctx.report(
+                self,
+                call,
+                f"`contextlib.suppress({what})` swallows the stop request: the block ends as if it had finished, and "
+                "whatever waits for this work to stop waits for ever. Let the exception propagate.",
+            )
+
+
+@register
+class BroadExceptSwallowsCancellation(Rule):
+    code = "BG102"
+    name = "broad-except-swallows-cancellation"
+    severity = Severity.ERROR
+    summary = "A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on."
+
+    def is_relevant(self, unit) -> bool:
+        return unit.has_async or unit.has_job_code
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+        if not (ctx.in_coroutine or ctx.in_job_code):
+            return
+        names = _caught_names(node, ctx)
+        bare = node.type is None
+        if not bare and not any(n in knowledge.BASE_EXCEPTION for n in names):
+            return
+        if any(_cancellation_kind(n) for n in names):
+            return  # BG101 reports handlers that name the cancellation exception
+        if always_raises(node.body, ctx.is_exit_call):
+            return
+        what = "`except:`" if bare else "`except BaseException`"
+        if ctx.in_coroutine:
+            caught = "asyncio.CancelledError"
+            effect = "the task reports success, and TaskGroup, asyncio.timeout() and shutdown wait for work that never stops"
+        else:
+            caught = "the worker's stop (SystemExit, KeyboardInterrupt, dramatiq's Shutdown and TimeLimitExceeded)"
+            effect = "the job keeps running through a stop and is killed mid-work when the grace period ends"
+        ctx.report(
+            self,
+            node,
+            f"{what} can finish without re-raising and catches {caught}: {effect}. Catch `Exception` instead, or re-raise.",
+            end_node=node.type or node.whitespace_after_except,
+        )
+
+
+@register
+class FinallySwallowsCancellation(Rule):
+    code = "BG103"
+    name = "finally-swallows-cancellation"
+    severity = Severity.ERROR
+    summary = "`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request."
+
+    def is_relevant(self, unit) -> bool:
+        return "finally" in unit.text and (unit.has_async or unit.has_job_code)
+
+    def visit_Try(self, node: cst.Try, ctx) -> None:
+        self._check(node, ctx)
+
+    def visit_TryStar(self, node: cst.TryStar, ctx) -> None:
+        self._check(node, ctx)
+
+    def _check(self, node, ctx) -> None:
+        if node.finalbody is None:
+            return
+        if ctx.in_coroutine:
+            if not _has_await(node.body) and not any(_has_await(h.body) for h in node.handlers):
+                return  # no await in the try: no CancelledError can be in flight here
+            why = "the CancelledError in flight"
+        elif ctx.in_job_code:
+            why = "the stop request in flight (SystemExit, a soft time limit, a worker shutdown)"
+        else:
+            return
+        for jump in escaping_jumps(node.finalbody):
+            keyword = type(jump).__name__.lower()
+            ctx.report(
+                self,
+                jump,
+                f"`{keyword}` inside `finally:` discards {why}: the work stops reporting that it was stopped and carries on. "
+                "Move it out of the `finally:` block.",
+            )
+
+
+def _has_await(node: cst.CSTNode) -> bool:
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, n) -> bool:
+            return False
+
+        def visit_Await(self, n) -> bool:
+            nonlocal found
+            found = True
+            return False
+
+        def visit_For(self, n: cst.For) -> bool:
+            nonlocal found
+            found = found or n.asynchronous is not None
+            return True
+
+        def visit_With(self, n: cst.With) -> bool:
+            nonlocal found
+            found = found or n.asynchronous is not None
+            return True
+
+    node.visit(_Finder())
+    return found
+
+
+@register
+class SoftTimeLimitSwallowed(Rule):
+    code = "BG104"
+    name = "soft-time-limit-swallowed"
+    severity = Severity.ERROR
+    summary = "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on."
+
+    def is_relevant(self, unit) -> bool:
+        return unit.has_job_code and "except" in unit.text
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+        task = _celery_task(ctx)
+        if task is None or node.type is None:
+            return
+        names = _caught_names(node, ctx)
+        catches_soft = [n for n in names if n in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS]
+        catches_exception = [n for n in names if n in knowledge.EXCEPTION]
+        if not (catches_soft or catches_exception):
+            return
+        if always_raises(node.body, ctx.is_exit_call):
+            return
+        if not catches_soft and _caught_earlier(node, ctx):
+            return  # an earlier handler of the same try takes SoftTimeLimitExceeded first
+        limit, where = _soft_limit(task, ctx)
+        if limit is None:
+            return
+        what = "SoftTimeLimitExceeded" if catches_soft else "Exception"
+        tail = "" if catches_soft else " (SoftTimeLimitExceeded derives from Exception)"
+        ctx.report(
+            self,
+            node,
+            f"`except {what}` in Celery task `{task.name}` can finish without re-raising: it catches the soft time "
+            f"limit ({limit:g} s, {where}){tail}, so the task runs on into the hard limit and is killed mid-work, or "
+            "reports success for work it did not finish. Re-raise SoftTimeLimitExceeded after cleanup.",
+            end_node=node.type,
+        )
+
+
+def _celery_task(ctx):
+    qualname = ctx.function_qualname
+    for job in ctx.index.job_roots.get(qualname or "", ()):
+        if job.framework == "celery":
+            return job
+    return None
+
+
+def _caught_earlier(node: cst.ExceptHandler, ctx) -> bool:
+    try_node = ctx.parent()
+    for handler in try_node.handlers:
+        if handler is node:
+            return False
+        if any(n in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS for n in _caught_names(handler, ctx)):
+            return True
+    return False
+
+
+def _soft_limit(task, ctx) -> tuple[Optional[float], str]:
+    option = task.options.get("soft_time_limit")
+    if option is not None:
+        seconds = as_seconds(ctx.index.fold(option))
+        return (seconds, "task option soft_time_limit") if seconds else (None, "")
+    celery = ctx.index.celery_config
+    setting = celery.get("task_soft_time_limit") if celery else None
+    if setting is not None and truthy(setting) and setting.value is not UNKNOWN:
+        seconds = as_seconds(setting.value)
+        if seconds:
+            return seconds, f"task_soft_time_limit set in {setting.where}"
+    return None, ""
