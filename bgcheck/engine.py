@@ -70,6 +70,7 @@ class RunResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     files_checked: int = 0
     index: Optional[ProjectIndex] = None
+    sources: dict = field(default_factory=dict)  # display path -> text, for files with findings (code frames)
 
 
 def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[str]) -> bool:
@@ -221,12 +222,15 @@ def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Opti
         if unit.error is not None:
             if bg000_enabled:
                 result.diagnostics.append(unit.error)
+                if unit.text:
+                    result.sources[unit.display] = unit.text
             continue
         unit.index = index
         ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
         for diagnostic in check_unit(unit, index, config, rule_classes):
             if not any(diagnostic.code.startswith(prefix) for prefix in ignored):
                 result.diagnostics.append(diagnostic)
+                result.sources[unit.display] = unit.text
         unit.module = None  # free the CST as we go
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result

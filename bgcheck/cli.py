@@ -1,0 +1,205 @@
+"""The command line: ``bgcheck check``, ``bgcheck rules``, ``bgcheck explain``.
+
+Exit status: 0 no findings, 1 findings, 2 usage, configuration or internal
+error (one line on stderr; a traceback only with ``--debug`` or
+``BGCHECK_DEBUG=1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import threading
+import traceback
+from pathlib import Path
+from typing import Callable, Optional
+
+import click
+
+from bgcheck import __version__
+from bgcheck.config import ConfigError, load_config
+from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Severity
+from bgcheck.pages import read_page
+from bgcheck.reporters import REPORTERS, ReportOptions
+from bgcheck.rules import all_rules, rule_by_code_or_name
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+BG000_SUMMARY = "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested)."
+
+# libcst walks trees recursively; deeply nested files need more than the
+# default stack. Analysis runs in a thread with a large stack and a raised
+# recursion limit, and a residual RecursionError becomes a BG000 diagnostic.
+_STACK_BYTES = 512 * 1024 * 1024
+_RECURSION_LIMIT = 20000
+
+
+class UsageError(Exception):
+    """A mistake in how bgcheck was called: exit 2 with a one-line message."""
+
+
+def _debug_enabled(ctx: Optional[click.Context] = None) -> bool:
+    if os.environ.get("BGCHECK_DEBUG", "") not in ("", "0"):
+        return True
+    root = ctx.find_root() if ctx else None
+    return bool(root and root.params.get("debug"))
+
+
+def _fail(message: str) -> None:
+    click.echo(f"bgcheck: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+def _run_guarded(work: Callable[[], int]) -> int:
+    """Run ``work`` in a big-stack thread; turn every failure into exit 2."""
+    outcome: dict = {}
+
+    def target() -> None:
+        try:
+            outcome["code"] = work()
+        except BaseException as exc:  # re-raised below in the main thread
+            outcome["error"] = exc
+            outcome["traceback"] = traceback.format_exc()
+
+    previous_stack = threading.stack_size()
+    previous_limit = sys.getrecursionlimit()
+    threading.stack_size(_STACK_BYTES)
+    sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
+    try:
+        thread = threading.Thread(target=target, name="bgcheck")
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(previous_stack)
+        sys.setrecursionlimit(previous_limit)
+    error = outcome.get("error")
+    if error is None:
+        return outcome["code"]
+    if isinstance(error, (ConfigError, UsageError)):
+        _fail(str(error))
+    if isinstance(error, FileNotFoundError):
+        _fail(f"no such file or folder: {error.filename or error}")
+    if isinstance(error, KeyboardInterrupt):
+        raise error
+    if isinstance(error, click.exceptions.Exit):
+        raise error
+    if _debug_enabled(click.get_current_context(silent=True)):
+        click.echo(outcome["traceback"], err=True)
+    else:
+        click.echo(
+            f"bgcheck: internal error: {type(error).__name__}: {error} (run with --debug for the traceback)", err=True
+        )
+    sys.exit(EXIT_ERROR)
+
+
+_CODE_PATTERN = re.compile(r"^BG[0-9]{0,3}$")
+
+
+def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ...]]:
+    """``--select BG1,BG201 --select BG3`` -> ("BG1", "BG201", "BG3"); validated."""
+    if not values:
+        return None
+    known = [BG000_CODE] + [rule.code for rule in all_rules()]
+    codes: list[str] = []
+    for value in values:
+        for raw in value.split(","):
+            code = raw.strip().upper()
+            if not code:
+                continue
+            if code == "ALL":
+                code = "BG"
+            if not _CODE_PATTERN.match(code) or not any(k.startswith(code) for k in known):
+                raise click.BadParameter(f"unknown rule code {raw.strip()!r}", param_hint=option)
+            codes.append(code)
+    return tuple(codes)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="bgcheck")
+@click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
+def main(debug: bool) -> None:
+    """bgcheck: find background-job code that loses or duplicates work when a process stops or scales out."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--select", multiple=True, help="Only these codes or prefixes (comma-separated; replaces the configured select).")
+@click.option("--ignore", multiple=True, help="Skip these codes or prefixes (comma-separated; added to the configured ignore).")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--show-source/--no-show-source", default=None, help="Code frames under each finding (default: on a terminal).")
+@click.option("--statistics", is_flag=True, help="Count findings by rule.")
+@click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
+def check(paths, output_format, select, ignore, config_file, exit_zero, color, show_source, statistics, quiet) -> None:
+    """Check PATHS (files or folders; default: the current folder)."""
+    select_codes = _parse_codes(select, "--select")
+    ignore_codes = _parse_codes(ignore, "--ignore") or ()
+    paths = tuple(paths) or (Path("."),)
+
+    def work() -> int:
+        from bgcheck.engine import run  # imported here: keeps `bgcheck --help` fast
+
+        start = paths[0] if paths[0].is_dir() else paths[0].parent
+        known = [BG000_CODE] + [rule.code for rule in all_rules()]
+        config = load_config(config_file, start=start, known_codes=known)
+        result = run(paths, config, select=select_codes, ignore=ignore_codes)
+        is_tty = sys.stdout.isatty()
+        use_color = color == "always" or (color == "auto" and is_tty and not os.environ.get("NO_COLOR"))
+        options = ReportOptions(
+            color=use_color if output_format == "text" else False,
+            show_source=is_tty if show_source is None else show_source,
+            statistics=statistics,
+            quiet=quiet,
+        )
+        click.echo(REPORTERS[output_format](result, options), nl=False)
+        if result.diagnostics and not exit_zero:
+            return EXIT_FINDINGS
+        return EXIT_OK
+
+    sys.exit(_run_guarded(work))
+
+
+def rule_table() -> list[dict]:
+    rows = [{"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY}]
+    rows += [
+        {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary}
+        for rule in all_rules()
+    ]
+    return rows
+
+
+@main.command()
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules(output_format: str) -> None:
+    """List every rule: code, name, severity and what it flags."""
+    rows = rule_table()
+    if output_format == "json":
+        click.echo(json.dumps({"version": __version__, "rules": rows}, indent=2))
+        return
+    for row in rows:
+        click.echo(f"{row['code']}  {row['name']:<38} {row['severity']:<8} {row['summary']}")
+
+
+@main.command()
+@click.argument("rule")
+def explain(rule: str) -> None:
+    """Print the page of RULE (a code such as BG101, or a name such as cancellation-swallowed)."""
+    key = rule.strip()
+    if key.upper() == BG000_CODE or key.lower() == BG000_NAME:
+        code = BG000_CODE
+    else:
+        found = rule_by_code_or_name(key)
+        if found is None:
+            _fail(f"unknown rule {rule!r} (see `bgcheck rules`)")
+        code = found.code
+    page = read_page(code)
+    if page is None:
+        _fail(f"no page for {code}: the installation is incomplete")
+    click.echo(page, nl=not page.endswith("\n"))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

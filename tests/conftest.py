@@ -1,0 +1,52 @@
+"""Shared test helpers: write a small project to disk, run bgcheck on it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bgcheck.config import load_config
+from bgcheck.engine import run
+
+
+def write_project(root: Path, files: dict[str, str], config: str = "") -> None:
+    """Write ``files`` (relative path -> source, dedented) and a pyproject.toml with ``config``
+    as the body of ``[tool.bgcheck]``."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text("[tool.bgcheck]\n" + textwrap.dedent(config), encoding="utf-8")
+    for rel, source in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(source), encoding="utf-8")
+
+
+class Checker:
+    def __init__(self, tmp_path: Path, monkeypatch) -> None:
+        self.tmp_path = tmp_path
+        self.monkeypatch = monkeypatch
+        self.count = 0
+
+    def files(self, files: dict[str, str], config: str = "", select=None):
+        """Run bgcheck over a fresh project made of ``files``; return the diagnostics."""
+        self.count += 1
+        root = self.tmp_path / f"project{self.count}"
+        write_project(root, files, config)
+        self.monkeypatch.chdir(root)
+        cfg = load_config(start=root)
+        return run([Path(".")], cfg, select=select).diagnostics
+
+    def code(self, source: str, config: str = "", select=None, name: str = "example.py"):
+        """Run bgcheck over a single module."""
+        return self.files({name: source}, config=config, select=select)
+
+
+@pytest.fixture
+def bg(tmp_path, monkeypatch) -> Checker:
+    return Checker(tmp_path, monkeypatch)
+
+
+def codes(diagnostics, prefix: str = "BG") -> list[tuple[str, int]]:
+    """[(code, line), ...] of the diagnostics whose code starts with ``prefix``."""
+    return [(d.code, d.location.line) for d in diagnostics if d.code.startswith(prefix)]
