@@ -25,6 +25,7 @@ _APP_INSTANCES = tuple(f"{cls}()" for cls in knowledge.CELERY_APP_CLASSES)
 class Setting:
     value: object  # folded value, or UNKNOWN
     where: str  # "proj/celery.py: app.conf.update(task_acks_late=...)"
+    ir: tuple = ()  # the unfolded expression (beat_schedule entries hold crontab() calls)
 
 
 class CeleryConfig:
@@ -51,7 +52,7 @@ class CeleryConfig:
         setting = _setting_for(key)
         if setting is None or setting in self.settings:
             return
-        self.settings[setting] = Setting(self.index.fold(value_ir), where)
+        self.settings[setting] = Setting(self.index.fold(value_ir), where, value_ir)
 
     def _collect(self) -> None:
         sources: list[tuple[str, Optional[str]]] = []  # (config module or "django", namespace)

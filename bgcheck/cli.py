@@ -162,6 +162,55 @@ def check(paths, output_format, select, ignore, config_file, exit_zero, color, s
     sys.exit(_run_guarded(work))
 
 
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
+def jobs(paths, output_format, config_file) -> None:
+    """List every background job bgcheck found in PATHS: how it runs, when, and under what limits."""
+    paths = tuple(paths) or (Path("."),)
+
+    def work() -> int:
+        from bgcheck.engine import collect_project
+
+        start = paths[0] if paths[0].is_dir() else paths[0].parent
+        config = load_config(config_file, start=start, known_codes=[BG000_CODE] + [r.code for r in all_rules()])
+        index, errors = collect_project(paths, config)
+        found = sorted(index.jobs, key=lambda j: (j.path, j.line, j.name, j.kind, j.framework))
+        if output_format == "json":
+            document = {"version": __version__, "jobs": [job.to_dict() for job in found]}
+            click.echo(json.dumps(document, indent=2))
+        else:
+            click.echo(_jobs_table(found))
+        for error in errors:
+            loc = error.location
+            click.echo(f"{loc.path}:{loc.line}:{loc.column}: {error.code} {error.message}", err=True)
+        return EXIT_OK
+
+    sys.exit(_run_guarded(work))
+
+
+def _jobs_table(found) -> str:
+    if not found:
+        return "No background jobs found."
+    header = ("JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCATION")
+    rows = [
+        (
+            job.name,
+            job.kind,
+            job.framework,
+            job.schedule.describe() if job.schedule else "-",
+            ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(job.limits.items())) or "-",
+            f"{job.path}:{job.line}" if job.line else job.path,
+        )
+        for job in found
+    ]
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [header, *rows]]
+    lines.append(f"{len(found)} job{'s' if len(found) != 1 else ''}.")
+    return "\n".join(lines)
+
+
 def rule_table() -> list[dict]:
     rows = [{"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY}]
     rows += [

@@ -162,7 +162,7 @@ def load_unit(path: Path, display: str) -> FileUnit:
         return unit
     name, is_package = module_name(path)
     try:
-        unit.summary = build_summary(module, display, name, is_package)
+        unit.summary = build_summary(module, display, name, is_package, unit.text)
     except RecursionError:
         unit.error = _bg000(display, "file not analysed: it is nested too deeply to analyse")
         return unit
@@ -208,12 +208,23 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
     return [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
 
 
-def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None) -> RunResult:
+def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None) -> list[FileUnit]:
     cwd = cwd or Path.cwd()
+    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
+    return [load_unit(path, display_path(path, cwd)) for path in files]
+
+
+def collect_project(paths: Sequence[Path], config: Config) -> tuple[ProjectIndex, list[Diagnostic]]:
+    """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
+    units = load_units(paths, config)
+    index = build_index(u.summary for u in units if u.summary is not None)
+    return index, [u.error for u in units if u.error is not None]
+
+
+def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None) -> RunResult:
     rule_classes = enabled_rules(config, select, ignore)
     bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, ())
-    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
-    units = [load_unit(path, display_path(path, cwd)) for path in files]
+    units = load_units(paths, config, cwd)
     index = build_index(u.summary for u in units if u.summary is not None)
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
 

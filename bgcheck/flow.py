@@ -47,13 +47,15 @@ def _statements(body) -> Sequence[cst.CSTNode]:
     return (body,)
 
 
-def _is_constant_true(test: cst.BaseExpression) -> bool:
+def is_constant_true(test: cst.BaseExpression) -> bool:
     if isinstance(test, cst.Name):
         return test.value == "True"
     if isinstance(test, cst.Integer):
         return test.value not in ("0", "0x0", "0o0", "0b0")
-    if isinstance(test, (cst.SimpleString,)):
+    if isinstance(test, cst.SimpleString):
         return len(test.evaluated_value) > 0
+    if isinstance(test, (cst.Tuple, cst.List)):
+        return len(test.elements) > 0
     return False
 
 
@@ -75,7 +77,7 @@ def _statement_exits(statement: cst.CSTNode, is_exit_call: Optional[IsExitCall])
     if isinstance(statement, cst.While):
         body = exits(statement.body, is_exit_call)
         result = body - {BREAK, CONTINUE, FALL}
-        if BREAK in body or not _is_constant_true(statement.test):
+        if BREAK in body or not is_constant_true(statement.test):
             result.add(FALL)
         return result
     if isinstance(statement, cst.For):

@@ -11,7 +11,10 @@ Shapes (all tuples, first item is the tag):
     ("ref", "pkg.mod.NAME")           a global name, resolved later through the index
     ("bin", op, left, right)          + - * / // % **
     ("neg", operand)                  unary minus (plus is dropped)
-    ("call", "qual.name", args, kwargs)   kwargs: tuple of (name, expr); ("*",)/("**",) mark splats
+    ("call", "qual.name", args, kwargs[, receiver])
+                                      kwargs: tuple of (name, expr); ("*",)/("**",) mark splats;
+                                      receiver: the IR of ``x`` in ``x.method(...)`` when x is
+                                      itself a call or built from one (``every(10).minutes.do(f)``)
     ("total_seconds", expr)           expr.total_seconds()
     ("attr", expr, name)              any other attribute of a non-name expression
     ("seq", kind, items)              kind: "tuple" | "list" | "set"
@@ -191,6 +194,8 @@ def call_to_ir(node: cst.Call, resolve: NameResolver, depth: int = 0) -> IR:
             kwargs.append((arg.keyword.value, to_ir(arg.value, resolve, depth + 1)))
         else:
             args.append(to_ir(arg.value, resolve, depth + 1))
+    if isinstance(func, cst.Attribute) and dotted_name(func.value) is None:
+        return ("call", target, tuple(args), tuple(kwargs), to_ir(func.value, resolve, depth + 1))
     return ("call", target, tuple(args), tuple(kwargs))
 
 

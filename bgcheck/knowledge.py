@@ -12,6 +12,11 @@ Sources for every fact: ``shared/docs/framework-facts.md``.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Optional
+
 # --- cancellation (BG101) ---------------------------------------------------
 
 # Exception classes that carry a stop request. Value: how to describe it.
@@ -85,8 +90,139 @@ CELERY_TASK_OPTIONS: dict[str, str] = {
     "reject_on_worker_lost": "task_reject_on_worker_lost",
 }
 
+# --- the job model (bgcheck.jobs) ------------------------------------------
+#
+# A job source says how to recognise a job in a decorator or a call, by a
+# regular expression over the canonical name of the decorator or the called
+# function:
+#   framework   what the user calls it ("APScheduler", "Celery", ...)
+#   kind        "scheduled" | "queued" | "thread" | "in-process task"
+#   func        where the job's function is: "decorated", ("arg", i, "kw")
+#   schedule    how to read the schedule (a reader in bgcheck.jobs), or None
+#   per_process True if every process (so every replica) that registers it
+#               runs it: APScheduler, `schedule`, repeat_every; Celery beat,
+#               rq-scheduler and the like run once per deployment.
+#   limits      option name -> (limit name, factor to seconds)
+
+
+@dataclass(frozen=True)
+class JobSource:
+    pattern: str
+    framework: str
+    kind: str
+    func: object = "decorated"
+    schedule: Optional[str] = None
+    per_process: bool = False
+    limits: tuple = ()
+    periodic_option: Optional[str] = None  # an option that turns a queued task into a scheduled one
+
+    @property
+    def regex(self) -> "re.Pattern[str]":
+        return _compiled(self.pattern)
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern: str) -> "re.Pattern[str]":
+    return re.compile(pattern)
+
+
+_APS3_SCHEDULER = r"apscheduler\.schedulers\.[\w.]*Scheduler\(\)|apscheduler\.schedulers\.base\.BaseScheduler\(\)"
+_APS_LIMITS = (("max_instances", "max_instances", 1.0), ("misfire_grace_time", "misfire_grace_time", 1.0))
+_CELERY_LIMITS = (("time_limit", "time_limit", 1.0), ("soft_time_limit", "soft_time_limit", 1.0), ("acks_late", "acks_late", None))
+_HUEY_APP = r"huey(\.api)?\.\w*Huey\(\)"
+
+JOB_DECORATORS: tuple[JobSource, ...] = (
+    JobSource(r"(" + "|".join(re.escape(d) for d in sorted(CELERY_TASK_DECORATORS)) + r")$", "Celery", "queued", limits=_CELERY_LIMITS),
+    JobSource(rf"({_APS3_SCHEDULER})\.scheduled_job$", "APScheduler", "scheduled", schedule="apscheduler", per_process=True, limits=_APS_LIMITS),
+    JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.task$", "Flask-APScheduler", "scheduled", schedule="apscheduler", per_process=True, limits=_APS_LIMITS),
+    JobSource(
+        r"dramatiq(\.actor)?\.actor$", "Dramatiq", "queued", limits=(("time_limit", "time_limit", 0.001),), periodic_option="periodic"
+    ),
+    JobSource(rf"({_HUEY_APP}\.task|huey\.contrib\.djhuey\.(task|db_task))$", "Huey", "queued", limits=(("timeout", "timeout", 1.0),)),
+    JobSource(
+        rf"({_HUEY_APP}\.periodic_task|huey\.contrib\.djhuey\.(periodic_task|db_periodic_task))$",
+        "Huey",
+        "scheduled",
+        schedule="crontab-arg",
+        per_process=True,
+        limits=(("timeout", "timeout", 1.0),),
+    ),
+    JobSource(r"(fastapi_utils\.tasks|fastapi_utilities(\.repeat\.repeat_every)?)\.repeat_every$", "repeat_every", "scheduled", schedule="seconds-kw", per_process=True),
+    JobSource(r"fastapi_utilities(\.repeat\.repeat_at)?\.repeat_at$", "repeat_at", "scheduled", schedule="cron-kw", per_process=True),
+    JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", schedule="cron-arg", per_process=True),
+    JobSource(r"schedule\.repeat$", "schedule", "scheduled", schedule="schedule-arg", per_process=True),
+    JobSource(r"rq(\.decorators)?\.job$", "RQ", "queued", limits=(("timeout", "job_timeout", 1.0),)),
+)
+
+JOB_CALLS: tuple[JobSource, ...] = (
+    JobSource(rf"({_APS3_SCHEDULER})\.add_job$", "APScheduler", "scheduled", ("arg", 0, "func"), "apscheduler", True, _APS_LIMITS),
+    JobSource(r"apscheduler(\.\w+)*\.(Async)?Scheduler\(\)\.add_schedule$", "APScheduler 4", "scheduled", ("arg", 0, "func_or_task_id"), "apscheduler", True),
+    JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.add_job$", "Flask-APScheduler", "scheduled", ("arg", 1, "func"), "apscheduler", True, _APS_LIMITS),
+    JobSource(r"(^|.*\.)add_periodic_task$", "Celery beat", "scheduled", ("arg", 1, "sig"), "celery-arg", False),
+    JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue|enqueue_call)$", "RQ", "queued", ("arg", 0, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
+    JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue_in|enqueue_at)$", "RQ", "queued", ("arg", 1, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
+    JobSource(r"rq\.cron\.register$", "RQ cron", "scheduled", ("arg", 0, "func"), "rq-cron", False, (("job_timeout", "job_timeout", 1.0),)),
+    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.schedule$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "interval-kw", False, (("timeout", "timeout", 1.0),)),
+    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.cron$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "cron-arg", False, (("timeout", "timeout", 1.0),)),
+    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.(enqueue_in|enqueue_at)$", "rq-scheduler", "queued", ("arg", 1, "func")),
+    JobSource(r"schedule(\.Scheduler\(\))?\.every\(\)(\.\w+(\(\))?)*\.do$", "schedule", "scheduled", ("arg", 0, "job_func"), "schedule-chain", True),
+    JobSource(r"django_q\.tasks\.schedule$", "django-q", "scheduled", ("arg", 0, "func"), "django-q", False),
+    JobSource(r"django_q\.models\.Schedule\.objects\.create$", "django-q", "scheduled", ("kw", None, "func"), "django-q", False),
+    JobSource(r"django_q\.tasks\.async_task$", "django-q", "queued", ("arg", 0, "func")),
+    JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", ("arg", 1, "func"), "cron-arg", True),
+    JobSource(r"threading\.Thread$", "threading", "thread", ("arg", 1, "target")),
+    JobSource(r"asyncio(\.tasks)?\.(create_task|ensure_future)$", "asyncio", "in-process task", ("arg", 0, "coro")),
+    JobSource(r"(^|.*\.)create_task$", "asyncio", "in-process task", ("arg", 0, "coro")),
+    JobSource(r"(^|.*\.)submit$", "concurrent.futures", "in-process task", ("arg", 0, "fn")),
+    JobSource(r"(^|.*\.)run_in_executor$", "asyncio", "in-process task", ("arg", 1, "func")),
+)
+
+# Thread subclasses that override run() are thread jobs.
+THREAD_BASES = frozenset({"threading.Thread"})
+
+# arq: WorkerSettings.functions = [f, func(g, timeout=...)], cron_jobs = [cron(f, ...)].
+ARQ_CRON = frozenset({"arq.cron", "arq.cron.cron"})
+ARQ_FUNC = frozenset({"arq.func", "arq.worker.func"})
+
+# Cron helpers whose omitted fields mean "every" (so hour=3 fires every minute of hour 3).
+CRONTAB_EVERY_DEFAULT = frozenset({"celery.schedules.crontab", "celery.crontab", "huey.crontab", "huey.api.crontab"})
+# Trigger classes (3.x and 4.x share these paths) -> trigger alias.
+APSCHEDULER_TRIGGERS = {
+    "apscheduler.triggers.interval.IntervalTrigger": "interval",
+    "apscheduler.triggers.cron.CronTrigger": "cron",
+    "apscheduler.triggers.date.DateTrigger": "date",
+    "apscheduler.triggers.cron.CronTrigger.from_crontab": "crontab",
+}
+PERIODIQ_CRON = frozenset({"periodiq.cron"})
+CELERY_SIGNATURE_METHODS = ("s", "si", "signature")
+
 # --- what the summary records ----------------------------------------------
 
 # Calls recorded with their arguments (by the last name in the called
 # expression), for models that need more than "who calls whom".
-RECORDED_CALL_NAMES = frozenset({"update", "config_from_object"})
+RECORDED_CALL_NAMES = frozenset(
+    {
+        "update",
+        "config_from_object",
+        "add_job",
+        "add_schedule",
+        "add_periodic_task",
+        "enqueue",
+        "enqueue_call",
+        "enqueue_in",
+        "enqueue_at",
+        "register",
+        "schedule",
+        "cron",
+        "do",
+        "Thread",
+        "create_task",
+        "ensure_future",
+        "submit",
+        "run_in_executor",
+        "crontab",
+        "async_task",
+    }
+)
+# Generic method names recorded only on a receiver spelled this way.
+RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.objects"})}

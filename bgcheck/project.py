@@ -33,6 +33,7 @@ class ProjectIndex:
             for qualname, cls in summary.classes.items():
                 self.classes[qualname] = (summary, cls)
         self._canonical_cache: dict[str, str] = {}
+        self._reach_by_kind: dict[frozenset, dict[str, str]] = {}
         # Project-wide models, attached once per run by engine.build_index:
         self.job_roots: dict[str, list] = {}  # job function qualname -> its jobs (bgcheck.jobs)
         self.jobs: list = []  # every bgcheck.jobs.Job
@@ -184,6 +185,19 @@ class ProjectIndex:
     def job_code(self) -> dict[str, str]:
         """Every function that runs as part of a job: qualname -> the job's function."""
         return self.reachable(sorted(self.job_roots))
+
+    def reached_from(self, kinds: frozenset) -> dict[str, str]:
+        """Functions run by jobs of these kinds ("scheduled", "queued", ...): qualname -> job function."""
+        cached = self._reach_by_kind.get(kinds)
+        if cached is None:
+            roots = sorted(name for name, jobs in self.job_roots.items() if any(job.kind in kinds for job in jobs))
+            cached = self._reach_by_kind[kinds] = self.reachable(roots)
+        return cached
+
+    def reset_reachability(self) -> None:
+        """Forget reachability computed before the job model was attached."""
+        self.__dict__.pop("job_code", None)
+        self._reach_by_kind = {}
 
     def is_job_code(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.job_code

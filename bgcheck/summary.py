@@ -15,12 +15,14 @@ shadows any global of the same name).
 from __future__ import annotations
 
 import builtins
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
 
 from bgcheck import knowledge
+from bgcheck.flow import BREAK, RETURN, exits, is_constant_true
 from bgcheck.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -37,6 +39,10 @@ class FunctionSummary:
     calls: tuple = ()  # resolved call targets, first appearance order, deduplicated
     locals: dict = field(default_factory=dict)  # name -> IR (single bindings only)
     params: tuple = ()
+    line: int = 0  # of the ``def`` (0 when unknown)
+    # A constant-true ``while`` directly in this function that nothing but an
+    # exception can leave (no reachable break or return): it never ends.
+    endless_loop: bool = False
 
 
 @dataclass
@@ -48,6 +54,7 @@ class ClassSummary:
     attrs: dict = field(default_factory=dict)  # class-level single bindings: name -> IR
     self_attrs: dict = field(default_factory=dict)  # self.X = ... in methods: name -> IR
     methods: tuple = ()
+    line: int = 0
 
 
 @dataclass
@@ -120,6 +127,7 @@ class _Scope:
         self.bindings: dict[str, list] = {}  # name -> list of raw binding values
         self.calls: list[cst.Call] = []
         self.globals: set[str] = set()
+        self.endless_loop = False
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -347,8 +355,16 @@ class SummaryBuilder(cst.CSTVisitor):
         self.scope.calls.append(node)
         func = node.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-        if last in knowledge.RECORDED_CALL_NAMES:
+        if last in knowledge.RECORDED_CALL_NAMES or (
+            last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
+        ):
             self.recorded_calls.append((node, self.scope))
+        return True
+
+    def visit_While(self, node: cst.While) -> bool:
+        if self.scope.kind == "function" and is_constant_true(node.test):
+            if not exits(node.body) & {BREAK, RETURN}:
+                self.scope.endless_loop = True
         return True
 
     def visit_If(self, node: cst.If) -> bool:
@@ -357,8 +373,9 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     # --- resolution ---------------------------------------------------------
-    def build(self) -> ModuleSummary:
+    def build(self, text: Optional[str] = None) -> ModuleSummary:
         summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
+        lines = definition_lines(text, self.module) if text is not None else {}
         # Module constants first: everything else resolves through them.
         summary.constants = {}
         module_resolve = summary.resolver(None)
@@ -373,9 +390,11 @@ class SummaryBuilder(cst.CSTVisitor):
                 is_async=node.asynchronous is not None,
                 class_qualname=class_qualname,
                 params=tuple(p.name.value for p in _all_params(node.params)),
+                line=lines.get(qualname, 0),
+                endless_loop=scope.endless_loop,
             )
         for qualname, (node, scope) in self.classes.items():
-            summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name.value)
+            summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name.value, line=lines.get(qualname, 0))
         # Locals in definition order (outer functions before inner ones).
         for qualname, (node, scope, class_qualname) in self.functions.items():
             func = summary.functions[qualname]
@@ -549,7 +568,38 @@ def _is_main_test(test: cst.BaseExpression) -> bool:
     return bool(names and strings)
 
 
-def build_summary(module: cst.Module, path: str, module_name: str, is_package: bool) -> ModuleSummary:
+_DEFINITION = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def definition_lines(text: str, module: str) -> dict[str, int]:
+    """qualname -> line of each ``def``/``class``, from the text by indentation.
+
+    Positions from libcst cost more than the parse itself; definitions are
+    the only positions the index needs, and their lines are cheap to read off
+    the text. (A ``def`` inside a docstring can only add a name, and the
+    first occurrence of a qualname wins.)
+    """
+    result: dict[str, int] = {}
+    stack: list[tuple[int, str, str]] = []  # (indent, kind, qualname)
+    line = 1
+    last_end = 0
+    for match in _DEFINITION.finditer(text):
+        line += text.count("\n", last_end, match.start())
+        last_end = match.start()
+        indent = len(match.group(1).expandtabs(8))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if stack:
+            parent_kind, parent = stack[-1][1], stack[-1][2]
+            qualname = f"{parent}.<locals>.{match.group(3)}" if parent_kind == "def" else f"{parent}.{match.group(3)}"
+        else:
+            qualname = f"{module}.{match.group(3)}"
+        result.setdefault(qualname, line)
+        stack.append((indent, match.group(2), qualname))
+    return result
+
+
+def build_summary(module: cst.Module, path: str, module_name: str, is_package: bool, text: Optional[str] = None) -> ModuleSummary:
     builder = SummaryBuilder(path, module_name, is_package)
     module.visit(builder)
-    return builder.build()
+    return builder.build(text)

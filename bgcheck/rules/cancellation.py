@@ -327,7 +327,7 @@ class SoftTimeLimitSwallowed(Rule):
 def _celery_task(ctx):
     qualname = ctx.function_qualname
     for job in ctx.index.job_roots.get(qualname or "", ()):
-        if job.framework == "celery":
+        if job.framework == "Celery":
             return job
     return None
 
