@@ -226,3 +226,89 @@ RECORDED_CALL_NAMES = frozenset(
 )
 # Generic method names recorded only on a receiver spelled this way.
 RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.objects"})}
+
+# --- jobs must end, and end in time (BG2xx) --------------------------------
+
+# An identifier that says "stop": a loop that tests one can be told to end.
+STOP_SIGNAL_WORDS = re.compile(
+    r"stop|shutdown|shutting|running|exit|quit|terminat|cancel|alive|closing|closed|finish|halt|kill",
+    re.IGNORECASE,
+)
+# Methods whose call in a loop condition is a stop check (``event.is_set()``).
+STOP_SIGNAL_METHODS = frozenset({"is_set", "isSet", "is_shutdown", "should_stop", "is_closed"})
+
+# Identifiers that show a polling loop has a deadline or a bounded number of tries.
+DEADLINE_WORDS = re.compile(
+    r"deadline|timeout|time_limit|monotonic|perf_counter|elapsed|attempt|tries|retries|retry|max_|remaining|until|expire|budget",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class BlockingWait:
+    """A call that can wait for ever unless given a time bound (BG203)."""
+
+    pattern: str  # regex over the canonical name of the called function
+    what: str  # how the message names it
+    timeout_kw: str = "timeout"
+    timeout_pos: Optional[int] = None  # positional index of the timeout, if it can be passed so
+    explicit_none_only: bool = False  # bounded by default; unbounded only with timeout=None
+    nonblocking_kw: Optional[str] = None  # ``queue.get(block=False)`` does not wait
+    nonblocking_pos: Optional[int] = None
+
+    @property
+    def regex(self) -> "re.Pattern[str]":
+        return _compiled(self.pattern)
+
+
+_HTTP_METHODS = r"(get|post|put|patch|delete|head|options|request)"
+BLOCKING_WAITS: tuple[BlockingWait, ...] = (
+    BlockingWait(r".*\.submit\(\)\.result", "Future.result()", timeout_pos=0),
+    BlockingWait(r"concurrent\.futures(\.\w+)*\.Future\(\)\.result", "Future.result()", timeout_pos=0),
+    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.send\(\)\.get", "kafka-python send().get()", timeout_pos=0),
+    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.flush", "KafkaProducer.flush()", timeout_pos=0),
+    BlockingWait(r"confluent_kafka\.Producer\(\)\.flush", "confluent-kafka Producer.flush()", timeout_pos=0),
+    BlockingWait(r"threading\.Thread\(\)\.join", "Thread.join()", timeout_pos=0),
+    BlockingWait(
+        r"(queue\.(Queue|LifoQueue|PriorityQueue|SimpleQueue)|multiprocessing(\.queues)?\.(Queue|JoinableQueue|SimpleQueue))\(\)\.get",
+        "queue.get()",
+        timeout_pos=1,
+        nonblocking_kw="block",
+        nonblocking_pos=0,
+    ),
+    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "a requests call"),
+    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "a requests call"),
+    BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "an httpx call", explicit_none_only=True),
+    BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "an httpx call", explicit_none_only=True),
+    BlockingWait(r"asyncio(\.tasks)?\.wait_for", "asyncio.wait_for()", timeout_pos=1, explicit_none_only=True),
+    BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "subprocess.run()"),
+    BlockingWait(r"subprocess\.Popen\(\)\.wait", "Popen.wait()", timeout_pos=0),
+    BlockingWait(r"subprocess\.Popen\(\)\.communicate", "Popen.communicate()", timeout_pos=1),
+    BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "AsyncResult.get()", timeout_pos=0),
+)
+
+# Row locks (BG204): method name -> the keyword options that make them not wait.
+ROW_LOCK_METHODS: dict[str, tuple[str, ...]] = {
+    "select_for_update": ("skip_locked", "nowait"),  # Django QuerySet
+    "with_for_update": ("skip_locked", "nowait"),  # SQLAlchemy Select / Query
+}
+SQL_FOR_UPDATE = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.IGNORECASE)
+SQL_NOT_WAITING = re.compile(r"\bSKIP\s+LOCKED\b|\bNOWAIT\b", re.IGNORECASE)
+SQL_SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)
+
+# Calls that take a distributed lock (BG205: a scheduled job that takes one is
+# guarded against its twin on another replica). The lock model of BG5xx
+# refines this with TTLs.
+LOCK_ACQUIRE_PATTERNS: tuple[str, ...] = (
+    r"redis(\.\w+)*\.(Redis|StrictRedis|RedisCluster)\(\)\.(lock|set|setnx)",
+    r"redis_lock\.(Lock|RedisLock)",
+    r"pottery(\.\w+)*\.(Redlock|AIORedlock|synchronize)",
+    r"sherlock\.(Lock|RedisLock|EtcdLock|MCLock|FileLock)",
+    r"huey(\.\w+)*\.\w*Huey\(\)\.lock_task",
+    r"django\.core\.cache\.cache\.(add|lock)",
+    r"django\.core\.cache\.caches(\.\w+)*\.(add|lock)",
+    r"django_redis(\.\w+)*\.lock",
+    # a ``.lock(...)`` or ``acquire_lock(...)`` on anything that is not an in-process lock
+    r"(?!threading\.|asyncio\.|multiprocessing\.)(.+\.)?(lock|acquire_lock|advisory_lock|try_advisory_lock|distributed_lock)",
+)
+LOCK_DECORATOR_WORDS = re.compile(r"lock|single_instance|singleton|once|mutex", re.IGNORECASE)

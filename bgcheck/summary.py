@@ -22,7 +22,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.flow import BREAK, RETURN, exits, is_constant_true
+from bgcheck.loops import is_endless
 from bgcheck.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -362,9 +362,8 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_While(self, node: cst.While) -> bool:
-        if self.scope.kind == "function" and is_constant_true(node.test):
-            if not exits(node.body) & {BREAK, RETURN}:
-                self.scope.endless_loop = True
+        if self.scope.kind == "function" and is_endless(node):
+            self.scope.endless_loop = True
         return True
 
     def visit_If(self, node: cst.If) -> bool:

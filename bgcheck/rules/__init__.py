@@ -1,6 +1,7 @@
 """The rules. Importing this package registers every rule in ``REGISTRY``."""
 
 from bgcheck.rules import cancellation  # noqa: F401  (registers BG101-BG104)
+from bgcheck.rules import endings  # noqa: F401  (registers BG201-BG205)
 from bgcheck.rules.base import REGISTRY, Rule
 
 __all__ = ["REGISTRY", "Rule", "all_rules", "rule_by_code_or_name"]

@@ -1,0 +1,76 @@
+"""Loops that never end (BG201, BG202) and polling loops with no deadline (BG203).
+
+Shared by the summary (which records, per function, whether it contains an
+endless loop, so a thread target in another module can be judged) and the
+rules (which report the loop itself).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
+
+
+class _Words(cst.CSTVisitor):
+    """Collects identifiers and called method names below a node (not into nested defs)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.methods: list[str] = []
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.append(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.names.append(node.attr.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute):
+            self.methods.append(node.func.attr.value)
+
+
+def _words(node: cst.CSTNode) -> _Words:
+    words = _Words()
+    node.visit(words)
+    return words
+
+
+def checks_stop_signal(node: cst.CSTNode) -> bool:
+    """Does the code test a stop signal: ``event.is_set()``, or a name that says stop/shutdown/running/exit?"""
+    words = _words(node)
+    if any(method in knowledge.STOP_SIGNAL_METHODS for method in words.methods):
+        return True
+    return any(knowledge.STOP_SIGNAL_WORDS.search(name) for name in words.names)
+
+
+def is_endless(loop: cst.While) -> bool:
+    """A constant-true ``while`` that nothing but an exception leaves, and that tests no stop signal.
+
+    ``while True`` bodies that always leave on the first pass (retry-once
+    shapes) are not endless, nor are drain loops that ``break`` when the
+    work runs out.
+    """
+    if not is_constant_true(loop.test):
+        return False
+    ways_out = exits(loop.body)
+    if ways_out & {BREAK, RETURN}:
+        return False
+    if not ways_out & {FALL, CONTINUE}:
+        return False  # every pass raises: it ends on the first one
+    return not checks_stop_signal(loop.body)
+
+
+def polls_without_deadline(loop: cst.While, sleeps: bool) -> bool:
+    """A ``while <condition>:`` that sleeps between checks, with no deadline or try count in sight."""
+    if not sleeps or is_constant_true(loop.test):
+        return False
+    words = _words(loop)
+    return not any(knowledge.DEADLINE_WORDS.search(name) for name in words.names) and not checks_stop_signal(loop)

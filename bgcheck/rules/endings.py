@@ -1,0 +1,354 @@
+"""BG2xx: jobs must end, and end in time.
+
+A scheduler can only stop a job between runs; a worker can only stop within
+the grace period if what it waits for has a bound. These rules look at job
+code (a job's function and everything it calls, see ``bgcheck.jobs``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.diagnostics import Severity
+from bgcheck.ir import UNKNOWN, dotted_name
+from bgcheck.loops import is_endless, polls_without_deadline
+from bgcheck.rules.base import Rule, register
+
+_RUN_TO_END = frozenset({"scheduled", "queued"})
+_SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sleep", "anyio.sleep"})
+
+
+def _job_for(ctx, kinds: frozenset):
+    """(job, root function) of a job of these kinds whose code this function is, or (None, None)."""
+    qualname = ctx.function_qualname
+    if not qualname:
+        return None, None
+    root = ctx.index.reached_from(kinds).get(qualname)
+    if root is None:
+        return None, None
+    jobs = sorted((j for j in ctx.index.job_roots.get(root, ()) if j.kind in kinds), key=lambda j: (j.kind != "scheduled", j.framework))
+    return (jobs[0] if jobs else None), root
+
+
+def _describe_job(job, root: str, qualname: str) -> str:
+    schedule = f", {job.schedule.describe()}" if job.schedule and job.schedule.kind != "unknown" else ""
+    text = f"{job.framework} {'job' if job.kind == 'scheduled' else 'task'} `{job.name}`{schedule}"
+    if root != qualname:
+        text += f", through `{qualname.rsplit('.', 1)[-1]}()`"
+    return text
+
+
+@register
+class InfiniteLoopInJob(Rule):
+    code = "BG201"
+    name = "infinite-loop-in-job"
+    severity = Severity.ERROR
+    summary = "A `while True` loop with no stop signal in a scheduled job or queued task: the run never ends and cannot be stopped."
+
+    def is_relevant(self, unit) -> bool:
+        return "while" in unit.text and unit.has_job_code
+
+    def visit_While(self, node: cst.While, ctx) -> None:
+        if not is_endless(node):
+            return
+        job, root = _job_for(ctx, _RUN_TO_END)
+        if job is None:
+            return
+        if job.kind == "scheduled":
+            why = (
+                "a scheduler can only stop a job between runs, so this run cannot be stopped, and every later run "
+                "is skipped or piles up behind it"
+            )
+        else:
+            why = "the worker can only stop between tasks, so this task holds its worker slot for ever"
+        ctx.report(
+            self,
+            node,
+            f"This loop never ends, in {_describe_job(job, root, ctx.function_qualname)}: {why}; a deploy kills it "
+            "mid-work when the grace period ends. Handle one batch per run and return (let the schedule set the "
+            "frequency), or test a stop signal in the loop.",
+            end_node=node.test,
+        )
+
+
+@register
+class EndlessThreadKeepsProcessAlive(Rule):
+    code = "BG202"
+    name = "endless-thread-keeps-process-alive"
+    severity = Severity.WARNING
+    summary = "A non-daemon thread whose target loops for ever with no stop signal: the process can never exit on its own."
+
+    def is_relevant(self, unit) -> bool:
+        return "Thread" in unit.text
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        if ctx.resolve_call(node) != "threading.Thread":
+            return
+        target = _argument(node, "target", 1)
+        if target is None or _is_daemon(node, ctx):
+            return
+        function = ctx.index.resolve_function(ctx.resolve(target))
+        summary = ctx.index.function(function) if function else None
+        if summary is None or not summary.endless_loop:
+            return
+        ctx.report(
+            self,
+            node,
+            f"This thread is not a daemon and its target `{summary.name}()` loops for ever with no stop signal: the "
+            "process can never exit on its own (a batch job hangs after main returns, and a stop waits until SIGKILL). "
+            "Give the loop a stop event (`while not stop.is_set():`) and set it on shutdown, then join with a timeout.",
+        )
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx) -> None:
+        qualname = ctx.class_qualname
+        if qualname is None or not (ctx.index.class_bases(qualname) & knowledge.THREAD_BASES):
+            return
+        run = ctx.index.function(f"{qualname}.run")
+        if run is None or not run.endless_loop:
+            return
+        daemon = ctx.index.classes[qualname][1].attrs.get("daemon") if qualname in ctx.index.classes else None
+        if daemon is not None and ctx.index.fold(daemon) is True or _class_sets_daemon(node):
+            return
+        ctx.report(
+            self,
+            node.name,
+            f"`{node.name.value}.run()` loops for ever with no stop signal and the thread is not a daemon: the process "
+            "can never exit on its own. Give the loop a stop event and set it on shutdown, then join with a timeout.",
+        )
+
+
+def _argument(node: cst.Call, keyword: str, position: int) -> Optional[cst.BaseExpression]:
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    return positional[position].value if len(positional) > position else None
+
+
+def _is_daemon(node: cst.Call, ctx) -> bool:
+    """``Thread(..., daemon=True)``, or ``t.daemon = True`` / ``t.setDaemon(True)`` on the same variable."""
+    daemon = _argument(node, "daemon", 99)
+    if daemon is not None:
+        return ctx.fold(daemon) is not False  # True, or unknown: stay silent
+    assign = ctx.parent()
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return False
+    variable = dotted_name(assign.targets[0].target)
+    if variable is None:
+        return False
+    scope = ctx.function_node or ctx.module
+    return _sets_daemon(scope, variable)
+
+
+def _sets_daemon(scope: cst.CSTNode, variable: str) -> bool:
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal found
+            for target in node.targets:
+                if isinstance(target.target, cst.Attribute) and target.target.attr.value == "daemon":
+                    if dotted_name(target.target.value) == variable:
+                        found = True
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "setDaemon" and dotted_name(func.value) == variable:
+                found = True
+
+    scope.visit(_Finder())
+    return found
+
+
+def _class_sets_daemon(node: cst.ClassDef) -> bool:
+    """``self.daemon = True`` or ``super().__init__(daemon=True)`` in the class."""
+    text = cst.Module(body=[]).code_for_node(node)
+    return bool(re.search(r"self\.daemon\s*=\s*True|daemon\s*=\s*True|setDaemon\(\s*True", text))
+
+
+@register
+class UnboundedWaitInJob(Rule):
+    code = "BG203"
+    name = "unbounded-wait-in-job"
+    severity = Severity.WARNING
+    summary = "A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...)."
+
+    def is_relevant(self, unit) -> bool:
+        return unit.has_job_code
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        if not ctx.in_job_code:
+            return
+        name = ctx.resolve_call(node)
+        if not name:
+            return
+        for wait in knowledge.BLOCKING_WAITS:
+            if wait.regex.fullmatch(name):
+                if _is_unbounded(node, wait, ctx):
+                    job = ctx.job_of()
+                    ctx.report(
+                        self,
+                        node,
+                        f"{wait.what[0].upper()}{wait.what[1:]} waits with no time bound in job code (job `{job}`): if the other side never "
+                        "answers, this run never ends and the worker cannot stop within the grace period. "
+                        f"Pass `{wait.timeout_kw}=` and handle the timeout.",
+                    )
+                return
+
+    def visit_While(self, node: cst.While, ctx) -> None:
+        if not ctx.in_job_code or not polls_without_deadline(node, _sleeps(node, ctx)):
+            return
+        ctx.report(
+            self,
+            node,
+            f"This loop polls with a sleep and no deadline in job code (job `{ctx.job_of()}`): if the condition never "
+            "changes, the run never ends. Give it a deadline (`time.monotonic()`) or a maximum number of tries.",
+            end_node=node.test,
+        )
+
+
+def _sleeps(loop: cst.While, ctx) -> bool:
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if not found and ctx.resolve_call(node) in _SLEEP_CALLS:
+                found = True
+
+    loop.body.visit(_Finder())
+    return found
+
+
+def _is_unbounded(node: cst.Call, wait, ctx) -> bool:
+    if any(arg.star for arg in node.args):
+        return False  # *args / **kwargs may carry the timeout
+    if wait.nonblocking_kw:
+        block = _argument(node, wait.nonblocking_kw, wait.nonblocking_pos if wait.nonblocking_pos is not None else 99)
+        if block is not None and ctx.fold(block) is not True:
+            return False  # block=False (or unknown) does not wait
+    timeout = _argument(node, wait.timeout_kw, wait.timeout_pos if wait.timeout_pos is not None else 99)
+    if timeout is None:
+        return not wait.explicit_none_only
+    return ctx.fold(timeout) is None  # an explicit None; a value that does not fold is given the benefit
+
+
+@register
+class RowLockWithoutSkipLocked(Rule):
+    code = "BG204"
+    name = "row-lock-without-skip-locked"
+    severity = Severity.WARNING
+    summary = "`select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait."
+
+    def is_relevant(self, unit) -> bool:
+        return unit.has_job_code and ("for_update" in unit.text or re.search(r"(?i)for\s+update", unit.text) is not None)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.ROW_LOCK_METHODS:
+            return
+        if not ctx.in_job_code:
+            return
+        for option in knowledge.ROW_LOCK_METHODS[func.attr.value]:
+            value = _argument(node, option, 99)
+            if value is not None and ctx.fold(value) is not False:
+                return
+        if any(arg.star == "**" for arg in node.args):
+            return
+        self._report(node, f"`{func.attr.value}()`", ctx)
+
+    def visit_SimpleString(self, node: cst.SimpleString, ctx) -> None:
+        self._check_sql(node, ctx)
+
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString, ctx) -> None:
+        self._check_sql(node, ctx)
+
+    def _check_sql(self, node, ctx) -> None:
+        if isinstance(ctx.parent(), cst.ConcatenatedString) or not ctx.in_job_code:
+            return
+        try:
+            text = node.evaluated_value if isinstance(node, cst.SimpleString) else _concatenated(node)
+        except Exception:
+            return
+        if not isinstance(text, str) or not knowledge.SQL_FOR_UPDATE.search(text) or not knowledge.SQL_SELECT.search(text):
+            return
+        if knowledge.SQL_NOT_WAITING.search(text):
+            return
+        self._report(node, "`SELECT ... FOR UPDATE`", ctx)
+
+    def _report(self, node, what: str, ctx) -> None:
+        ctx.report(
+            self,
+            node,
+            f"{what} in job code (job `{ctx.job_of()}`) waits for rows another replica has locked: replicas queue "
+            "behind each other instead of splitting the work, and a stuck holder stalls them all. Use "
+            "`skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica takes rows nobody holds, or `nowait=True`.",
+        )
+
+
+def _concatenated(node: cst.ConcatenatedString) -> Optional[str]:
+    parts = []
+    for side in (node.left, node.right):
+        if isinstance(side, cst.SimpleString):
+            parts.append(side.evaluated_value)
+        elif isinstance(side, cst.ConcatenatedString):
+            parts.append(_concatenated(side))
+        else:
+            return None
+    if not all(isinstance(p, str) for p in parts):
+        return None
+    return "".join(parts)
+
+
+@register
+class ScheduledJobWithoutLock(Rule):
+    code = "BG205"
+    name = "scheduled-job-without-lock"
+    severity = Severity.WARNING
+    summary = "With more than one replica: a scheduled job that runs in every process and takes no distributed lock runs once per replica."
+
+    def is_relevant(self, unit) -> bool:
+        return self.config.replicas > 1 and unit.has_job_code
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+        qualname = ctx.function_qualname
+        jobs = [j for j in ctx.index.job_roots.get(qualname or "", ()) if j.kind == "scheduled" and j.per_process]
+        if not jobs or _takes_lock(qualname, ctx):
+            return
+        job = jobs[0]
+        schedule = f", {job.schedule.describe()}" if job.schedule and job.schedule.kind != "unknown" else ""
+        replicas = self.config.replicas
+        ctx.report(
+            self,
+            node.name,
+            f"Scheduled job `{job.name}` ({job.framework}{schedule}) runs in every process, and the configuration says "
+            f"{replicas} replicas: it runs {replicas} times per tick, and the runs can overlap. Take a distributed lock "
+            "whose TTL is longer than the job's longest run, or run the scheduler in one process only (a single "
+            "scheduler deployment, Celery beat).",
+        )
+
+
+_LOCK_CALLS = re.compile("|".join(f"(?:{p})" for p in knowledge.LOCK_ACQUIRE_PATTERNS))
+
+
+def _takes_lock(qualname: str, ctx) -> bool:
+    index = ctx.index
+    function = index.function(qualname)
+    for decorator in function.decorators if function else ():
+        target = decorator[1] if decorator[0] in ("ref", "call") else None
+        if target and knowledge.LOCK_DECORATOR_WORDS.search(target.rsplit(".", 1)[-1]):
+            return True
+    for reached in index.reachable([qualname]):
+        summary = index.function(reached)
+        for call in summary.calls if summary else ():
+            if _LOCK_CALLS.fullmatch(index.canonical(call) or call):
+                return True
+    return False
