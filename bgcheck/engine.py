@@ -10,6 +10,7 @@ Nothing here imports or runs the code under analysis.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import tokenize
@@ -152,7 +153,7 @@ def load_unit(path: Path, display: str) -> FileUnit:
     try:
         module = cst.parse_module(unit.text)
     except cst.ParserSyntaxError as exc:
-        unit.error = _bg000(display, f"file not analysed: syntax error: {exc.message}", exc.editor_line, exc.editor_column)
+        unit.error = _syntax_error(display, unit.text, exc)
         return unit
     except RecursionError:
         unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse")
@@ -169,6 +170,20 @@ def load_unit(path: Path, display: str) -> FileUnit:
     if _KEEP_CST.search(unit.text):
         unit.module = module
     return unit
+
+
+def _syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnostic:
+    """BG000 for a file libcst cannot parse, at the position CPython gives when it agrees."""
+    try:
+        ast.parse(text)  # only on this failure path: CPython's message and position are the ones users know
+    except SyntaxError as py_exc:
+        line = py_exc.lineno or exc.editor_line
+        column = py_exc.offset or 1
+        return _bg000(display, f"file not analysed: syntax error: {py_exc.msg}", line, column)
+    except (RecursionError, MemoryError, ValueError):
+        pass
+    first_line = exc.message.splitlines()[0] if exc.message else "syntax error"
+    return _bg000(display, f"file not analysed: libcst cannot parse it: {first_line}", exc.editor_line, exc.editor_column)
 
 
 def _short(exc: BaseException) -> str:
@@ -223,28 +238,33 @@ def collect_project(paths: Sequence[Path], config: Config) -> tuple[ProjectIndex
 
 def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None) -> RunResult:
     rule_classes = enabled_rules(config, select, ignore)
-    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, ())
+    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
     units = load_units(paths, config, cwd)
     index = build_index(u.summary for u in units if u.summary is not None)
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
 
     result = RunResult(files_checked=len(units), index=index)
     for unit in units:
+        ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
         if unit.error is not None:
-            if bg000_enabled:
+            line = unit.error.location.line
+            if bg000_enabled and not ignored_by(BG000_CODE, ignored) and not is_suppressed(parse_noqa(unit.text), BG000_CODE, (line,)):
                 result.diagnostics.append(unit.error)
                 if unit.text:
                     result.sources[unit.display] = unit.text
             continue
         unit.index = index
-        ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
         for diagnostic in check_unit(unit, index, config, rule_classes):
-            if not any(diagnostic.code.startswith(prefix) for prefix in ignored):
+            if not ignored_by(diagnostic.code, ignored):
                 result.diagnostics.append(diagnostic)
                 result.sources[unit.display] = unit.text
         unit.module = None  # free the CST as we go
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def ignored_by(code: str, prefixes: Sequence[str]) -> bool:
+    return any(code.startswith(prefix) for prefix in prefixes)
 
 
 def _ignored_codes(path: Path, root: Path, per_file_ignores) -> tuple[str, ...]:

@@ -14,9 +14,8 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.celery_config import truthy
 from bgcheck.diagnostics import Severity
-from bgcheck.flow import always_raises, escaping_jumps
+from bgcheck.flow import CONTINUE, FALL, RAISE, always_raises, escaping_jumps, exits
 from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
 
@@ -51,50 +50,84 @@ def _cancellation_kind(name: Optional[str]) -> Optional[str]:
     return None
 
 
+def _except_keyword(handler) -> str:
+    return "except*" if isinstance(handler, cst.ExceptStarHandler) else "except"
+
+
 def _function_or_module(ctx) -> cst.CSTNode:
     return ctx.function_node or ctx.module
 
 
-def _cancelled_names(scope: cst.CSTNode) -> set[str]:
-    """Dotted names of everything ``.cancel()`` is called on in a function (not nested ones)."""
-    names: set[str] = set()
+def _awaits(body: cst.CSTNode) -> list[cst.CSTNode]:
+    """Every suspension point in a body (not in nested functions): ``await`` expressions,
+    and the ``async for`` / ``async with`` statements, which await implicitly."""
+    found: list[cst.CSTNode] = []
 
     class _Finder(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Await(self, node: cst.Await) -> None:
+            found.append(node)
+
+        def visit_For(self, node: cst.For) -> None:
+            if node.asynchronous is not None:
+                found.append(node)
+
+        def visit_With(self, node: cst.With) -> None:
+            if node.asynchronous is not None:
+                found.append(node)
+
+    body.visit(_Finder())
+    return found
+
+
+def _awaits_cancelled_task(scope: cst.CSTNode, awaits: list[cst.CSTNode]) -> bool:
+    """True if each of ``awaits`` is ``await t`` with ``t.cancel()`` called before it
+    (in source order) in ``scope``, not counting nested functions."""
+    pending = {id(node) for node in awaits}
+    ok = True
+
+    class _Walker(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.cancelled: set[str] = set()
+
+        def visit_FunctionDef(self, node) -> bool:
             return node is scope
+
+        def visit_Lambda(self, node) -> bool:
+            return False
 
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
                 name = dotted_name(func.value)
                 if name:
-                    names.add(name)
+                    self.cancelled.add(name)
 
-    scope.visit(_Finder())
-    return names
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal ok
+            if id(node) in pending:
+                pending.discard(id(node))
+                expression = node.expression if isinstance(node, cst.Await) else None
+                if expression is None or dotted_name(expression) not in self.cancelled:
+                    ok = False
+            return super().on_visit(node)
 
-
-def _awaited_names(body: cst.CSTNode) -> set[str]:
-    names: set[str] = set()
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_Await(self, node: cst.Await) -> None:
-            name = dotted_name(node.expression)
-            if name:
-                names.add(name)
-
-    body.visit(_Finder())
-    return names
+    scope.visit(_Walker())
+    return ok and not pending
 
 
 def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
     """``t.cancel()`` earlier in the function, then ``await t`` in this body: the
-    CancelledError is the one we asked for, and swallowing it is the idiom."""
-    awaited = _awaited_names(body)
-    return bool(awaited) and bool(awaited & _cancelled_names(_function_or_module(ctx)))
+    CancelledError is the one we asked for, and swallowing it is the idiom. Any other
+    await in the body could receive a cancellation meant for this task, so it must be
+    the only kind of await there."""
+    awaits = _awaits(body)
+    return bool(awaits) and _awaits_cancelled_task(_function_or_module(ctx), awaits)
 
 
 def _in_loop(ctx) -> bool:
@@ -104,6 +137,18 @@ def _in_loop(ctx) -> bool:
         if isinstance(node, (cst.FunctionDef, cst.Lambda)):
             return False
     return False
+
+
+def _interrupt_keeps_work_running(ctx, handler_exits: set[str]) -> bool:
+    """Whether swallowing KeyboardInterrupt / SystemExit here keeps work going.
+
+    Outside coroutines and job code, a handler that lets the function go on is the
+    top-level ``except KeyboardInterrupt:`` around ``main()``: the program then ends.
+    Inside a loop, a handler that can go round again keeps the program running.
+    """
+    if ctx.in_coroutine or ctx.in_job_code:
+        return True
+    return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
 
 
 def _is_retry_shape(handler: cst.ExceptHandler) -> bool:
@@ -118,17 +163,17 @@ def _is_retry_shape(handler: cst.ExceptHandler) -> bool:
 
 
 _MESSAGES = {
-    "KeyboardInterrupt": "`except {what}` can finish without re-raising: Ctrl-C and the stop it asks for are swallowed, and the "
+    "KeyboardInterrupt": "`{clause}` can finish without re-raising: Ctrl-C and the stop it asks for are swallowed, and the "
     "{where} keeps running. Re-raise after cleanup.",
-    "SystemExit": "`except {what}` can finish without re-raising: `sys.exit()` (how a SIGTERM handler usually stops a worker) is "
+    "SystemExit": "`{clause}` can finish without re-raising: `sys.exit()` (how a SIGTERM handler usually stops a worker) is "
     "swallowed, and the {where} keeps running. Re-raise after cleanup.",
-    "InterruptedError": "`except {what}` can finish without re-raising: an interrupted call is treated as done. Since PEP 475 "
+    "InterruptedError": "`{clause}` can finish without re-raising: an interrupted call is treated as done. Since PEP 475 "
     "Python retries interrupted system calls itself; InterruptedError now means a signal handler asked to stop. Re-raise it.",
-    "concurrent.futures.CancelledError": "`except {what}` can finish without re-raising: a cancelled future is treated as a "
+    "concurrent.futures.CancelledError": "`{clause}` can finish without re-raising: a cancelled future is treated as a "
     "result, so work that was stopped is counted as done. Re-raise it, or handle the cancellation explicitly.",
 }
 _DEFAULT_MESSAGE = (
-    "`except {what}` can finish without re-raising: the stop request is swallowed, so the task reports success and "
+    "`{clause}` can finish without re-raising: the stop request is swallowed, so the task reports success and "
     "TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it (`raise`) after cleanup."
 )
 
@@ -147,20 +192,27 @@ class CancellationSwallowed(Rule):
         return any(_cancellation_kind(unit.index.canonical(target)) for target in unit.summary.imports.values())
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
-        kinds = [k for k in map(_cancellation_kind, _caught_names(node, ctx)) if k]
-        if not kinds or always_raises(node.body, ctx.is_exit_call):
+        # dict.fromkeys: one mention per kind, in the order written
+        kinds = list(dict.fromkeys(k for k in map(_cancellation_kind, _caught_names(node, ctx)) if k))
+        if not kinds:
+            return
+        handler_exits = exits(node.body, ctx.is_exit_call)
+        if handler_exits <= {RAISE}:
             return
         try_node = ctx.parent()
         if _is_cancel_then_await(try_node.body, ctx):
             return
-        if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not (ctx.in_coroutine or ctx.in_job_code or _in_loop(ctx)):
+        if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
-        if set(kinds) == {knowledge.EINTR} and _in_loop(ctx) and _is_retry_shape(node):
+        if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
             return  # the legacy EINTR retry loop
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
-        template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(set(kinds)) == 1 else _DEFAULT_MESSAGE
+        template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
         where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
-        ctx.report(self, node, template.format(what=what, where=where), end_node=node.type or node.whitespace_after_except)
+        message = template.format(clause=f"{_except_keyword(node)} {what}", where=where)
+        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except)
+
+    visit_ExceptStarHandler = visit_ExceptHandler
 
     def visit_With(self, node: cst.With, ctx) -> None:
         for item in node.items:
@@ -176,9 +228,9 @@ class CancellationSwallowed(Rule):
                     kinds.append(kind)
             if not kinds or _is_cancel_then_await(node.body, ctx):
                 continue
-            if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not (ctx.in_coroutine or ctx.in_job_code or _in_loop(ctx)):
+            if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, {FALL}):
                 continue
-            what = ", ".join(kinds)
+            what = ", ".join(dict.fromkeys(kinds))
             ctx.report(
                 self,
                 call,
@@ -208,7 +260,7 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # BG101 reports handlers that name the cancellation exception
         if always_raises(node.body, ctx.is_exit_call):
             return
-        what = "`except:`" if bare else "`except BaseException`"
+        what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"
         if ctx.in_coroutine:
             caught = "asyncio.CancelledError"
             effect = "the task reports success, and TaskGroup, asyncio.timeout() and shutdown wait for work that never stops"
@@ -222,6 +274,8 @@ class BroadExceptSwallowsCancellation(Rule):
             end_node=node.type or node.whitespace_after_except,
         )
 
+    visit_ExceptStarHandler = visit_ExceptHandler
+
 
 @register
 class FinallySwallowsCancellation(Rule):
@@ -232,6 +286,10 @@ class FinallySwallowsCancellation(Rule):
 
     def is_relevant(self, unit) -> bool:
         return "finally" in unit.text and (unit.has_async or unit.has_job_code)
+
+    def visit_Module(self, node: cst.Module, ctx) -> None:
+        # A jump in a finally nested in another finally is found from both tries: report it once.
+        self._reported: set[int] = set()
 
     def visit_Try(self, node: cst.Try, ctx) -> None:
         self._check(node, ctx)
@@ -251,6 +309,9 @@ class FinallySwallowsCancellation(Rule):
         else:
             return
         for jump in escaping_jumps(node.finalbody):
+            if id(jump) in self._reported:
+                continue
+            self._reported.add(id(jump))
             keyword = type(jump).__name__.lower()
             ctx.report(
                 self,
@@ -309,19 +370,23 @@ class SoftTimeLimitSwallowed(Rule):
             return
         if not catches_soft and _caught_earlier(node, ctx):
             return  # an earlier handler of the same try takes SoftTimeLimitExceeded first
-        limit, where = _soft_limit(task, ctx)
+        limit = _soft_limit(task, ctx)
         if limit is None:
             return
+        seconds, where = limit
+        amount = f"{seconds:g} s" if seconds is not None else "a value not known statically"
         what = "SoftTimeLimitExceeded" if catches_soft else "Exception"
         tail = "" if catches_soft else " (SoftTimeLimitExceeded derives from Exception)"
         ctx.report(
             self,
             node,
-            f"`except {what}` in Celery task `{task.name}` can finish without re-raising: it catches the soft time "
-            f"limit ({limit:g} s, {where}){tail}, so the task runs on into the hard limit and is killed mid-work, or "
+            f"`{_except_keyword(node)} {what}` in Celery task `{task.name}` can finish without re-raising: it catches the soft time "
+            f"limit ({amount}, {where}){tail}, so the task runs on into the hard limit and is killed mid-work, or "
             "reports success for work it did not finish. Re-raise SoftTimeLimitExceeded after cleanup.",
             end_node=node.type,
         )
+
+    visit_ExceptStarHandler = visit_ExceptHandler
 
 
 def _celery_task(ctx):
@@ -342,15 +407,27 @@ def _caught_earlier(node: cst.ExceptHandler, ctx) -> bool:
     return False
 
 
-def _soft_limit(task, ctx) -> tuple[Optional[float], str]:
+def _soft_limit(task, ctx) -> Optional[tuple[Optional[float], str]]:
+    """The task's soft time limit as (seconds, where it is set), or None if it has none.
+
+    Seconds are None when the limit is set to something that does not fold (read from
+    the environment, say): the task still has a soft limit. A task option of None or 0
+    sets no limit of its own, and Celery falls back to ``task_soft_time_limit``.
+    """
     option = task.options.get("soft_time_limit")
     if option is not None:
-        seconds = as_seconds(ctx.index.fold(option))
-        return (seconds, "task option soft_time_limit") if seconds else (None, "")
+        value = ctx.index.fold(option)
+        if value is UNKNOWN:
+            return None, "task option soft_time_limit"
+        seconds = as_seconds(value)
+        if seconds:
+            return seconds, "task option soft_time_limit"
     celery = ctx.index.celery_config
     setting = celery.get("task_soft_time_limit") if celery else None
-    if setting is not None and truthy(setting) and setting.value is not UNKNOWN:
-        seconds = as_seconds(setting.value)
-        if seconds:
-            return seconds, f"task_soft_time_limit set in {setting.where}"
-    return None, ""
+    if setting is None:
+        return None
+    where = f"task_soft_time_limit set in {setting.where}"
+    if setting.value is UNKNOWN:
+        return None, where
+    seconds = as_seconds(setting.value)
+    return (seconds, where) if seconds else None
