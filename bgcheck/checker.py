@@ -102,6 +102,11 @@ class FileContext:
         return self.index.fold(self.to_ir(node))
 
     def is_exit_call(self, node: cst.Call) -> bool:
+        """Does this call never return normally (``sys.exit()``, a bound Celery task's ``self.retry()``)?"""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in knowledge.RAISING_SELF_METHODS:
+            if dotted_name(func.value) == "self":
+                return True
         return self.resolve_call(node) in knowledge.PROCESS_EXIT_CALLS
 
     # --- reporting ----------------------------------------------------------

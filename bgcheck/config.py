@@ -193,6 +193,9 @@ class Config:
     runtimes_file: Path | None = None
     runtimes: dict[str, float] = field(default_factory=dict)
     money: MoneyConfig = field(default_factory=MoneyConfig)
+    # The keys the configuration file actually set (TOML spelling), for rules
+    # that act only on an explicit setting (BG406 needs a configured grace-period).
+    set_keys: frozenset = frozenset()
 
     def all_excludes(self) -> tuple[str, ...]:
         return self.exclude + self.extend_exclude
@@ -500,4 +503,4 @@ def load_config(
         root=path.parent,
         known_codes=tuple(code.upper() for code in known_codes),
     )
-    return Config(path=path, root=path.parent, **_read_table(raw, table, _KEYS))
+    return Config(path=path, root=path.parent, set_keys=frozenset(raw), **_read_table(raw, table, _KEYS))

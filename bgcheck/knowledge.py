@@ -57,6 +57,10 @@ EXCEPTION = frozenset({"Exception", "builtins.Exception"})
 # Calls that end the process: a handler that makes one does not "carry on".
 PROCESS_EXIT_CALLS = frozenset({"sys.exit", "os._exit", "os.abort", "exit", "quit", "builtins.exit", "builtins.quit"})
 
+# Methods that always raise when called on ``self`` in a bound Celery task:
+# ``self.retry(exc=exc)`` raises Retry even without ``raise`` in front.
+RAISING_SELF_METHODS = frozenset({"retry"})
+
 # --- Celery (BG104, and the job model) -------------------------------------
 
 CELERY_APP_CLASSES = frozenset({"celery.Celery", "celery.app.Celery", "celery.app.base.Celery"})
@@ -222,8 +226,29 @@ RECORDED_CALL_NAMES = frozenset(
         "run_in_executor",
         "crontab",
         "async_task",
+        # shutdown paths and entry points (BG4xx)
+        "signal",
+        "add_signal_handler",
+        "add_event_handler",
+        "connect",
+        "run",
+        "start",
+        "start_in_background",
+        "run_until_stopped",
+        "shutdown",
+        "terminate",
+        "join",
+        "wait",
+        "wait_for",
+        "sleep",
+        "result",
+        "gather",
+        "flush",
+        "close",
     }
 )
+# Recorded only when the receiver is not a string literal (``", ".join(...)``).
+RECORDED_SKIP_ON_STRINGS = frozenset({"join"})
 # Generic method names recorded only on a receiver spelled this way.
 RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.objects"})}
 

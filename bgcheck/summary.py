@@ -43,6 +43,7 @@ class FunctionSummary:
     # A constant-true ``while`` directly in this function that nothing but an
     # exception can leave (no reachable break or return): it never ends.
     endless_loop: bool = False
+    is_generator: bool = False  # contains ``yield``: calling it returns a generator
 
 
 @dataclass
@@ -128,6 +129,7 @@ class _Scope:
         self.calls: list[cst.Call] = []
         self.globals: set[str] = set()
         self.endless_loop = False
+        self.is_generator = False
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -355,10 +357,17 @@ class SummaryBuilder(cst.CSTVisitor):
         self.scope.calls.append(node)
         func = node.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        if last in knowledge.RECORDED_SKIP_ON_STRINGS and isinstance(func, cst.Attribute) and isinstance(func.value, (cst.BaseString)):
+            return True
         if last in knowledge.RECORDED_CALL_NAMES or (
             last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
         ):
             self.recorded_calls.append((node, self.scope))
+        return True
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        if self.scope.kind == "function":
+            self.scope.is_generator = True
         return True
 
     def visit_While(self, node: cst.While) -> bool:
@@ -391,6 +400,7 @@ class SummaryBuilder(cst.CSTVisitor):
                 params=tuple(p.name.value for p in _all_params(node.params)),
                 line=lines.get(qualname, 0),
                 endless_loop=scope.endless_loop,
+                is_generator=scope.is_generator,
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name.value, line=lines.get(qualname, 0))

@@ -284,12 +284,16 @@ class FinallySwallowsCancellation(Rule):
     severity = Severity.ERROR
     summary = "`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request."
 
+    def __init__(self, config) -> None:
+        super().__init__(config)
+        # A jump in a finally nested in another finally is found from both tries: report it once.
+        self._reported: set[int] = set()
+
     def is_relevant(self, unit) -> bool:
         return "finally" in unit.text and (unit.has_async or unit.has_job_code)
 
     def visit_Module(self, node: cst.Module, ctx) -> None:
-        # A jump in a finally nested in another finally is found from both tries: report it once.
-        self._reported: set[int] = set()
+        self._reported = set()
 
     def visit_Try(self, node: cst.Try, ctx) -> None:
         self._check(node, ctx)
@@ -380,8 +384,8 @@ class SoftTimeLimitSwallowed(Rule):
         ctx.report(
             self,
             node,
-            f"`{_except_keyword(node)} {what}` in Celery task `{task.name}` can finish without re-raising: it catches the soft time "
-            f"limit ({amount}, {where}){tail}, so the task runs on into the hard limit and is killed mid-work, or "
+            f"`{_except_keyword(node)} {what}` in Celery task `{task.name}` can finish without re-raising: it catches "
+            f"the soft time limit ({amount}, {where}){tail}, so the task runs on into the hard limit and is killed mid-work, or "
             "reports success for work it did not finish. Re-raise SoftTimeLimitExceeded after cleanup.",
             end_node=node.type,
         )
