@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 import tokenize
 from dataclasses import dataclass, field
 from io import BytesIO
@@ -32,7 +33,13 @@ from bgcheck.noqa import is_suppressed, parse_noqa
 from bgcheck.project import ProjectIndex
 from bgcheck.rules import all_rules
 from bgcheck.rules.base import Rule
+from bgcheck.shutdown import build_shutdown_model
 from bgcheck.summary import ModuleSummary, build_summary
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
@@ -195,12 +202,24 @@ def _short(exc: BaseException) -> str:
 # the project
 
 
-def build_index(summaries: Iterable[ModuleSummary]) -> ProjectIndex:
+def build_index(summaries: Iterable[ModuleSummary], console_scripts: Optional[dict] = None) -> ProjectIndex:
     """The index plus the project-wide models every rule consults."""
     index = ProjectIndex(summaries)
     index.celery_config = CeleryConfig(index)
     index.jobs = attach_jobs(index)
+    index.shutdown = build_shutdown_model(index, console_scripts or {})
     return index
+
+
+def console_scripts(root: Path) -> dict[str, str]:
+    """``[project.scripts]`` of the analysed project's pyproject.toml (entry points for BG404)."""
+    path = Path(root) / "pyproject.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+    scripts = data.get("project", {}).get("scripts", {})
+    return {str(k): str(v) for k, v in scripts.items()} if isinstance(scripts, dict) else {}
 
 
 # ---------------------------------------------------------------------------
@@ -232,7 +251,7 @@ def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None
 def collect_project(paths: Sequence[Path], config: Config) -> tuple[ProjectIndex, list[Diagnostic]]:
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
     units = load_units(paths, config)
-    index = build_index(u.summary for u in units if u.summary is not None)
+    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root))
     return index, [u.error for u in units if u.error is not None]
 
 
@@ -240,7 +259,7 @@ def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Opti
     rule_classes = enabled_rules(config, select, ignore)
     bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
     units = load_units(paths, config, cwd)
-    index = build_index(u.summary for u in units if u.summary is not None)
+    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root))
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
 
     result = RunResult(files_checked=len(units), index=index)

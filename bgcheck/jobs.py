@@ -106,7 +106,32 @@ class _JobFinder:
 
     # --- helpers --------------------------------------------------------------
     def fold(self, value: Optional[IR]):
-        return self.index.fold(value) if value is not None else UNKNOWN
+        return self.index.fold(self.canonical_ir(value)) if value is not None else UNKNOWN
+
+    def canonical_ir(self, value: IR) -> IR:
+        """The IR with call targets followed to their canonical names.
+
+        A module constant's IR names an imported callable through the module
+        (``proj.settings.timedelta``), and folding only knows
+        ``datetime.timedelta``.
+        """
+        if not isinstance(value, tuple) or not value:
+            return value
+        tag = value[0]
+        if tag == "call":
+            target = self.index.canonical(value[1]) if value[1] else value[1]
+            args = tuple(self.canonical_ir(a) for a in value[2])
+            kwargs = tuple((item[0], self.canonical_ir(item[1])) if len(item) > 1 else item for item in value[3])
+            return ("call", target, args, kwargs, *value[4:])
+        if tag in ("bin",):
+            return (tag, value[1], self.canonical_ir(value[2]), self.canonical_ir(value[3]))
+        if tag in ("neg", "total_seconds"):
+            return (tag, self.canonical_ir(value[1]), *value[2:])
+        if tag == "seq":
+            return (tag, value[1], tuple(self.canonical_ir(v) for v in value[2]))
+        if tag == "dict":
+            return (tag, tuple((self.canonical_ir(k) if k is not None else None, self.canonical_ir(v)) for k, v in value[1]))
+        return value
 
     def function_of(self, value: Optional[IR]) -> tuple[Optional[str], str]:
         """(project function qualname or None, how it is written) for a job's function argument."""
@@ -120,6 +145,12 @@ class _JobFinder:
             target = value[1]
             if target == "functools.partial" and value[2]:
                 return self.function_of(value[2][0])
+            if (self.index.canonical(target) or target) in knowledge.CELERY_SIGNATURE_BY_NAME:
+                task_name = self.fold(value[2][0] if value[2] else kwarg(value, "name"))
+                if not isinstance(task_name, str):
+                    return None, "?"
+                task = self.celery_task_named(task_name)
+                return (task.function if task else None), task_name
             for method in knowledge.CELERY_SIGNATURE_METHODS:
                 if target.endswith("." + method):
                     return self.function_of(("ref", target[: -len(method) - 1]))
@@ -154,8 +185,24 @@ class _JobFinder:
                     limits[limit] = seconds * factor
         return limits
 
-    def add(self, source: knowledge.JobSource, function: Optional[str], target: str, registered_in: str, args=(), kwargs=None, name=None, schedule=None) -> Job:
+    def add(
+        self,
+        source: knowledge.JobSource,
+        function: Optional[str],
+        target: str,
+        registered_in: str,
+        args=(),
+        kwargs=None,
+        name=None,
+        schedule=None,
+        call_args=None,
+    ) -> Job:
+        """Record a job. ``args``: the positional arguments after the function;
+        ``call_args``: all of them (default: ``args``)."""
         kwargs = dict(kwargs or {})
+        call_args = args if call_args is None else call_args
+        if name is None:
+            name = self.explicit_name(source, call_args, kwargs)
         path, line = self.location(function, registered_in)
         kind = source.kind
         framework = source.framework
@@ -164,7 +211,7 @@ class _JobFinder:
             framework = f"{framework} (periodiq)"
             schedule = schedule or _cron_string(self.fold(_first_arg(kwargs[source.periodic_option])))
         if schedule is None and source.schedule:
-            schedule = self.read_schedule(source.schedule, args, kwargs)
+            schedule = self.read_schedule(source.schedule, args, kwargs, call_args)
         job = Job(
             function=function,
             target=target,
@@ -182,8 +229,20 @@ class _JobFinder:
         self.jobs.append(job)
         return job
 
+    def explicit_name(self, source: knowledge.JobSource, call_args: tuple, kwargs: dict) -> Optional[str]:
+        """The id or name the registration gives the job (``add_job(f, id="x")``), if any."""
+        candidates = [kwargs.get(option) for option in knowledge.JOB_NAME_OPTIONS]
+        if source.name_pos is not None and source.name_pos < len(call_args):
+            candidates.insert(0, call_args[source.name_pos])
+        for candidate in candidates:
+            value = self.fold(candidate) if candidate is not None else None
+            if isinstance(value, str) and value:
+                return value
+        return None
+
     # --- schedules ----------------------------------------------------------
-    def read_schedule(self, reader: str, args: tuple, kwargs: dict) -> Schedule:
+    def read_schedule(self, reader: str, args: tuple, kwargs: dict, call_args: tuple = ()) -> Schedule:
+        """``args``: the positional arguments after the function; ``call_args``: all of them."""
         if reader == "apscheduler":
             return self.apscheduler_trigger(args[0] if args else kwargs.get("trigger"), kwargs)
         if reader == "seconds-kw":
@@ -192,8 +251,9 @@ class _JobFinder:
             return _interval(self.fold(kwargs.get("interval")))
         if reader == "cron-kw":
             return _cron_string(self.fold(kwargs.get("cron")))
-        if reader == "cron-arg":
-            return _cron_string(self.fold(args[0] if args else kwargs.get("spec") or kwargs.get("cron_string")))
+        if reader == "cron-arg":  # the cron string comes first, before the function: cron("0 4 * * *", func=f)
+            first = call_args[0] if call_args else None
+            return _cron_string(self.fold(first if first is not None else kwargs.get("spec") or kwargs.get("cron_string")))
         if reader == "crontab-arg":
             return self.crontab(args[0] if args else kwargs.get("validate_datetime"))
         if reader == "schedule-arg":
@@ -372,26 +432,40 @@ class _JobFinder:
                 if source is None:
                     continue
                 target, args, kwargs = _call_parts(call)
-                function, written = self.function_of(_func_arg(source.func, args, kwargs))
+                func_arg = _func_arg(source.func, args, kwargs)
+                if func_arg is None:
+                    continue  # no function given here: ``@aiocron.crontab("...")`` (the decorator), a partial call
+                function, written = self.function_of(func_arg)
                 generic = source.pattern.startswith("(^|.*\\.)") and source.framework != "Celery beat"
                 if generic and function is None:
                     continue  # ``x.submit(...)`` on an unknown receiver counts only for a project function
                 position = source.func[1] if isinstance(source.func, tuple) else 0
                 rest = args[position + 1 :] if isinstance(position, int) else args
                 name = None
+                task = None
                 if source.framework == "Celery beat":
-                    task = self.celery_task_for(function)
-                    name = task.name if task else None
+                    task = self.celery_task_for(function) or self.celery_task_named(written)
+                    name = task.name if task else written  # the task's name; ``name=`` names the beat entry
                 schedule = None
                 if source.schedule == "schedule-chain":  # every(10).minutes.do(f): the schedule is the receiver
                     schedule = self.schedule_chain(call[4] if len(call) > 4 else None)
                 elif source.schedule == "celery-arg":
                     schedule = self.celery_schedule(args[0] if args else kwargs.get("schedule"))
-                self.add(source, function, written, summary.path, rest, kwargs, name=name, schedule=schedule)
+                job = self.add(source, function, written, summary.path, rest, kwargs, name=name, schedule=schedule, call_args=args)
+                if task is not None:
+                    job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
 
     def celery_task_for(self, function: Optional[str]) -> Optional[Job]:
+        if function is None:
+            return None
         for job in self.jobs:
             if job.framework == "Celery" and job.function == function:
+                return job
+        return None
+
+    def celery_task_named(self, name: str) -> Optional[Job]:
+        for job in self.jobs:
+            if job.framework == "Celery" and job.name == name:
                 return job
         return None
 
@@ -415,6 +489,8 @@ class _JobFinder:
             entry_name = self.fold(key_ir)
             job = self.add(source, task.function if task else None, task_name, registered_in, name=task_name, schedule=schedule)
             job.options = {"beat_entry": ("v", entry_name)}
+            if task is not None:
+                job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
 
     def add_celery_config_limits(self) -> None:
         celery = self.index.celery_config

@@ -119,6 +119,7 @@ class JobSource:
     per_process: bool = False
     limits: tuple = ()
     periodic_option: Optional[str] = None  # an option that turns a queued task into a scheduled one
+    name_pos: Optional[int] = None  # positional index of the job's id, when it can be passed so
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -161,7 +162,7 @@ JOB_DECORATORS: tuple[JobSource, ...] = (
 JOB_CALLS: tuple[JobSource, ...] = (
     JobSource(rf"({_APS3_SCHEDULER})\.add_job$", "APScheduler", "scheduled", ("arg", 0, "func"), "apscheduler", True, _APS_LIMITS),
     JobSource(r"apscheduler(\.\w+)*\.(Async)?Scheduler\(\)\.add_schedule$", "APScheduler 4", "scheduled", ("arg", 0, "func_or_task_id"), "apscheduler", True),
-    JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.add_job$", "Flask-APScheduler", "scheduled", ("arg", 1, "func"), "apscheduler", True, _APS_LIMITS),
+    JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.add_job$", "Flask-APScheduler", "scheduled", ("arg", 1, "func"), "apscheduler", True, _APS_LIMITS, name_pos=0),
     JobSource(r"(^|.*\.)add_periodic_task$", "Celery beat", "scheduled", ("arg", 1, "sig"), "celery-arg", False),
     JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue|enqueue_call)$", "RQ", "queued", ("arg", 0, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
     JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue_in|enqueue_at)$", "RQ", "queued", ("arg", 1, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
@@ -199,6 +200,14 @@ APSCHEDULER_TRIGGERS = {
 }
 PERIODIQ_CRON = frozenset({"periodiq.cron"})
 CELERY_SIGNATURE_METHODS = ("s", "si", "signature")
+# Signatures made from a task *name*: ``app.signature("proj.add")``, ``celery.signature("proj.add")``.
+CELERY_SIGNATURE_BY_NAME = frozenset(
+    {"celery.signature", "celery.canvas.signature", "celery.Signature", "celery.canvas.Signature"}
+    | {f"{app}().signature" for app in CELERY_APP_CLASSES}
+)
+# Options that give a job the name its framework knows it by (APScheduler ``id``/``name``,
+# dramatiq ``actor_name``, arq/django-q/Celery ``name``), nearest first.
+JOB_NAME_OPTIONS = ("name", "actor_name", "id")
 
 # --- what the summary records ----------------------------------------------
 
@@ -337,3 +346,108 @@ LOCK_ACQUIRE_PATTERNS: tuple[str, ...] = (
     r"(?!threading\.|asyncio\.|multiprocessing\.)(.+\.)?(lock|acquire_lock|advisory_lock|try_advisory_lock|distributed_lock)",
 )
 LOCK_DECORATOR_WORDS = re.compile(r"lock|single_instance|singleton|once|mutex", re.IGNORECASE)
+
+# --- queues and executors (BG3xx) -------------------------------------------
+
+# Queue constructors -> positional index of ``maxsize`` (None: always unbounded).
+QUEUE_CONSTRUCTORS: dict[str, Optional[int]] = {
+    "queue.Queue": 0,
+    "queue.LifoQueue": 0,
+    "queue.PriorityQueue": 0,
+    "queue.SimpleQueue": None,
+    "asyncio.Queue": 0,
+    "asyncio.LifoQueue": 0,
+    "asyncio.PriorityQueue": 0,
+    "asyncio.queues.Queue": 0,
+    "asyncio.queues.LifoQueue": 0,
+    "asyncio.queues.PriorityQueue": 0,
+    "multiprocessing.Queue": 0,
+    "multiprocessing.JoinableQueue": 0,
+    "multiprocessing.SimpleQueue": None,
+    "multiprocessing.get_context().Queue": 0,
+    "multiprocessing.get_context().JoinableQueue": 0,
+    "multiprocessing.get_context().SimpleQueue": None,
+}
+EXECUTOR_CLASSES = frozenset(
+    {
+        "concurrent.futures.ThreadPoolExecutor",
+        "concurrent.futures.ProcessPoolExecutor",
+        "concurrent.futures.thread.ThreadPoolExecutor",
+        "concurrent.futures.process.ProcessPoolExecutor",
+    }
+)
+POOL_CLASSES = frozenset({"multiprocessing.Pool", "multiprocessing.pool.Pool", "multiprocessing.pool.ThreadPool", "multiprocessing.get_context().Pool"})
+APSCHEDULER_CLASS = re.compile(r"apscheduler(\.\w+)*\.(\w*Scheduler)")
+# Iterables that are not sized: every item is submitted at once (BG302).
+UNSIZED_ITERABLE_CALLS = frozenset({"itertools.count", "itertools.cycle", "open", "io.open", "iter", "os.scandir", "os.walk", "sys.stdin"})
+STREAM_CONSUMERS = re.compile(
+    r"(kafka(\.\w+)*\.KafkaConsumer|aiokafka(\.\w+)*\.AIOKafkaConsumer|confluent_kafka\.Consumer|"
+    r"itertools\.(count|cycle)|open|sys\.stdin)(\(\))?$"
+)
+# Methods that make a task fan-out (BG303), by canonical name or, on any receiver, by method name.
+FANOUT_CALLS = re.compile(
+    r"asyncio(\.tasks)?\.(create_task|ensure_future)|.*\.create_task|.*\.run_in_executor|.*\.submit|.*\.start_soon"
+)
+QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.queues.QueueFull", "multiprocessing.queues.Full"})
+# What a handler does that records a dropped item (BG304): method or function names.
+RECORDING_CALLS = re.compile(
+    r"(^|\.)(log|debug|info|warning|warn|error|exception|critical|inc|increment|incr|observe|count|record|"
+    r"append|add|put|put_nowait|reject|nack|requeue|retry|send_error|capture_exception|capture_message)$"
+)
+
+# --- clean shutdown (BG4xx) -------------------------------------------------
+
+SIGNAL_INSTALLERS = frozenset({"signal.signal"})
+LOOP_SIGNAL_INSTALLER = re.compile(r".*\.add_signal_handler$")
+SIGTERM = frozenset({"signal.SIGTERM", "signal.Signals.SIGTERM"})
+SHUTDOWN_SIGNALS = frozenset({"signal.SIGTERM", "signal.Signals.SIGTERM", "signal.SIGINT", "signal.Signals.SIGINT"})
+ATEXIT_REGISTER = frozenset({"atexit.register"})
+WEB_APPS = re.compile(r"(fastapi\.FastAPI|fastapi\.applications\.FastAPI|starlette\.applications\.Starlette|fastapi\.APIRouter|fastapi\.routing\.APIRouter)(\(\))?$")
+CELERY_SHUTDOWN_SIGNALS = frozenset(
+    {"celery.signals.worker_shutdown", "celery.signals.worker_shutting_down", "celery.signals.worker_process_shutdown"}
+)
+DJANGO_COMMAND_BASES = frozenset({"django.core.management.base.BaseCommand", "django.core.management.BaseCommand"})
+
+# What starts background work from an entry point (BG404).
+BACKGROUND_STARTS = re.compile(
+    r"threading\.Thread\(\)\.start|multiprocessing\.Process\(\)\.start|"
+    r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.(submit|map)|"
+    r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.(start|start_in_background|run_until_stopped)|"
+    r"schedule\.run_pending|asyncio(\.\w+)*\.(get_event_loop|new_event_loop)\(\)\.run_forever|"
+    r"multiprocessing(\.pool)?\.Pool\(\)\.(apply_async|map_async|imap|imap_unordered)"
+)
+# Handing the process to a framework that handles SIGTERM itself (BG404 stays silent).
+SIGTERM_HANDLING_RUNNERS = re.compile(
+    r"uvicorn\.run|uvicorn(\.\w+)*\.Server\(\)\.(run|serve)|gunicorn(\.\w+)*\.run|"
+    r"celery\.Celery\(\)\.(worker_main|start)|arq(\.worker)?\.run_worker|rq(\.worker)?\.Worker\(\)\.work|"
+    r"dramatiq(\.\w+)*\.main|huey(\.\w+)*\.(Consumer\(\)\.run|consumer_main)|aiohttp\.web\.run_app|"
+    r"django\.core\.management\.execute_from_command_line|hypercorn(\.\w+)*\.serve|faust\.App\(\)\.main|"
+    r"granian(\.\w+)*\.Granian\(\)\.serve"
+)
+# Waits in a shutdown path: (regex over the canonical name, what, how it is bounded).
+EXECUTOR_SHUTDOWN = re.compile(r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.shutdown")
+SCHEDULER_SHUTDOWN = re.compile(r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.shutdown")
+POOL_TERMINATE = re.compile(r"multiprocessing(\.pool)?\.(Pool|ThreadPool)\(\)\.terminate|multiprocessing\.get_context\(\)\.Pool\(\)\.terminate")
+GATHER = frozenset({"asyncio.gather", "asyncio.tasks.gather"})
+DEADLINE_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "asyncio.timeouts.timeout", "anyio.fail_after", "anyio.move_on_after", "async_timeout.timeout", "trio.fail_after", "trio.move_on_after"})
+# Explicit wait bounds that add up on a shutdown path (BG406): method or function
+# name -> (keyword, positional index) of the bound in seconds.
+TIMED_WAITS: dict[str, tuple[str, Optional[int]]] = {
+    "join": ("timeout", 0),
+    "wait": ("timeout", None),
+    "wait_for": ("timeout", 1),
+    "sleep": ("seconds", 0),
+    "result": ("timeout", 0),
+    "flush": ("timeout", 0),
+    "close": ("timeout", None),
+    "shutdown": ("timeout", None),
+}
+
+# Calls that write durably (BG403: a daemon thread is killed mid-write at exit):
+# by the last name of the canonical call target. The money model (BG6xx) adds SDK calls.
+DURABLE_WRITE_CALLS = re.compile(
+    r"(.+\.)?(commit|publish|basic_publish|produce|delay|apply_async|send_task|enqueue|enqueue_call|enqueue_job|"
+    r"bulk_create|save|send_message|send_mail|xadd|lpush|rpush)$"
+    r"|kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
+    r"|stripe(\.\w+)*\.(create|capture|confirm|pay)"
+)

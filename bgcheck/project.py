@@ -34,10 +34,12 @@ class ProjectIndex:
                 self.classes[qualname] = (summary, cls)
         self._canonical_cache: dict[str, str] = {}
         self._reach_by_kind: dict[frozenset, dict[str, str]] = {}
+        self._all_targets: Optional[set[str]] = None
         # Project-wide models, attached once per run by engine.build_index:
         self.job_roots: dict[str, list] = {}  # job function qualname -> its jobs (bgcheck.jobs)
         self.jobs: list = []  # every bgcheck.jobs.Job
         self.celery_config = None  # bgcheck.celery_config.CeleryConfig
+        self.shutdown = None  # bgcheck.shutdown.ShutdownModel
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:
@@ -198,6 +200,20 @@ class ProjectIndex:
         """Forget reachability computed before the job model was attached."""
         self.__dict__.pop("job_code", None)
         self._reach_by_kind = {}
+
+    def all_call_targets(self) -> set[str]:
+        """Every call target in the project as resolved in its module (not canonical), plus every
+        name passed to a recorded call (``atexit.register(POOL.shutdown)``). Computed once."""
+        if self._all_targets is None:
+            targets: set[str] = set()
+            for summary in self.modules.values():
+                targets.update(summary.module_calls)
+                for func in summary.functions.values():
+                    targets.update(func.calls)
+                for call, _scope in summary.recorded_calls:
+                    targets.update(arg[1] for arg in call[2] if arg[0] == "ref")
+            self._all_targets = targets
+        return self._all_targets
 
     def is_job_code(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.job_code

@@ -485,9 +485,17 @@ def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
 
 
 def _resolved_calls(calls: list[cst.Call], resolve) -> tuple[str, ...]:
+    """Resolved call targets; a call that does not resolve is kept as written, marked with a
+    leading "?" (``?session.commit``), so that name-based facts ("commits a transaction")
+    still see it while it never matches a qualified name."""
     seen: dict[str, None] = {}
     for call in calls:
         target = call_target(call.func, resolve)
+        if target is None:
+            written = dotted_name(call.func)
+            if written is None and isinstance(call.func, cst.Attribute):
+                written = "." + call.func.attr.value
+            target = f"?{written}" if written else None
         if target:
             seen.setdefault(target, None)
     return tuple(seen)

@@ -1,0 +1,297 @@
+"""BG3xx: queues and executors must be bounded.
+
+A queue in memory with no bound turns overload into latency and memory
+instead of visible back-pressure, and everything in it is lost at a stop.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.diagnostics import Severity
+from bgcheck.flow import is_constant_true
+from bgcheck.flow import always_raises
+from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
+from bgcheck.rules.base import Rule, register
+
+_QUEUE_WORDS = re.compile(r"Queue|queue")
+
+
+def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position is None:
+        return None
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    return positional[position].value if len(positional) > position else None
+
+
+@register
+class UnboundedQueue(Rule):
+    code = "BG301"
+    name = "unbounded-queue"
+    severity = Severity.WARNING
+    summary = "A queue created with no maxsize (or maxsize <= 0), or a SimpleQueue: overload becomes memory and lost work."
+
+    def is_relevant(self, unit) -> bool:
+        return bool(_QUEUE_WORDS.search(unit.text))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        name = ctx.resolve_call(node)
+        if name not in knowledge.QUEUE_CONSTRUCTORS:
+            return
+        position = knowledge.QUEUE_CONSTRUCTORS[name]
+        short = name.replace("()", "").split(".")
+        short = ".".join(short[-2:])
+        if position is None:
+            detail = f"`{short}()` has no bound at all"
+        else:
+            maxsize = _argument(node, "maxsize", position)
+            if maxsize is None:
+                detail = f"`{short}()` is created with no maxsize"
+            elif any(a.star for a in node.args):
+                return
+            else:
+                value = ctx.fold(maxsize)
+                if value is UNKNOWN or not isinstance(value, (int, float)) or isinstance(value, bool) or value > 0:
+                    return  # a positive bound, or one we cannot prove unbounded
+                detail = f"`{short}(maxsize={value:g})` is unbounded (maxsize <= 0 means no limit)"
+        ctx.report(
+            self,
+            node,
+            f"{detail}: when producers outrun consumers it grows until memory runs out instead of pushing back, and "
+            "everything queued is lost at a stop. Give it a maxsize and decide what happens when it is full "
+            "(block, reject upstream, or drop and count).",
+        )
+
+
+@register
+class UnboundedExecutorMap(Rule):
+    code = "BG302"
+    name = "unbounded-executor-map"
+    severity = Severity.WARNING
+    summary = "`Executor.map(fn, it)` over an unsized iterable submits every item at once."
+
+    def is_relevant(self, unit) -> bool:
+        return ".map(" in unit.text and "Executor" in unit.text
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "map":
+            return
+        receiver = ctx.resolve(func.value) or ""
+        if not any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
+            return
+        if _argument(node, "buffersize", None) is not None:
+            return
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if len(positional) < 2:
+            return
+        what = _unsized(positional[1].value, ctx)
+        if what is None:
+            return
+        advice = (
+            "pass `buffersize=` (Python 3.14+) to bound the items in flight"
+            if ctx.config.target_version >= (3, 14)
+            else "submit in bounded batches (or with a semaphore) instead; from Python 3.14, `buffersize=` bounds it"
+        )
+        ctx.report(
+            self,
+            node,
+            f"`Executor.map()` over {what} submits every item before yielding the first result: the whole input sits "
+            f"in memory as pending futures, and everything not yet run is lost at a stop. {advice[0].upper()}{advice[1:]}.",
+        )
+
+
+def _unsized(node: cst.BaseExpression, ctx) -> Optional[str]:
+    """How to describe an iterable that is not sized, or None when it is (or cannot be told)."""
+    if isinstance(node, cst.GeneratorExp):
+        return "a generator expression"
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp)):
+        return None
+    if isinstance(node, cst.Call):
+        name = ctx.resolve_call(node) or ""
+        if name == "range":
+            return None
+        if name in ("itertools.repeat",):
+            return "an endless `itertools.repeat()`" if len(node.args) < 2 else None
+        if name in knowledge.UNSIZED_ITERABLE_CALLS:
+            return f"`{name}()`"
+        function = ctx.index.resolve_function(name)
+        summary = ctx.index.function(function) if function else None
+        if summary is not None and summary.is_generator:
+            return f"the generator `{summary.name}()`"
+        if name.endswith(".execute") or name.endswith(".cursor") or name.endswith(".iterator"):
+            return "a database cursor"
+        return None
+    resolved = ctx.resolve(node) or ""
+    if resolved in ("open()", "io.open()"):
+        return "a file"
+    if resolved.endswith(".cursor()") or resolved.endswith(".execute()"):
+        return "a database cursor"
+    if resolved in ("sys.stdin",):
+        return "`sys.stdin`"
+    return None
+
+
+@register
+class UnboundedTaskFanout(Rule):
+    code = "BG303"
+    name = "unbounded-task-fanout"
+    severity = Severity.WARNING
+    summary = "A task or future is started per item of a stream with no bound on how many run at once."
+
+    def is_relevant(self, unit) -> bool:
+        return any(word in unit.text for word in ("create_task", "ensure_future", "run_in_executor", "submit", "start_soon"))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        name = ctx.resolve_call(node) or _method_path(node)
+        if not name or not knowledge.FANOUT_CALLS.fullmatch(name):
+            return
+        if name.endswith(".submit") and not _is_executor_like(node, ctx):
+            return
+        loop = _enclosing_stream_loop(ctx)
+        if loop is None:
+            return
+        if _is_bounded(loop, ctx):
+            return
+        what = "`async for` loop" if isinstance(loop, cst.For) and loop.asynchronous else (
+            "`while` loop" if isinstance(loop, cst.While) else "loop over a stream"
+        )
+        ctx.report(
+            self,
+            node,
+            f"`{name.rsplit('.', 1)[-1]}()` is called once per item in this {what} with no bound on how many run at "
+            "once: a burst starts thousands of tasks that all hold memory and connections, and every one still "
+            "running is lost at a stop. Hold an `asyncio.Semaphore` (or a bounded queue and a fixed set of workers), "
+            "or check the number in flight before starting more.",
+        )
+
+
+def _method_path(node: cst.Call) -> Optional[str]:
+    func = node.func
+    if isinstance(func, cst.Attribute):
+        return f"?.{func.attr.value}"
+    return None
+
+
+def _is_executor_like(node: cst.Call, ctx) -> bool:
+    receiver = ctx.resolve(node.func.value) or ""
+    if any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
+        return True
+    text = (dotted_name(node.func.value) or "").lower()
+    return any(word in text for word in ("executor", "pool"))
+
+
+def _enclosing_stream_loop(ctx) -> Optional[cst.CSTNode]:
+    """The nearest loop around this call, if it runs over a stream (not a sized collection)."""
+    for ancestor in reversed(ctx.ancestors[:-1]):
+        if isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
+            return None
+        if isinstance(ancestor, cst.For):
+            if ancestor.asynchronous is not None:
+                return ancestor
+            iterable = ancestor.iter
+            target = ctx.resolve(iterable) or ""
+            if knowledge.STREAM_CONSUMERS.fullmatch(target):
+                return ancestor
+            if isinstance(iterable, cst.Call) and knowledge.STREAM_CONSUMERS.fullmatch(ctx.resolve_call(iterable) or ""):
+                return ancestor
+            return None
+        if isinstance(ancestor, cst.While):
+            return ancestor if is_constant_true(ancestor.test) else None
+    return None
+
+
+_BOUND_WORDS = re.compile(r"semaphore|Semaphore|acquire|len\(|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
+
+
+def _is_bounded(loop: cst.CSTNode, ctx) -> bool:
+    """Does the loop (or the function around it) hold a semaphore or check the number in flight?"""
+    scope = ctx.function_node or loop
+    code = ctx.module.code_for_node(loop)
+    if _BOUND_WORDS.search(code):
+        return True
+    if scope is not loop:
+        header = ctx.module.code_for_node(scope)
+        return bool(re.search(r"Semaphore|BoundedSemaphore|CapacityLimiter", header))
+    return False
+
+
+@register
+class WorkDroppedWhenFull(Rule):
+    code = "BG304"
+    name = "work-dropped-when-full"
+    severity = Severity.WARNING
+    summary = "`except queue.Full` / `asyncio.QueueFull` that drops the item silently."
+
+    def is_relevant(self, unit) -> bool:
+        return "Full" in unit.text
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+        self._check(node, ctx)
+
+    def visit_ExceptStarHandler(self, node, ctx) -> None:
+        self._check(node, ctx)
+
+    def _check(self, node, ctx) -> None:
+        if node.type is None:
+            return
+        elements = node.type.elements if isinstance(node.type, cst.Tuple) else [node.type]
+        names = [ctx.resolve(e.value if isinstance(e, cst.Element) else e) for e in elements]
+        caught = [n for n in names if n in knowledge.QUEUE_FULL_EXCEPTIONS]
+        if not caught:
+            return
+        if always_raises(node.body, ctx.is_exit_call) or _records(node.body, ctx):
+            return
+        ctx.report(
+            self,
+            node,
+            f"`except {caught[0]}` drops the item without a trace: the work is lost and nobody can tell how much. "
+            "Re-raise (reject upstream), block with a timeout, or at least log and count the dropped item.",
+            end_node=node.type,
+        )
+
+    def visit_With(self, node: cst.With, ctx) -> None:
+        for item in node.items:
+            call = item.item
+            if isinstance(call, cst.Call) and ctx.resolve_call(call) == "contextlib.suppress":
+                names = [ctx.resolve(arg.value) for arg in call.args]
+                caught = [n for n in names if n in knowledge.QUEUE_FULL_EXCEPTIONS]
+                if caught:
+                    ctx.report(
+                        self,
+                        call,
+                        f"`suppress({caught[0]})` drops the item without a trace when the queue is full: the work is "
+                        "lost and nobody can tell how much. Block with a timeout, reject upstream, or log and count it.",
+                    )
+
+
+def _records(body: cst.CSTNode, ctx) -> bool:
+    """Does the handler log, count, hand the item on, or reject upstream (``return <value>``)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            if knowledge.RECORDING_CALLS.search(name) or name == "print":
+                found = True
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            nonlocal found
+            found = True  # a counter
+
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            if node.value is not None and not (isinstance(node.value, cst.Name) and node.value.value == "None"):
+                found = True  # the caller is told
+
+    body.visit(_Finder())
+    return found

@@ -1,0 +1,427 @@
+"""BG4xx: stop cleanly, and within the budget.
+
+A deploy sends SIGTERM, waits the grace period, then SIGKILLs. These rules
+check that the program hears SIGTERM, that what it waits for on the way out
+has a deadline, that the deadlines fit in the grace period, and that nothing
+in flight is simply abandoned.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.diagnostics import Severity
+from bgcheck.ir import dotted_name
+from bgcheck.rules.base import Rule, register
+from bgcheck.shutdown import background_starts, entry_scopes, hands_over_to_framework, installs_sigterm_handler, timed_waits
+
+
+def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position is None:
+        return None
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    return positional[position].value if len(positional) > position else None
+
+
+def _kind_of_pool(name: Optional[str]) -> Optional[str]:
+    if not name:
+        return None
+    if name in knowledge.EXECUTOR_CLASSES:
+        return "executor"
+    if name in knowledge.POOL_CLASSES:
+        return "pool"
+    if knowledge.APSCHEDULER_CLASS.fullmatch(name):
+        return "scheduler"
+    return None
+
+
+_STOP_METHODS = {"executor": ("shutdown",), "pool": ("close", "terminate"), "scheduler": ("shutdown",)}
+
+
+@register
+class ExecutorNeverShutDown(Rule):
+    code = "BG401"
+    name = "executor-never-shut-down"
+    severity = Severity.WARNING
+    summary = "An executor, pool or scheduler kept in a global or attribute that nothing in the project ever shuts down."
+
+    def is_relevant(self, unit) -> bool:
+        return any(word in unit.text for word in ("Executor", "Pool", "Scheduler"))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        kind = _kind_of_pool(ctx.resolve_call(node))
+        if kind is None:
+            return
+        holder = _holder(node, ctx)
+        if holder is None:
+            return
+        if _stopped_anywhere(ctx.index, holder, _STOP_METHODS[kind]):
+            return
+        what = {"executor": "executor", "pool": "process pool", "scheduler": "scheduler"}[kind]
+        method = {"executor": "shutdown()", "pool": "close() and join()", "scheduler": "shutdown()"}[kind]
+        ctx.report(
+            self,
+            node,
+            f"This {what} is kept in `{holder.split('.')[-1]}` and nothing in the project calls {method} on it: at a "
+            "stop its queued work is dropped or its threads block exit, and nobody decides which. Shut it down in the "
+            "SIGTERM handler or shutdown hook (with a deadline), or use it in a `with` block.",
+        )
+
+
+def _holder(node: cst.Call, ctx) -> Optional[str]:
+    """Where the new object is kept: ``pkg.mod.NAME``, ``pkg.mod.Cls.NAME`` or ``pkg.mod.Cls().attr``."""
+    parent = ctx.parent()
+    if not isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        return None
+    targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+    if len(targets) != 1:
+        return None
+    target = targets[0]
+    if isinstance(target, cst.Name):
+        if ctx.function_node is None:
+            owner = ctx.class_qualname or ctx.summary.module
+            return f"{owner}.{target.value}"
+        return None  # a local variable: not kept
+    if isinstance(target, cst.Attribute) and dotted_name(target.value) == "self":
+        function = ctx.function
+        if function is not None and function.class_qualname:
+            return f"{function.class_qualname}().{target.attr.value}"
+    return None
+
+
+def _stopped_anywhere(index, holder: str, methods: tuple) -> bool:
+    """Is a stop method called on (or passed from) the holder anywhere? Matched by the holder's last name,
+    which keeps re-exports, subclasses and other spellings of the same object from crying wolf."""
+    name = holder.rsplit(".", 1)[-1]
+    suffixes = tuple(f".{name}.{method}" for method in methods)
+    for target in index.all_call_targets():
+        if target.endswith(suffixes):
+            return True
+    return False
+
+
+@register
+class ShutdownWithoutWait(Rule):
+    code = "BG402"
+    name = "shutdown-without-wait"
+    severity = Severity.ERROR
+    summary = "`shutdown(wait=False)`, `Pool.terminate()` or `task.cancel()` that abandons in-flight work."
+
+    def is_relevant(self, unit) -> bool:
+        return any(word in unit.text for word in ("shutdown", "terminate", "cancel"))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute):
+            return
+        method = func.attr.value
+        if method == "shutdown":
+            self._shutdown(node, ctx)
+        elif method == "terminate":
+            self._terminate(node, ctx)
+        elif method == "cancel" and ctx.function_qualname in ctx.index.shutdown.shutdown_code:
+            self._cancel(node, ctx)
+
+    def _shutdown(self, node: cst.Call, ctx) -> None:
+        name = ctx.resolve_call(node) or ""
+        is_executor = bool(knowledge.EXECUTOR_SHUTDOWN.fullmatch(name))
+        is_scheduler = bool(knowledge.SCHEDULER_SHUTDOWN.fullmatch(name))
+        if not (is_executor or is_scheduler):
+            return
+        wait = _argument(node, "wait", 0)
+        if wait is None or ctx.fold(wait) is not False:
+            return
+        if is_executor:
+            cancel = _argument(node, "cancel_futures", 1)
+            if cancel is not None and ctx.fold(cancel) is True:
+                return
+        if _bounded_wait_follows(node, ctx):
+            return
+        what = (
+            "`shutdown(wait=False)` returns at once and leaves queued work to run, or to die with the process, "
+            "with nobody waiting for it"
+            if is_executor
+            else "`scheduler.shutdown(wait=False)` abandons the jobs that are running"
+        )
+        fix = "Pass `cancel_futures=True` so queued work is cancelled explicitly, then wait for the running work with a deadline" if is_executor else "Wait for the running jobs with a deadline"
+        ctx.report(self, node, f"{what}: in-flight work is abandoned and lost at exit. {fix}.")
+
+    def _terminate(self, node: cst.Call, ctx) -> None:
+        name = ctx.resolve_call(node) or ""
+        if not knowledge.POOL_TERMINATE.fullmatch(name):
+            return
+        receiver = dotted_name(node.func.value)
+        scope = ctx.function_node or ctx.module
+        code = ctx.module.code_for_node(scope)
+        if receiver and f"{receiver}.close()" in code and f"{receiver}.join(" in code:
+            return
+        ctx.report(
+            self,
+            node,
+            "`Pool.terminate()` without `close()` and `join()` first kills the workers mid-task: outstanding work is "
+            "dropped. Call `close()`, then `join()` with a deadline (poll `ready()` on the results), and terminate only "
+            "what is left.",
+        )
+
+    def _cancel(self, node: cst.Call, ctx) -> None:
+        receiver = dotted_name(node.func.value)
+        if receiver is None:
+            return
+        names = {receiver}
+        loop = ctx.enclosing(cst.For)
+        if loop is not None and dotted_name(loop.target) == receiver:
+            collection = dotted_name(loop.iter)
+            if collection:
+                names.add(collection)
+        code = ctx.module.code_for_node(ctx.function_node)
+        for name in names:
+            escaped = re.escape(name)
+            if re.search(rf"await\s+{escaped}\b|gather\([^)]*\b{escaped}\b|wait\([^)]*\b{escaped}\b|wait_for\([^)]*\b{escaped}\b", code):
+                return
+        ctx.report(
+            self,
+            node,
+            f"`{receiver}.cancel()` in a shutdown path with no await of the task afterwards: the cancellation is only "
+            "requested, the task's cleanup never runs before exit, and whatever it was doing is abandoned. Await it "
+            "(`await asyncio.wait(tasks, timeout=...)`) after cancelling.",
+        )
+
+
+def _bounded_wait_follows(node: cst.Call, ctx) -> bool:
+    scope = ctx.function_node or ctx.module
+    code = ctx.module.code_for_node(scope)
+    call_code = ctx.module.code_for_node(node)
+    after = code.split(call_code, 1)[-1]
+    return bool(re.search(r"timeout\s*=|\bwait\(|\.join\(\s*\d|\.result\(\s*\d", after))
+
+
+_DURABLE = knowledge.DURABLE_WRITE_CALLS
+
+
+@register
+class DaemonThreadDoesDurableWork(Rule):
+    code = "BG403"
+    name = "daemon-thread-does-durable-work"
+    severity = Severity.WARNING
+    summary = "A daemon thread whose target commits, publishes, enqueues or moves money: it is killed mid-write at exit."
+
+    def is_relevant(self, unit) -> bool:
+        return "daemon" in unit.text or "setDaemon" in unit.text
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        if ctx.resolve_call(node) != "threading.Thread":
+            return
+        target = _argument(node, "target", 1)
+        if target is None or not _daemon(node, ctx):
+            return
+        function = ctx.index.resolve_function(ctx.resolve(target))
+        if function is None:
+            return
+        write = _durable_write(ctx.index, function)
+        if write is None:
+            return
+        ctx.report(
+            self,
+            node,
+            f"This daemon thread runs `{function.rsplit('.', 1)[-1]}()`, which writes durably ({write}): daemon threads "
+            "are killed abruptly at exit, with no `finally`, so the write can be cut in half or never happen. Use a "
+            "non-daemon thread with a stop event that is set and joined (with a timeout) on shutdown, or a durable queue.",
+        )
+
+
+def _daemon(node: cst.Call, ctx) -> bool:
+    value = _argument(node, "daemon", None)
+    if value is not None:
+        return ctx.fold(value) is True
+    parent = ctx.parent()
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        variable = dotted_name(parent.targets[0].target)
+        scope = ctx.function_node or ctx.module
+        code = ctx.module.code_for_node(scope)
+        if variable and re.search(rf"\b{re.escape(variable)}\.(daemon\s*=\s*True|setDaemon\(\s*True)", code):
+            return True
+    return False
+
+
+def _durable_write(index, function: str) -> Optional[str]:
+    for reached in index.reachable([function]):
+        summary = index.function(reached)
+        for call in summary.calls if summary else ():
+            canonical = index.canonical(call) or call
+            if _DURABLE.fullmatch(canonical):
+                return f"`{canonical.replace('()', '').rsplit('.', 2)[-2:][0]}.{canonical.rsplit('.', 1)[-1]}()`"
+    return None
+
+
+@register
+class NoSigtermHandler(Rule):
+    code = "BG404"
+    name = "no-sigterm-handler"
+    severity = Severity.ERROR
+    summary = "An entry point starts background work and no SIGTERM handler is installed: a deploy kills it mid-work."
+
+    def is_relevant(self, unit) -> bool:
+        return any(e.path == unit.display for e in unit.index.shutdown.entry_points)
+
+    def _check(self, ctx, entry, node) -> None:
+        index = ctx.index
+        scopes, modules = entry_scopes(index, entry)
+        starts = background_starts(index, scopes)
+        if not starts or hands_over_to_framework(index, scopes):
+            return
+        if installs_sigterm_handler(index.shutdown, scopes, modules):
+            return
+        what = {"main block": "This `__main__` block", "console script": f"Console script `{entry.script}`", "asyncio.run": "This `asyncio.run()` entry point", "management command": "This management command"}[entry.kind]
+        ctx.report(
+            self,
+            node,
+            f"{what} starts background work ({', '.join(starts[:3])}) and no SIGTERM handler is installed: Python's "
+            "default is to die at once on SIGTERM (no `finally`, no atexit), so every deploy loses the work in flight. "
+            "Install one (`signal.signal(signal.SIGTERM, ...)` or `loop.add_signal_handler`) that stops intake, waits "
+            "with a deadline, then cancels or persists what is left.",
+        )
+
+    def visit_If(self, node: cst.If, ctx) -> None:
+        if ctx.function_node is not None or ctx.class_qualname is not None or not _is_main_test(node.test):
+            return
+        for entry in ctx.index.shutdown.entry_points:
+            if entry.kind == "main block" and entry.module == ctx.summary.module:
+                self._check(ctx, entry, node.test)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+        for entry in ctx.index.shutdown.entry_points:
+            if entry.function == ctx.function_qualname and entry.kind in ("console script", "management command"):
+                self._check(ctx, entry, node.name)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        if ctx.function_node is not None or ctx.resolve_call(node) not in ("asyncio.run", "asyncio.runners.run"):
+            return
+        for entry in ctx.index.shutdown.entry_points:
+            if entry.kind == "asyncio.run" and entry.module == ctx.summary.module:
+                self._check(ctx, entry, node)
+                return
+
+
+def _is_main_test(test) -> bool:
+    from bgcheck.summary import _is_main_test as is_main
+
+    return is_main(test)
+
+
+def _shutdown_root(ctx):
+    qualname = ctx.function_qualname
+    model = ctx.index.shutdown
+    root_name = model.shutdown_code.get(qualname or "")
+    return model.roots.get(root_name) if root_name else None
+
+
+@register
+class UnboundedWaitInShutdown(Rule):
+    code = "BG405"
+    name = "unbounded-wait-in-shutdown"
+    severity = Severity.WARNING
+    summary = "A wait with no deadline in a SIGTERM handler, atexit hook or shutdown hook."
+
+    def __init__(self, config) -> None:
+        super().__init__(config)
+        self._after_yield: set = set()
+
+    def is_relevant(self, unit) -> bool:
+        shutdown_code = unit.index.shutdown.shutdown_code
+        return any(name in shutdown_code for name in unit.summary.functions)
+
+    def visit_Yield(self, node, ctx) -> None:
+        if ctx.function_node is not None:
+            self._after_yield.add(id(ctx.function_node))
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        root = _shutdown_root(ctx)
+        if root is None:
+            return
+        if root.after_yield_only and root.function == ctx.function_qualname and id(ctx.function_node) not in self._after_yield:
+            return  # lifespan code before ``yield`` runs at start-up
+        what = _unbounded_wait(node, ctx)
+        if what is None:
+            return
+        where = f"{root.how} `{root.function.rsplit('.', 1)[-1]}()`"
+        ctx.report(
+            self,
+            node,
+            f"{what} in the {where} waits with no deadline: if the work does not finish, shutdown outlives the grace "
+            "period and SIGKILL loses what is left anyway. Wait with a timeout, then cancel or persist what remains.",
+        )
+
+
+def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
+    func = node.func
+    if not isinstance(func, cst.Attribute) and not isinstance(func, cst.Name):
+        return None
+    name = ctx.resolve_call(node) or ""
+    method = func.attr.value if isinstance(func, cst.Attribute) else func.value
+    if knowledge.EXECUTOR_SHUTDOWN.fullmatch(name) or knowledge.SCHEDULER_SHUTDOWN.fullmatch(name):
+        wait = _argument(node, "wait", 0)
+        if wait is not None and ctx.fold(wait) is False:
+            return None
+        return "`shutdown()` (wait=True)"
+    if method == "join" and isinstance(func, cst.Attribute) and not node.args and not isinstance(func.value, cst.BaseString):
+        return "`join()`"
+    if name in knowledge.GATHER:
+        if _under_deadline(ctx):
+            return None
+        return "`asyncio.gather()`"
+    if name in ("threading.Event().wait", "asyncio.Event().wait", "subprocess.Popen().wait") and not node.args:
+        if _argument(node, "timeout", None) is None and not _under_deadline(ctx):
+            return f"`{method}()`"
+    return None
+
+
+def _under_deadline(ctx) -> bool:
+    for ancestor in reversed(ctx.ancestors[:-1]):
+        if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in ("asyncio.wait_for", "asyncio.tasks.wait_for"):
+            return True
+        if isinstance(ancestor, cst.With):
+            for item in ancestor.items:
+                if isinstance(item.item, cst.Call) and ctx.resolve_call(item.item) in knowledge.DEADLINE_CONTEXTS:
+                    return True
+        if isinstance(ancestor, cst.FunctionDef):
+            return False
+    return False
+
+
+@register
+class ShutdownBudgetExceeded(Rule):
+    code = "BG406"
+    name = "shutdown-budget-exceeded"
+    severity = Severity.ERROR
+    summary = "With grace-period configured: the explicit waits on a shutdown path add up to more than the grace period."
+
+    def is_relevant(self, unit) -> bool:
+        if "grace-period" not in self.config.set_keys:
+            return False
+        roots = unit.index.shutdown.roots
+        return any(name in roots for name in unit.summary.functions)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+        root = ctx.index.shutdown.roots.get(ctx.function_qualname or "")
+        if root is None:
+            return
+        waits = timed_waits(ctx.index, ctx.index.reachable([root.function]))
+        total = sum(w.seconds for w in waits)
+        grace = self.config.grace_period
+        if total <= grace:
+            return
+        parts = " + ".join(f"{w.text} in {w.function.rsplit('.', 1)[-1]}() ({w.path}:{w.line})" for w in waits)
+        ctx.report(
+            self,
+            node.name,
+            f"The waits on this shutdown path ({root.how}) add up to {total:g} s, more than the {grace:g} s grace "
+            f"period: {parts} = {total:g} s. SIGKILL arrives before the last wait ends, and what it waited for is "
+            "lost. Shorten the waits, run them in parallel, or raise the grace period (terminationGracePeriodSeconds).",
+        )
