@@ -17,6 +17,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
+# --- instances made by factories --------------------------------------------
+
+# Calls that return an instance of a known class: ``redis.from_url(...)`` is a
+# ``redis.Redis()``. The index rewrites these prefixes when it canonicalises.
+FACTORY_INSTANCES: dict[str, str] = {
+    "redis.from_url()": "redis.Redis()",
+    "redis.Redis.from_url()": "redis.Redis()",
+    "redis.StrictRedis.from_url()": "redis.Redis()",
+    "redis.client.Redis.from_url()": "redis.Redis()",
+    "redis.asyncio.from_url()": "redis.asyncio.Redis()",
+    "redis.asyncio.Redis.from_url()": "redis.asyncio.Redis()",
+    "redis.Redis.from_pool()": "redis.Redis()",
+    "django_redis.get_redis_connection()": "redis.Redis()",
+    "asyncio.get_running_loop()": "asyncio.get_event_loop()",
+    "asyncio.new_event_loop()": "asyncio.get_event_loop()",
+}
+
 # --- cancellation (BG101) ---------------------------------------------------
 
 # Exception classes that carry a stop request. Value: how to describe it.
@@ -254,6 +271,17 @@ RECORDED_CALL_NAMES = frozenset(
         "gather",
         "flush",
         "close",
+        # lock acquisitions (BG5xx)
+        "lock",
+        "Lock",
+        "RedisLock",
+        "Redlock",
+        "AIORedlock",
+        "synchronize",
+        "lock_task",
+        "ConcurrentRateLimiter",
+        "set",
+        "add",
     }
 )
 # Recorded only when the receiver is not a string literal (``", ".join(...)``).
@@ -263,10 +291,11 @@ RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.ob
 
 # --- jobs must end, and end in time (BG2xx) --------------------------------
 
-# An identifier that says "stop": a loop that tests one can be told to end.
+# A word that says "stop", matched against each part of an identifier
+# (``should_exit``, ``shutdownRequested``): a loop that tests one can be told to end.
 STOP_SIGNAL_WORDS = re.compile(
-    r"stop|shutdown|shutting|running|exit|quit|terminat|cancel|alive|closing|closed|finish|halt|kill",
-    re.IGNORECASE,
+    r"stop|stopped|stopping|shutdown|shutting|running|exit|exiting|quit|terminate|terminated|terminating|"
+    r"cancel|cancelled|canceled|alive|closing|closed|finished|halt|halted|kill|killed|done"
 )
 # Methods whose call in a loop condition is a stop check (``event.is_set()``).
 STOP_SIGNAL_METHODS = frozenset({"is_set", "isSet", "is_shutdown", "should_stop", "is_closed"})
@@ -297,28 +326,28 @@ class BlockingWait:
 
 _HTTP_METHODS = r"(get|post|put|patch|delete|head|options|request)"
 BLOCKING_WAITS: tuple[BlockingWait, ...] = (
-    BlockingWait(r".*\.submit\(\)\.result", "Future.result()", timeout_pos=0),
-    BlockingWait(r"concurrent\.futures(\.\w+)*\.Future\(\)\.result", "Future.result()", timeout_pos=0),
-    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.send\(\)\.get", "kafka-python send().get()", timeout_pos=0),
-    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.flush", "KafkaProducer.flush()", timeout_pos=0),
-    BlockingWait(r"confluent_kafka\.Producer\(\)\.flush", "confluent-kafka Producer.flush()", timeout_pos=0),
-    BlockingWait(r"threading\.Thread\(\)\.join", "Thread.join()", timeout_pos=0),
+    BlockingWait(r".*\.submit\(\)\.result", "`Future.result()`", timeout_pos=0),
+    BlockingWait(r"concurrent\.futures(\.\w+)*\.Future\(\)\.result", "`Future.result()`", timeout_pos=0),
+    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.send\(\)\.get", "kafka-python `send().get()`", timeout_pos=0),
+    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.flush", "`KafkaProducer.flush()`", timeout_pos=0),
+    BlockingWait(r"confluent_kafka\.Producer\(\)\.flush", "confluent-kafka `Producer.flush()`", timeout_pos=0),
+    BlockingWait(r"threading\.Thread\(\)\.join", "`Thread.join()`", timeout_pos=0),
     BlockingWait(
         r"(queue\.(Queue|LifoQueue|PriorityQueue|SimpleQueue)|multiprocessing(\.queues)?\.(Queue|JoinableQueue|SimpleQueue))\(\)\.get",
-        "queue.get()",
+        "`queue.get()`",
         timeout_pos=1,
         nonblocking_kw="block",
         nonblocking_pos=0,
     ),
-    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "a requests call"),
-    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "a requests call"),
-    BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "an httpx call", explicit_none_only=True),
-    BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "an httpx call", explicit_none_only=True),
-    BlockingWait(r"asyncio(\.tasks)?\.wait_for", "asyncio.wait_for()", timeout_pos=1, explicit_none_only=True),
-    BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "subprocess.run()"),
-    BlockingWait(r"subprocess\.Popen\(\)\.wait", "Popen.wait()", timeout_pos=0),
-    BlockingWait(r"subprocess\.Popen\(\)\.communicate", "Popen.communicate()", timeout_pos=1),
-    BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "AsyncResult.get()", timeout_pos=0),
+    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "A `requests` call"),
+    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "A `requests` call"),
+    BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "An `httpx` call", explicit_none_only=True),
+    BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "An `httpx` call", explicit_none_only=True),
+    BlockingWait(r"asyncio(\.tasks)?\.wait_for", "`asyncio.wait_for(..., None)`", timeout_pos=1, explicit_none_only=True),
+    BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "`subprocess.run()`"),
+    BlockingWait(r"subprocess\.Popen\(\)\.wait", "`Popen.wait()`", timeout_pos=0),
+    BlockingWait(r"subprocess\.Popen\(\)\.communicate", "`Popen.communicate()`", timeout_pos=1),
+    BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0),
 )
 
 # Row locks (BG204): method name -> the keyword options that make them not wait.
@@ -451,3 +480,57 @@ DURABLE_WRITE_CALLS = re.compile(
     r"|kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
     r"|stripe(\.\w+)*\.(create|capture|confirm|pay)"
 )
+
+# --- distributed locks (BG5xx) ----------------------------------------------
+#
+# How each lock API takes its key and its time-to-live, from the facts file
+# (section 1). ttl: (keyword, positional index, factor to seconds, default
+# seconds when omitted; None = never expires). A value of None or 0 means no
+# expiry for every API below except pottery (always expires) and Django's
+# cache.add (0 = expire at once).
+
+
+@dataclass(frozen=True)
+class LockApi:
+    pattern: str  # regex over the canonical name of the call (or decorator)
+    label: str
+    key: tuple  # (keyword, positional index)
+    ttl: tuple  # (keyword, positional index, factor to seconds, default when omitted)
+    zero_means_forever: bool = True
+    renewal_kw: Optional[str] = None  # auto_renewal=True renews the TTL in the background
+    requires_kw: Optional[tuple] = None  # (keyword, value) that makes the call a lock: set(..., nx=True)
+    other_ttl: tuple = ()  # more (keyword, factor) TTL spellings: px= for set()
+    absolute_ttl: tuple = ()  # exat=/pxat=/keepttl=: an expiry we do not fold
+
+    @property
+    def regex(self) -> "re.Pattern[str]":
+        return _compiled(self.pattern)
+
+
+_REDIS_CLIENT = r"redis(\.\w+)*\.(Redis|StrictRedis|RedisCluster)\(\)"
+LOCK_APIS: tuple[LockApi, ...] = (
+    LockApi(rf"{_REDIS_CLIENT}\.lock", "redis-py lock()", ("name", 0), ("timeout", 1, 1.0, None)),
+    LockApi(r"redis\.lock\.Lock|redis\.asyncio\.lock\.Lock", "redis-py Lock()", ("name", 1), ("timeout", 2, 1.0, None)),
+    LockApi(
+        rf"{_REDIS_CLIENT}\.set",
+        "redis set(nx=True)",
+        ("name", 0),
+        ("ex", None, 1.0, None),
+        requires_kw=("nx", True),
+        other_ttl=(("px", 0.001),),
+        absolute_ttl=("exat", "pxat", "keepttl"),
+    ),
+    LockApi(r"redis_lock\.(Lock|RedisLock)", "python-redis-lock Lock()", ("name", 1), ("expire", 2, 1.0, None), renewal_kw="auto_renewal"),
+    LockApi(r"pottery(\.\w+)*\.(Redlock|AIORedlock)", "pottery Redlock", ("key", None), ("auto_release_time", None, 1.0, 10.0), zero_means_forever=False),
+    LockApi(r"pottery(\.\w+)*\.synchronize", "pottery synchronize", ("key", None), ("auto_release_time", None, 1.0, 10.0), zero_means_forever=False),
+    LockApi(r"sherlock\.(Lock|RedisLock|EtcdLock|MCLock)", "sherlock Lock", ("lock_name", 0), ("expire", None, 1.0, 60.0)),
+    LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.lock", "django-redis cache.lock()", ("key", 0), ("timeout", 2, 1.0, None)),
+    LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.add", "Django cache.add()", ("key", 0), ("timeout", 2, 1.0, 300.0), zero_means_forever=False),
+    LockApi(r"huey(\.\w+)*\.\w*Huey\(\)\.lock_task", "huey lock_task()", ("lock_name", 0), ("ttl", 1, 1.0, None)),
+    LockApi(r"dramatiq(\.\w+)*\.ConcurrentRateLimiter", "dramatiq ConcurrentRateLimiter", ("key", 1), ("ttl", None, 0.001, 900.0)),
+)
+# celery_once: @app.task(base=QueueOnce, once={"timeout": N}); default 3600 s.
+CELERY_ONCE_BASES = frozenset({"celery_once.QueueOnce", "celery_once.tasks.QueueOnce"})
+CELERY_ONCE_DEFAULT_TTL = 3600.0
+# Deleting a key directly (BG503).
+KEY_DELETES = frozenset({"delete", "unlink", "hdel"})

@@ -7,10 +7,13 @@ rules (which report the loop itself).
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
+from bgcheck.ir import dotted_name
 
 
 class _Words(cst.CSTVisitor):
@@ -43,12 +46,41 @@ def _words(node: cst.CSTNode) -> _Words:
     return words
 
 
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _says_stop(name: str) -> bool:
+    """``should_exit``, ``shutdownRequested``, ``running``: a name with a stop word as one of its parts."""
+    return any(knowledge.STOP_SIGNAL_WORDS.fullmatch(part.lower()) for part in _NAME_PARTS.findall(name))
+
+
 def checks_stop_signal(node: cst.CSTNode) -> bool:
-    """Does the code test a stop signal: ``event.is_set()``, or a name that says stop/shutdown/running/exit?"""
+    """Does this expression test a stop signal: ``event.is_set()``, or a name that says stop/shutdown/running/exit?"""
     words = _words(node)
     if any(method in knowledge.STOP_SIGNAL_METHODS for method in words.methods):
         return True
-    return any(knowledge.STOP_SIGNAL_WORDS.search(name) for name in words.names)
+    return any(_says_stop(name) for name in words.names)
+
+
+def exits_on_stop_signal(body: cst.CSTNode) -> bool:
+    """Is there an ``if <stop signal>:`` in the body whose block always leaves the loop (raise, exit)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_If(self, node: cst.If) -> None:
+            nonlocal found
+            if not found and FALL not in exits(node.body, _looks_like_exit) and checks_stop_signal(node.test):
+                found = True
+
+    body.visit(_Finder())
+    return found
+
+
+def _looks_like_exit(call: cst.Call) -> bool:
+    return dotted_name(call.func) in ("sys.exit", "exit", "quit", "os._exit")
 
 
 def is_endless(loop: cst.While) -> bool:
@@ -65,7 +97,7 @@ def is_endless(loop: cst.While) -> bool:
         return False
     if not ways_out & {FALL, CONTINUE}:
         return False  # every pass raises: it ends on the first one
-    return not checks_stop_signal(loop.body)
+    return not exits_on_stop_signal(loop.body)
 
 
 def polls_without_deadline(loop: cst.While, sleeps: bool) -> bool:
@@ -73,4 +105,6 @@ def polls_without_deadline(loop: cst.While, sleeps: bool) -> bool:
     if not sleeps or is_constant_true(loop.test):
         return False
     words = _words(loop)
-    return not any(knowledge.DEADLINE_WORDS.search(name) for name in words.names) and not checks_stop_signal(loop)
+    if any(knowledge.DEADLINE_WORDS.search(name) for name in words.names):
+        return False
+    return not checks_stop_signal(loop.test) and not exits_on_stop_signal(loop.body)

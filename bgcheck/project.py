@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Iterable, Optional
 
 from bgcheck import ir as irmod
+from bgcheck import knowledge
 from bgcheck.ir import IR
 from bgcheck.summary import ClassSummary, FunctionSummary, ModuleSummary
 
@@ -68,6 +69,7 @@ class ProjectIndex:
             if expanded is None or expanded == result:
                 break
             result = expanded
+        result = _known_instance(result)
         self._canonical_cache[path] = result
         return result
 
@@ -217,6 +219,16 @@ class ProjectIndex:
 
     def is_job_code(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.job_code
+
+
+def _known_instance(path: str) -> str:
+    """Rewrite a factory call's result to the class it returns (``redis.from_url()`` -> ``redis.Redis()``)."""
+    if "()" not in path:
+        return path
+    for prefix, instance in knowledge.FACTORY_INSTANCES.items():
+        if path == prefix or path.startswith(prefix + "."):
+            return instance + path[len(prefix) :]
+    return path
 
 
 def _join(base: str, tail: list[str]) -> str:

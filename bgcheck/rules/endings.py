@@ -194,7 +194,7 @@ class UnboundedWaitInJob(Rule):
                     ctx.report(
                         self,
                         node,
-                        f"{wait.what[0].upper()}{wait.what[1:]} waits with no time bound in job code (job `{job}`): if the other side never "
+                        f"{wait.what} waits with no time bound in job code (job `{job}`): if the other side never "
                         "answers, this run never ends and the worker cannot stop within the grace period. "
                         f"Pass `{wait.timeout_kw}=` and handle the timeout.",
                     )

@@ -1,0 +1,141 @@
+"""Measured job runtimes, from the configuration and from files.
+
+Sources, merged (a later source overrides an earlier one for the same key):
+``[tool.bgcheck.runtimes]``, then ``runtimes-file`` from the configuration,
+then ``--runtimes FILE`` from the command line. File formats:
+
+* CSV with a header ``job,seconds`` (the value may be any duration form);
+* a JSON object ``{"job": seconds or "duration"}``;
+* a Prometheus HTTP API instant-query result, as saved from a
+  ``max_over_time`` query: the job is the first present of the labels
+  ``job_name``, ``task``, ``task_name``, ``job``, ``name``.
+
+A bad file is a ConfigError naming the file, the line or entry, and what
+was wrong.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from bgcheck.config import Config, ConfigError, parse_duration
+
+PROMETHEUS_JOB_LABELS = ("job_name", "task", "task_name", "job", "name")
+
+
+@dataclass(frozen=True)
+class Runtime:
+    seconds: float
+    source: str  # "ops/job-runtimes.csv line 3", "[tool.bgcheck.runtimes] in pyproject.toml"
+
+
+def load_runtimes(config: Config, extra_file: Optional[Path] = None) -> dict[str, Runtime]:
+    runtimes: dict[str, Runtime] = {}
+    where = f"[tool.bgcheck.runtimes] in {_display(config.path)}" if config.path else "[tool.bgcheck.runtimes]"
+    for key, seconds in config.runtimes.items():
+        runtimes[key] = Runtime(seconds, where)
+    for path in (config.runtimes_file, extra_file):
+        if path is not None:
+            runtimes.update(read_runtimes_file(Path(path)))
+    return runtimes
+
+
+def read_runtimes_file(path: Path) -> dict[str, Runtime]:
+    shown = _display(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{shown}: cannot read the runtimes file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{shown}: the runtimes file is not UTF-8 text") from None
+    suffix = path.suffix.lower()
+    stripped = text.lstrip()
+    if suffix == ".json" or stripped.startswith("{"):
+        return _from_json(text, shown)
+    if suffix in (".csv", ".txt", "") or "," in text.splitlines()[0] if text.strip() else False:
+        return _from_csv(text, shown)
+    raise ConfigError(f"{shown}: unknown runtimes file format (expected .csv with a header 'job,seconds', or .json)")
+
+
+def _seconds(value, shown: str, where: str) -> float:
+    if isinstance(value, str):
+        try:
+            return parse_duration(value.strip())
+        except ValueError as exc:
+            raise ConfigError(f"{shown}: {where}: bad duration {value!r} ({exc})") from None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    raise ConfigError(f"{shown}: {where}: expected a number of seconds or a duration such as '5m', got {value!r}")
+
+
+def _from_csv(text: str, shown: str) -> dict[str, Runtime]:
+    reader = csv.reader(io.StringIO(text))
+    rows = list(reader)
+    if not rows:
+        raise ConfigError(f"{shown}: the runtimes file is empty (expected a header 'job,seconds')")
+    header = [cell.strip().lower() for cell in rows[0]]
+    if header[:2] != ["job", "seconds"]:
+        raise ConfigError(f"{shown}: line 1: expected the header 'job,seconds', got {','.join(rows[0])!r}")
+    result: dict[str, Runtime] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        if not row or all(not cell.strip() for cell in row):
+            continue
+        if len(row) < 2 or not row[0].strip():
+            raise ConfigError(f"{shown}: line {number}: expected 'job,seconds', got {','.join(row)!r}")
+        result[row[0].strip()] = Runtime(_seconds(row[1].strip(), shown, f"line {number}"), f"{shown} line {number}")
+    return result
+
+
+def _from_json(text: str, shown: str) -> dict[str, Runtime]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{shown}: invalid JSON: {exc.msg} (line {exc.lineno})") from None
+    if isinstance(data, dict) and "status" in data and "data" in data:
+        return _from_prometheus(data, shown)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{shown}: expected a JSON object {{job: seconds}} or a Prometheus query result")
+    return {str(key): Runtime(_seconds(value, shown, f"entry {key!r}"), f"{shown} entry {key!r}") for key, value in data.items()}
+
+
+def _from_prometheus(data: dict, shown: str) -> dict[str, Runtime]:
+    if data.get("status") != "success":
+        raise ConfigError(f"{shown}: the Prometheus result has status {data.get('status')!r}, not 'success'")
+    body = data.get("data")
+    if not isinstance(body, dict) or body.get("resultType") != "vector" or not isinstance(body.get("result"), list):
+        raise ConfigError(f"{shown}: expected a Prometheus instant-query result with resultType 'vector'")
+    result: dict[str, Runtime] = {}
+    for number, sample in enumerate(body["result"]):
+        where = f"result[{number}]"
+        if not isinstance(sample, dict) or not isinstance(sample.get("metric"), dict):
+            raise ConfigError(f"{shown}: {where}: expected an object with 'metric' and 'value'")
+        labels = sample["metric"]
+        job = next((labels[label] for label in PROMETHEUS_JOB_LABELS if labels.get(label)), None)
+        if job is None:
+            raise ConfigError(f"{shown}: {where}: no job label (looked for {', '.join(PROMETHEUS_JOB_LABELS)})")
+        value = sample.get("value")
+        if not isinstance(value, list) or len(value) != 2:
+            raise ConfigError(f"{shown}: {where}: expected 'value': [timestamp, \"seconds\"]")
+        try:
+            seconds = float(value[1])
+        except (TypeError, ValueError):
+            raise ConfigError(f"{shown}: {where}: bad number {value[1]!r}") from None
+        if not math.isfinite(seconds) or seconds < 0:
+            raise ConfigError(f"{shown}: {where}: bad number {value[1]!r}")
+        result[str(job)] = Runtime(seconds, f"{shown} {where} ({job})")
+    return result
+
+
+def _display(path: Optional[Path]) -> str:
+    if path is None:
+        return "?"
+    try:
+        return Path(path).resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
