@@ -133,7 +133,8 @@ def main(debug: bool) -> None:
 @click.option("--show-source/--no-show-source", default=None, help="Code frames under each finding (default: on a terminal).")
 @click.option("--statistics", is_flag=True, help="Count findings by rule.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
-def check(paths, output_format, select, ignore, config_file, exit_zero, color, show_source, statistics, quiet) -> None:
+@click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes (CSV job,seconds; JSON; or a Prometheus query result).")
+def check(paths, output_format, select, ignore, config_file, exit_zero, color, show_source, statistics, quiet, runtimes_file) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
     select_codes = _parse_codes(select, "--select")
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
@@ -145,7 +146,9 @@ def check(paths, output_format, select, ignore, config_file, exit_zero, color, s
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         known = [BG000_CODE] + [rule.code for rule in all_rules()]
         config = load_config(config_file, start=start, known_codes=known)
-        result = run(paths, config, select=select_codes, ignore=ignore_codes)
+        result = run(paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file)
+        for warning in result.warnings:
+            click.echo(f"bgcheck: warning: {warning}", err=True)
         is_tty = sys.stdout.isatty()
         use_color = color == "always" or (color == "auto" and is_tty and not os.environ.get("NO_COLOR"))
         options = ReportOptions(
@@ -166,7 +169,8 @@ def check(paths, output_format, select, ignore, config_file, exit_zero, color, s
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
-def jobs(paths, output_format, config_file) -> None:
+@click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes to show beside lock TTLs.")
+def jobs(paths, output_format, config_file, runtimes_file) -> None:
     """List every background job bgcheck found in PATHS: how it runs, when, and under what limits."""
     paths = tuple(paths) or (Path("."),)
 
@@ -175,13 +179,13 @@ def jobs(paths, output_format, config_file) -> None:
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         config = load_config(config_file, start=start, known_codes=[BG000_CODE] + [r.code for r in all_rules()])
-        index, errors = collect_project(paths, config)
+        index, errors = collect_project(paths, config, runtimes_file)
         found = sorted(index.jobs, key=lambda j: (j.path, j.line, j.name, j.kind, j.framework))
         if output_format == "json":
-            document = {"version": __version__, "jobs": [job.to_dict() for job in found]}
+            document = {"version": __version__, "jobs": [_job_document(index, job) for job in found]}
             click.echo(json.dumps(document, indent=2))
         else:
-            click.echo(_jobs_table(found))
+            click.echo(_jobs_table(index, found))
         for error in errors:
             loc = error.location
             click.echo(f"{loc.path}:{loc.line}:{loc.column}: {error.code} {error.message}", err=True)
@@ -190,10 +194,37 @@ def jobs(paths, output_format, config_file) -> None:
     sys.exit(_run_guarded(work))
 
 
-def _jobs_table(found) -> str:
+def _job_locks(index, job) -> list[dict]:
+    """The locks a job's code takes, each with the runtime it is held against."""
+    from bgcheck.locks import runtime_for
+
+    found = []
+    for site in index.locks:
+        if any(holder is job for holder in site.jobs):
+            runtime, key = runtime_for(index.runtimes, [job], site.key)
+            entry = site.to_dict()
+            entry["runtime_seconds"] = runtime.seconds if runtime else None
+            entry["runtime_source"] = runtime.source if runtime else None
+            found.append(entry)
+    return found
+
+
+def _job_document(index, job) -> dict:
+    document = job.to_dict()
+    document["locks"] = _job_locks(index, job)
+    return document
+
+
+def _lock_cell(lock: dict) -> str:
+    ttl = "no TTL" if lock["never_expires"] else (f"TTL {lock['ttl_seconds']:g} s" if lock["ttl_seconds"] is not None else "TTL ?")
+    runtime = f" vs runtime {lock['runtime_seconds']:g} s" if lock["runtime_seconds"] is not None else ""
+    return f"{lock['key'] or '?'} ({ttl}{runtime})"
+
+
+def _jobs_table(index, found) -> str:
     if not found:
         return "No background jobs found."
-    header = ("JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCATION")
+    header = ("JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCKS", "LOCATION")
     rows = [
         (
             job.name,
@@ -201,6 +232,7 @@ def _jobs_table(found) -> str:
             job.framework,
             job.schedule.describe() if job.schedule else "-",
             ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(job.limits.items())) or "-",
+            "; ".join(_lock_cell(lock) for lock in _job_locks(index, job)) or "-",
             f"{job.path}:{job.line}" if job.line else job.path,
         )
         for job in found

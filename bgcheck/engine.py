@@ -29,8 +29,10 @@ from bgcheck.config import Config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
 from bgcheck.files import PathPatterns, discover
 from bgcheck.jobs import attach_jobs
+from bgcheck.locks import find_locks, unmatched_runtime_keys
 from bgcheck.noqa import is_suppressed, parse_noqa
 from bgcheck.project import ProjectIndex
+from bgcheck.runtimes import load_runtimes
 from bgcheck.rules import all_rules
 from bgcheck.rules.base import Rule
 from bgcheck.shutdown import build_shutdown_model
@@ -79,6 +81,7 @@ class RunResult:
     files_checked: int = 0
     index: Optional[ProjectIndex] = None
     sources: dict = field(default_factory=dict)  # display path -> text, for files with findings (code frames)
+    warnings: list = field(default_factory=list)  # one line each, printed to stderr
 
 
 def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[str]) -> bool:
@@ -202,12 +205,14 @@ def _short(exc: BaseException) -> str:
 # the project
 
 
-def build_index(summaries: Iterable[ModuleSummary], console_scripts: Optional[dict] = None) -> ProjectIndex:
+def build_index(summaries: Iterable[ModuleSummary], console_scripts: Optional[dict] = None, runtimes: Optional[dict] = None) -> ProjectIndex:
     """The index plus the project-wide models every rule consults."""
     index = ProjectIndex(summaries)
     index.celery_config = CeleryConfig(index)
     index.jobs = attach_jobs(index)
     index.shutdown = build_shutdown_model(index, console_scripts or {})
+    index.runtimes = runtimes or {}
+    index.locks = find_locks(index)
     return index
 
 
@@ -248,21 +253,29 @@ def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None
     return [load_unit(path, display_path(path, cwd)) for path in files]
 
 
-def collect_project(paths: Sequence[Path], config: Config) -> tuple[ProjectIndex, list[Diagnostic]]:
+def collect_project(paths: Sequence[Path], config: Config, runtimes_file: Optional[Path] = None) -> tuple[ProjectIndex, list[Diagnostic]]:
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
+    runtimes = load_runtimes(config, runtimes_file)
     units = load_units(paths, config)
-    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root))
+    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root), runtimes)
     return index, [u.error for u in units if u.error is not None]
 
 
-def run(paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None) -> RunResult:
+def run(
+    paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None, runtimes_file: Optional[Path] = None
+) -> RunResult:
     rule_classes = enabled_rules(config, select, ignore)
     bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
+    runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
     units = load_units(paths, config, cwd)
-    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root))
+    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root), runtimes)
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
 
     result = RunResult(files_checked=len(units), index=index)
+    result.warnings = [
+        f"runtime {key!r} ({runtimes[key].source}) matches no job or lock"
+        for key in unmatched_runtime_keys(runtimes, index.jobs, index.locks)
+    ]
     for unit in units:
         ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
         if unit.error is not None:

@@ -41,6 +41,8 @@ class ProjectIndex:
         self.jobs: list = []  # every bgcheck.jobs.Job
         self.celery_config = None  # bgcheck.celery_config.CeleryConfig
         self.shutdown = None  # bgcheck.shutdown.ShutdownModel
+        self.runtimes: dict = {}  # job or lock key -> bgcheck.runtimes.Runtime
+        self.locks: list = []  # every bgcheck.locks.LockSite
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:

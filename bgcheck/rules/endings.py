@@ -113,6 +113,8 @@ class EndlessThreadKeepsProcessAlive(Rule):
         daemon = ctx.index.classes[qualname][1].attrs.get("daemon") if qualname in ctx.index.classes else None
         if daemon is not None and ctx.index.fold(daemon) is True or _class_sets_daemon(node):
             return
+        if _made_daemon_where_created(qualname, ctx):
+            return
         ctx.report(
             self,
             node.name,
@@ -163,6 +165,55 @@ def _sets_daemon(scope: cst.CSTNode, variable: str) -> bool:
 
     scope.visit(_Finder())
     return found
+
+
+def _made_daemon_where_created(class_qualname: str, ctx) -> bool:
+    """Every ``Cls(...)`` in this module makes a daemon: ``Cls(daemon=True)``, or ``t = Cls()`` then ``t.daemon = True``.
+
+    Only this module is searched: the summary keeps no arguments of calls made elsewhere.
+    """
+    creations: list[bool] = []
+
+    class _Finder(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.stack: list[cst.CSTNode] = []
+            self.functions: list[cst.FunctionDef] = []
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            self.stack.append(node)
+            if isinstance(node, cst.FunctionDef):
+                self.functions.append(node)
+            if isinstance(node, cst.Call) and _resolves_to_class(node, class_qualname, ctx):
+                creations.append(_created_as_daemon(node, self.stack, self.functions, ctx))
+            return True
+
+        def on_leave(self, original_node: cst.CSTNode) -> None:
+            self.stack.pop()
+            if isinstance(original_node, cst.FunctionDef):
+                self.functions.pop()
+
+    ctx.module.visit(_Finder())
+    return bool(creations) and all(creations)
+
+
+def _resolves_to_class(call: cst.Call, class_qualname: str, ctx) -> bool:
+    name = dotted_name(call.func)
+    if name is None or name.rsplit(".", 1)[-1] != class_qualname.rsplit(".", 1)[-1]:
+        return False  # cheap test first: the called name ends with the class's name
+    ref = ctx.summary.global_ref(name)
+    return ref is not None and ctx.index.canonical(ref[1]) == class_qualname
+
+
+def _created_as_daemon(call: cst.Call, stack: list, functions: list, ctx) -> bool:
+    daemon = _argument(call, "daemon", 99)
+    if daemon is not None:
+        return ctx.fold(daemon) is not False
+    parent = stack[-2] if len(stack) >= 2 else None
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        variable = dotted_name(parent.targets[0].target)
+        if variable is not None:
+            return _sets_daemon(functions[-1] if functions else ctx.module, variable)
+    return False
 
 
 def _class_sets_daemon(node: cst.ClassDef) -> bool:

@@ -1,0 +1,150 @@
+"""BG5xx: distributed locks.
+
+A lock stops a twin run on another replica only while it lives: its TTL
+must outlast the longest run, it must expire if its holder is killed, and
+only its holder may release it. TTLs are read with each API's parameter,
+unit and default (``knowledge.LOCK_APIS``) and held against the runtimes
+the user measured (``[tool.bgcheck.runtimes]``, ``runtimes-file``,
+``--runtimes``) and the job's declared limits.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.diagnostics import Severity
+from bgcheck.locks import NEVER, LockArgs, declared_limit, keys_match, match_api, read_lock, runtime_for
+from bgcheck.rules.base import Rule, register
+
+_LOCK_WORDS = ("lock", "Lock", "set(", "add(", "Redlock", "synchronize", "ConcurrentRateLimiter")
+
+
+def _lock_args(node: cst.Call, ctx) -> LockArgs:
+    positional = tuple(ctx.to_ir(a.value) for a in node.args if a.keyword is None and not a.star)
+    keywords = {a.keyword.value: ctx.to_ir(a.value) for a in node.args if a.keyword is not None}
+    return LockArgs(positional, keywords)
+
+
+def _lock_at(node: cst.Call, ctx):
+    """(api, (key, ttl, note, auto_renewal)) when this call acquires a distributed lock."""
+    if any(a.star for a in node.args):
+        return None, None
+    api = match_api(ctx.resolve_call(node))
+    if api is None:
+        return None, None
+    return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold)
+
+
+def _holding_jobs(ctx) -> list:
+    root = ctx.job_of()
+    return list(ctx.index.job_roots.get(root, ())) if root else []
+
+
+class _LockRule(Rule):
+    def is_relevant(self, unit) -> bool:
+        return any(word in unit.text for word in _LOCK_WORDS)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        api, read = _lock_at(node, ctx)
+        if read is not None:
+            self.check(node, api, read, ctx)
+
+    def check(self, node, api, read, ctx) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@register
+class LockTtlShorterThanRuntime(_LockRule):
+    code = "BG501"
+    name = "lock-ttl-shorter-than-runtime"
+    severity = Severity.ERROR
+    summary = "A lock's TTL is shorter than the measured runtime (or declared limit) of the job that holds it."
+
+    def check(self, node, api, read, ctx) -> None:
+        key, ttl, note, auto_renewal = read
+        if not isinstance(ttl, float) or auto_renewal:
+            return  # no expiry (BG502), unknown (never guessed), or renewed in the background
+        jobs = _holding_jobs(ctx)
+        runtime, matched = runtime_for(ctx.index.runtimes or {}, jobs, key)
+        margin = self.config.lock_ttl_margin
+        name = f"`{key}`" if key else "this lock"
+        who = f" held by `{jobs[0].name}`" if jobs else ""
+        if runtime is not None and ttl < runtime.seconds * margin:
+            needed = f"{runtime.seconds:g} s" + (f" x margin {margin:g} = {runtime.seconds * margin:g} s" if margin != 1 else "")
+            ctx.report(
+                self,
+                node,
+                f"Lock {name}{who} expires after {ttl:g} s ({api.label}, {note}), but the job runs {needed} (measured "
+                f"{runtime.seconds:g} s in {runtime.source}): the lock expires mid-run and another replica starts the "
+                "same job on top of this one. Make the TTL longer than the longest run, or renew it while the job runs.",
+            )
+            return
+        limit, limit_text = declared_limit(jobs)
+        if limit is not None and ttl < limit:
+            ctx.report(
+                self,
+                node,
+                f"Lock {name}{who} expires after {ttl:g} s ({api.label}, {note}), but the job may run up to {limit:g} s "
+                f"(declared {limit_text}): a run that uses its limit outlives the lock, and another replica starts the "
+                "same job on top of it. Make the TTL longer than the job's limit.",
+            )
+
+
+@register
+class LockWithoutTtl(_LockRule):
+    code = "BG502"
+    name = "lock-without-ttl"
+    severity = Severity.ERROR
+    summary = "A distributed lock acquired with no expiry: a killed holder blocks the job for ever."
+
+    def check(self, node, api, read, ctx) -> None:
+        key, ttl, note, _renewal = read
+        if ttl != NEVER:
+            return
+        name = f"`{key}`" if key else "This lock"
+        ctx.report(
+            self,
+            node,
+            f"{name[0].upper() + name[1:] if not key else 'Lock ' + name} never expires ({api.label}, {note}): if the "
+            "process holding it is killed (a deploy's SIGKILL, an OOM), nothing ever releases it and the job never "
+            "runs again until someone deletes the key by hand. Give it a TTL longer than the longest run.",
+        )
+
+
+@register
+class LockReleasedWithoutOwnershipCheck(Rule):
+    code = "BG503"
+    name = "lock-released-without-ownership-check"
+    severity = Severity.ERROR
+    summary = "A lock's key is deleted directly (`redis.delete(key)`), releasing whoever holds it now."
+
+    def is_relevant(self, unit) -> bool:
+        return bool(unit.index.locks) and any(f".{m}(" in unit.text for m in knowledge.KEY_DELETES)
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.KEY_DELETES or not node.args:
+            return
+        keys = []
+        for arg in node.args:
+            if arg.keyword is None and not arg.star:
+                ir = ctx.to_ir(arg.value)
+                from bgcheck.locks import key_text
+
+                keys.append(key_text(ctx.index.fold(ir), ir))
+        for key in keys:
+            site = next((s for s in ctx.index.locks if keys_match(key, s.key)), None)
+            if site is None:
+                continue
+            in_shutdown = ctx.function_qualname in ctx.index.shutdown.shutdown_code
+            where = " in a shutdown path" if in_shutdown else ""
+            ctx.report(
+                self,
+                node,
+                f"`{func.attr.value}()` of the lock key `{key}`{where} releases the lock without checking who holds it: "
+                "if it expired and another replica took it, this deletes that replica's lock and a third run starts "
+                "on top of both. Release through the lock object (`lock.release()` compares the owner token), or "
+                "with a compare-and-delete script.",
+            )
+            return
