@@ -29,7 +29,9 @@ from bgcheck.config import Config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
 from bgcheck.files import PathPatterns, discover
 from bgcheck.jobs import attach_jobs
+from bgcheck import transactions
 from bgcheck.locks import find_locks, unmatched_runtime_keys
+from bgcheck.money import build_money_model
 from bgcheck.noqa import is_suppressed, parse_noqa
 from bgcheck.project import ProjectIndex
 from bgcheck.runtimes import load_runtimes
@@ -205,14 +207,20 @@ def _short(exc: BaseException) -> str:
 # the project
 
 
-def build_index(summaries: Iterable[ModuleSummary], console_scripts: Optional[dict] = None, runtimes: Optional[dict] = None) -> ProjectIndex:
-    """The index plus the project-wide models every rule consults."""
+def build_index(
+    summaries: Iterable[ModuleSummary], config: Config, console_scripts: Optional[dict] = None, runtimes: Optional[dict] = None
+) -> ProjectIndex:
+    """The index plus the project-wide models every rule consults, built once per run."""
     index = ProjectIndex(summaries)
     index.celery_config = CeleryConfig(index)
     index.jobs = attach_jobs(index)
     index.shutdown = build_shutdown_model(index, console_scripts or {})
     index.runtimes = runtimes or {}
     index.locks = find_locks(index)
+    index.money = build_money_model(index, config)
+    index.on_commit_callbacks = transactions.on_commit_callbacks(index)
+    index.transaction_helpers = transactions.transaction_helpers(index)
+    index.atomic_requests = transactions.atomic_requests(index)
     return index
 
 
@@ -257,7 +265,7 @@ def collect_project(paths: Sequence[Path], config: Config, runtimes_file: Option
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
     runtimes = load_runtimes(config, runtimes_file)
     units = load_units(paths, config)
-    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root), runtimes)
+    index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
     return index, [u.error for u in units if u.error is not None]
 
 
@@ -268,7 +276,7 @@ def run(
     bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
     units = load_units(paths, config, cwd)
-    index = build_index((u.summary for u in units if u.summary is not None), console_scripts(config.root), runtimes)
+    index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
 
     result = RunResult(files_checked=len(units), index=index)

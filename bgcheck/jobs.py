@@ -231,7 +231,7 @@ class _JobFinder:
 
     def explicit_name(self, source: knowledge.JobSource, call_args: tuple, kwargs: dict) -> Optional[str]:
         """The id or name the registration gives the job (``add_job(f, id="x")``), if any."""
-        candidates = [kwargs.get(option) for option in knowledge.JOB_NAME_OPTIONS]
+        candidates = [kwargs.get(option) for option in source.name_options]
         if source.name_pos is not None and source.name_pos < len(call_args):
             candidates.insert(0, call_args[source.name_pos])
         for candidate in candidates:
@@ -376,7 +376,7 @@ class _JobFinder:
                 source = _match(knowledge.JOB_DECORATORS, canonical)
                 if source is None:
                     continue
-                name = self.fold(kwargs.get("name") or kwargs.get("actor_name") or kwargs.get("id"))
+                name = next((v for v in (self.fold(kwargs[o]) for o in knowledge.JOB_NAME_OPTIONS if o in kwargs) if isinstance(v, str)), None)
                 if source.framework == "Celery" and not isinstance(name, str):
                     name = _celery_default_name(qualname)
                 self.add(source, qualname, qualname, summary.path, args, kwargs, name=name if isinstance(name, str) else None)
@@ -411,7 +411,7 @@ class _JobFinder:
             else:
                 function, written = self.function_of(entry)
                 kwargs = {}
-            source = knowledge.JobSource("", "arq", "queued", limits=(("timeout", "timeout", 1.0),))
+            source = knowledge.JobSource("", "arq", "queued", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
             self.add(source, function, written, summary.path, (), kwargs)
         for entry in _items(cron_jobs):
             target, args, kwargs = _call_parts(entry)
@@ -421,7 +421,7 @@ class _JobFinder:
             fields = self.cron_fields(kwargs, ("month", "day", "weekday", "hour", "minute", "second"))
             note = "" if "minute" in kwargs or not any(k in kwargs for k in ("hour", "day", "weekday", "month")) else "no minute given: fires every minute of the matching hours"
             schedule = Schedule("cron", cron=fields or "(every minute)", note=note)
-            source = knowledge.JobSource("", "arq cron", "scheduled", limits=(("timeout", "timeout", 1.0),))
+            source = knowledge.JobSource("", "arq cron", "scheduled", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
             self.add(source, function, written, summary.path, (), kwargs, schedule=schedule)
 
     def from_calls(self) -> None:

@@ -136,6 +136,7 @@ class JobSource:
     per_process: bool = False
     limits: tuple = ()
     periodic_option: Optional[str] = None  # an option that turns a queued task into a scheduled one
+    name_options: tuple = ()  # options that name the job (``add_job(f, id="x")``); others may be the function's own kwargs
     name_pos: Optional[int] = None  # positional index of the job's id, when it can be passed so
 
     @property
@@ -177,24 +178,24 @@ JOB_DECORATORS: tuple[JobSource, ...] = (
 )
 
 JOB_CALLS: tuple[JobSource, ...] = (
-    JobSource(rf"({_APS3_SCHEDULER})\.add_job$", "APScheduler", "scheduled", ("arg", 0, "func"), "apscheduler", True, _APS_LIMITS),
-    JobSource(r"apscheduler(\.\w+)*\.(Async)?Scheduler\(\)\.add_schedule$", "APScheduler 4", "scheduled", ("arg", 0, "func_or_task_id"), "apscheduler", True),
-    JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.add_job$", "Flask-APScheduler", "scheduled", ("arg", 1, "func"), "apscheduler", True, _APS_LIMITS, name_pos=0),
+    JobSource(rf"({_APS3_SCHEDULER})\.add_job$", "APScheduler", "scheduled", ("arg", 0, "func"), "apscheduler", True, _APS_LIMITS, name_options=("name", "id")),
+    JobSource(r"apscheduler(\.\w+)*\.(Async)?Scheduler\(\)\.add_schedule$", "APScheduler 4", "scheduled", ("arg", 0, "func_or_task_id"), "apscheduler", True, name_options=("id",)),
+    JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.add_job$", "Flask-APScheduler", "scheduled", ("arg", 1, "func"), "apscheduler", True, _APS_LIMITS, name_options=("id",), name_pos=0),
     JobSource(r"(^|.*\.)add_periodic_task$", "Celery beat", "scheduled", ("arg", 1, "sig"), "celery-arg", False),
     JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue|enqueue_call)$", "RQ", "queued", ("arg", 0, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
     JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue_in|enqueue_at)$", "RQ", "queued", ("arg", 1, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
     JobSource(r"rq\.cron\.register$", "RQ cron", "scheduled", ("arg", 0, "func"), "rq-cron", False, (("job_timeout", "job_timeout", 1.0),)),
-    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.schedule$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "interval-kw", False, (("timeout", "timeout", 1.0),)),
-    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.cron$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "cron-arg", False, (("timeout", "timeout", 1.0),)),
+    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.schedule$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "interval-kw", False, (("timeout", "timeout", 1.0),), name_options=("id",)),
+    JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.cron$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "cron-arg", False, (("timeout", "timeout", 1.0),), name_options=("id",)),
     JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.(enqueue_in|enqueue_at)$", "rq-scheduler", "queued", ("arg", 1, "func")),
     JobSource(r"schedule(\.Scheduler\(\))?\.every\(\)(\.\w+(\(\))?)*\.do$", "schedule", "scheduled", ("arg", 0, "job_func"), "schedule-chain", True),
-    JobSource(r"django_q\.tasks\.schedule$", "django-q", "scheduled", ("arg", 0, "func"), "django-q", False),
-    JobSource(r"django_q\.models\.Schedule\.objects\.create$", "django-q", "scheduled", ("kw", None, "func"), "django-q", False),
+    JobSource(r"django_q\.tasks\.schedule$", "django-q", "scheduled", ("arg", 0, "func"), "django-q", False, name_options=("name",)),
+    JobSource(r"django_q\.models\.Schedule\.objects\.create$", "django-q", "scheduled", ("kw", None, "func"), "django-q", False, name_options=("name",)),
     JobSource(r"django_q\.tasks\.async_task$", "django-q", "queued", ("arg", 0, "func")),
     JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", ("arg", 1, "func"), "cron-arg", True),
-    JobSource(r"threading\.Thread$", "threading", "thread", ("arg", 1, "target")),
-    JobSource(r"asyncio(\.tasks)?\.(create_task|ensure_future)$", "asyncio", "in-process task", ("arg", 0, "coro")),
-    JobSource(r"(^|.*\.)create_task$", "asyncio", "in-process task", ("arg", 0, "coro")),
+    JobSource(r"threading\.Thread$", "threading", "thread", ("arg", 1, "target"), name_options=("name",)),
+    JobSource(r"asyncio(\.tasks)?\.(create_task|ensure_future)$", "asyncio", "in-process task", ("arg", 0, "coro"), name_options=("name",)),
+    JobSource(r"(^|.*\.)create_task$", "asyncio", "in-process task", ("arg", 0, "coro"), name_options=("name",)),
     JobSource(r"(^|.*\.)submit$", "concurrent.futures", "in-process task", ("arg", 0, "fn")),
     JobSource(r"(^|.*\.)run_in_executor$", "asyncio", "in-process task", ("arg", 1, "func")),
 )
@@ -222,8 +223,8 @@ CELERY_SIGNATURE_BY_NAME = frozenset(
     {"celery.signature", "celery.canvas.signature", "celery.Signature", "celery.canvas.Signature"}
     | {f"{app}().signature" for app in CELERY_APP_CLASSES}
 )
-# Options that give a job the name its framework knows it by (APScheduler ``id``/``name``,
-# dramatiq ``actor_name``, arq/django-q/Celery ``name``), nearest first.
+# Decorator options that give a job the name its framework knows it by (APScheduler ``id``/``name``,
+# dramatiq ``actor_name``, Celery/Huey ``name``), nearest first. Calls list theirs in ``name_options``.
 JOB_NAME_OPTIONS = ("name", "actor_name", "id")
 
 # --- what the summary records ----------------------------------------------
@@ -282,6 +283,8 @@ RECORDED_CALL_NAMES = frozenset(
         "ConcurrentRateLimiter",
         "set",
         "add",
+        # money and transactions (BG6xx)
+        "on_commit",
     }
 )
 # Recorded only when the receiver is not a string literal (``", ".join(...)``).
@@ -458,6 +461,12 @@ EXECUTOR_SHUTDOWN = re.compile(r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecuto
 SCHEDULER_SHUTDOWN = re.compile(r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.shutdown")
 POOL_TERMINATE = re.compile(r"multiprocessing(\.pool)?\.(Pool|ThreadPool)\(\)\.terminate|multiprocessing\.get_context\(\)\.Pool\(\)\.terminate")
 GATHER = frozenset({"asyncio.gather", "asyncio.tasks.gather"})
+# Receivers whose ``cancel()`` abandons no work in flight (BG402): a timer or a
+# scheduled callback that has not run yet, a cancel scope.
+CANCEL_NOT_A_TASK = re.compile(
+    r"threading\.Timer\(\)|sched\.scheduler\(\)|.*\.(call_later|call_at|call_soon|call_soon_threadsafe)\(\)|"
+    r"(anyio|trio)(\.\w+)*\.(CancelScope|move_on_after|fail_after)\(\)"
+)
 DEADLINE_CONTEXTS = frozenset({"asyncio.timeout", "asyncio.timeout_at", "asyncio.timeouts.timeout", "anyio.fail_after", "anyio.move_on_after", "async_timeout.timeout", "trio.fail_after", "trio.move_on_after"})
 # Explicit wait bounds that add up on a shutdown path (BG406): method or function
 # name -> (keyword, positional index) of the bound in seconds.
@@ -534,3 +543,57 @@ CELERY_ONCE_BASES = frozenset({"celery_once.QueueOnce", "celery_once.tasks.Queue
 CELERY_ONCE_DEFAULT_TTL = 3600.0
 # Deleting a key directly (BG503).
 KEY_DELETES = frozenset({"delete", "unlink", "hdel"})
+
+# --- money (BG6xx) ------------------------------------------------------------
+#
+# Payment SDK calls that move money (facts file, section 6), as regexes over
+# canonical names. Reading a payment (retrieve, list) does not move money.
+MONEY_CALLS: tuple[str, ...] = (
+    # stripe, resource-class style (class or instance methods; sync and _async)
+    r"stripe\.(Charge\.(create|capture)|PaymentIntent\.(create|confirm|capture)|Refund\.create|Transfer\.create|"
+    r"Payout\.create|Invoice\.pay|Subscription\.create|checkout\.Session\.create|SetupIntent\.(create|confirm))(_async)?",
+    r"stripe\.(Charge|PaymentIntent|Invoice|SetupIntent)\.(retrieve|construct_from)\(\)\.(capture|confirm|pay)(_async)?",
+    # stripe, StripeClient style (v1 namespace and the deprecated flat one)
+    r"stripe\.StripeClient\(\)(\.v1)?\.(payment_intents\.(create|confirm|capture)|charges\.(create|capture)|"
+    r"refunds\.create|transfers\.create|payouts\.create|invoices\.pay)(_async)?",
+    # braintree
+    r"braintree\.Transaction\.(sale|submit_for_settlement|submit_for_partial_settlement|refund|credit|clone_transaction|adjust_authorization)",
+    r"braintree\.BraintreeGateway\(\)\.transaction\.(sale|submit_for_settlement|submit_for_partial_settlement|refund|credit)",
+    # Adyen
+    r"Adyen\.Adyen\(\)\.(checkout\.payments_api\.payments|checkout\.modifications_api\.(capture_authorised_payment|"
+    r"refund_captured_payment|refund_or_cancel_payment|update_authorised_amount)|payment\.payments_api\.authorise|"
+    r"payment\.modifications_api\.(capture|refund|cancel_or_refund)|payout\.instant_payouts_api\.payout|"
+    r"transfers\.transfers_api\.transfer_funds)",
+    # Square (new SDK and legacy)
+    r"square(\.client)?\.(Square|AsyncSquare)\(\)\.(payments\.(create|complete)|refunds\.refund_payment)",
+    r"(square_legacy|square)(\.client)?\.Client\(\)\.(payments\.create_payment|payments\.complete_payment|refunds\.refund_payment)",
+    # razorpay
+    r"razorpay\.Client\(\)\.(payment\.(capture|refund|transfer)|refund\.create|transfer\.create)",
+    # mollie
+    r"mollie\.api\.client\.Client\(\)\.(payments\.create|payments\.get\(\)\.refunds\.create)",
+    # PayPal REST SDK
+    r"paypalrestsdk\.(Payment|Payout)\(\)\.(create|execute)|paypalrestsdk\.(Sale|Capture)\.find\(\)\.refund",
+)
+# Whole-word name patterns (identifier words, split at _ and camelCase): a
+# project function or an unresolved method whose name has these words moves money.
+DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "disburse", "capture_payment", "transfer_funds")
+
+# Fire-and-forget contexts (BG601, BG602).
+TASK_SPAWNERS = re.compile(r"asyncio(\.tasks)?\.(create_task|ensure_future)|asyncio\.get_event_loop\(\)\.create_task|.*\.create_task")
+TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
+BACKGROUND_TASKS = re.compile(r"(fastapi|starlette\.background|fastapi\.background)\.BackgroundTasks\(\)\.add_task")
+BACKGROUND_TASK = frozenset({"starlette.background.BackgroundTask", "fastapi.BackgroundTasks", "starlette.background.BackgroundTasks"})
+
+# Publishing (BG604): by canonical name, or by method name on any receiver.
+PUBLISH_CALLS = re.compile(
+    r".*\.(delay|apply_async|send_task|enqueue|enqueue_call|enqueue_in|enqueue_at|enqueue_job|basic_publish|produce|publish)"
+    r"|kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
+)
+DRAMATIQ_SEND = frozenset({"send", "send_with_options"})
+TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.transaction.atomic()"})
+TRANSACTION_BEGIN = re.compile(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")
+TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|db|tx)$", re.IGNORECASE)
+ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
+NON_ATOMIC_REQUESTS = frozenset({"django.db.transaction.non_atomic_requests"})
+ROW_LOCK_WORDS = re.compile(r"select_for_update|with_for_update|FOR\s+UPDATE", re.IGNORECASE)
+CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})

@@ -43,6 +43,10 @@ class ProjectIndex:
         self.shutdown = None  # bgcheck.shutdown.ShutdownModel
         self.runtimes: dict = {}  # job or lock key -> bgcheck.runtimes.Runtime
         self.locks: list = []  # every bgcheck.locks.LockSite
+        self.money = None  # bgcheck.money.MoneyModel
+        self.on_commit_callbacks: set = set()  # bgcheck.transactions
+        self.transaction_helpers: set = set()
+        self.atomic_requests = False
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:

@@ -65,6 +65,7 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
         for call, scope in summary.recorded_calls:
             _from_call(index, model, summary, call, scope)
         _from_web_apps(index, model, summary)
+        _unrecorded_installers(index, model, summary)
     for qualname, (summary, func) in sorted(index.functions.items()):
         for decorator in func.decorators:
             _from_decorator(index, model, summary, qualname, decorator)
@@ -120,6 +121,23 @@ def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, sco
         function = _ref(index, args[0])
         if function:
             model.roots.setdefault(function, ShutdownRoot(function, "Celery worker_shutdown handler", summary.path))
+
+
+def _is_signal_installer(target: str) -> bool:
+    return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
+
+
+def _unrecorded_installers(index: ProjectIndex, model: ShutdownModel, summary) -> None:
+    """A handler installed through a renamed import (``from signal import signal as install``) is not among
+    the recorded calls, so its signal is unknown: like any unknown signal, it may well be SIGTERM."""
+    recorded = {scope for call, scope in summary.recorded_calls if _is_signal_installer(index.canonical(call[1]) or "")}
+    scopes = [(summary.module, summary.module_calls)] + [(name, func.calls) for name, func in summary.functions.items()]
+    for scope, calls in scopes:
+        if scope in recorded:
+            continue
+        if any(_is_signal_installer(index.canonical(call) or "") for call in calls):
+            model.sigterm_scopes.add(scope)
+            model.sigterm_modules.add(summary.module)
 
 
 def _from_decorator(index: ProjectIndex, model: ShutdownModel, summary, qualname: str, decorator: IR) -> None:
@@ -254,27 +272,36 @@ def timed_waits(index: ProjectIndex, scopes) -> list[TimedWait]:
     wanted = set(scopes)
     for summary in sorted(index.modules.values(), key=lambda s: s.path):
         for call, scope in summary.recorded_calls:
-            if scope not in wanted or not call[1]:
-                continue
-            name = call[1].rsplit(".", 1)[-1]
-            spec = knowledge.TIMED_WAITS.get(name)
-            if spec is None:
-                continue
-            keyword, position = spec
-            value = None
-            for key, arg in call[3]:
-                if key == keyword or (name == "sleep" and key == "delay"):
-                    value = arg
-            if value is None and position is not None and len(call[2]) > position:
-                value = call[2][position]
-            seconds = as_seconds(index.fold(value)) if value is not None else None
-            if not seconds or seconds <= 0:
+            if scope not in wanted:
                 continue
             func = index.function(scope)
-            receiver = call[1].rsplit(".", 2)[-2] if call[1].count(".") else ""
-            receiver = receiver.replace("()", "")
-            text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({seconds:g})"
-            if name == "sleep":
-                text = f"sleep({seconds:g})"
-            waits.append(TimedWait(scope, text, seconds, summary.path, func.line if func else 0))
+            wait = timed_wait(index, call, scope, summary.path, func.line if func else 0)
+            if wait is not None:
+                waits.append(wait)
     return waits
+
+
+def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) -> Optional[TimedWait]:
+    """The explicit wait bound of one call (its IR), or None when it is not a timed wait."""
+    if not call[1]:
+        return None
+    name = call[1].rsplit(".", 1)[-1]
+    spec = knowledge.TIMED_WAITS.get(name)
+    if spec is None:
+        return None
+    keyword, position = spec
+    value = None
+    for key, arg in call[3]:
+        if key == keyword or (name == "sleep" and key == "delay"):
+            value = arg
+    if value is None and position is not None and len(call[2]) > position:
+        value = call[2][position]
+    seconds = as_seconds(index.fold(value)) if value is not None else None
+    if not seconds or seconds <= 0:
+        return None
+    receiver = call[1].rsplit(".", 2)[-2] if call[1].count(".") else ""
+    receiver = receiver.replace("()", "")
+    text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({seconds:g})"
+    if name == "sleep":
+        text = f"sleep({seconds:g})"
+    return TimedWait(scope, text, seconds, path, line)

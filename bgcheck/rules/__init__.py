@@ -5,6 +5,7 @@ from bgcheck.rules import endings  # noqa: F401  (registers BG201-BG205)
 from bgcheck.rules import queues  # noqa: F401  (registers BG301-BG304)
 from bgcheck.rules import shutdown  # noqa: F401  (registers BG401-BG406)
 from bgcheck.rules import locks  # noqa: F401  (registers BG501-BG503)
+from bgcheck.rules import money  # noqa: F401  (registers BG601-BG604)
 from bgcheck.rules.base import REGISTRY, Rule
 
 __all__ = ["REGISTRY", "Rule", "all_rules", "rule_by_code_or_name"]

@@ -46,8 +46,8 @@ class UnboundedQueue(Rule):
         if name not in knowledge.QUEUE_CONSTRUCTORS:
             return
         position = knowledge.QUEUE_CONSTRUCTORS[name]
-        short = name.replace("()", "").split(".")
-        short = ".".join(short[-2:])
+        parts = name.replace("()", "").split(".")
+        short = f"{parts[0]}.{parts[-1]}"  # ``multiprocessing.get_context().Queue`` -> ``multiprocessing.Queue``
         if position is None:
             detail = f"`{short}()` has no bound at all"
         else:
@@ -92,7 +92,7 @@ class UnboundedExecutorMap(Rule):
         positional = [a for a in node.args if a.keyword is None and not a.star]
         if len(positional) < 2:
             return
-        what = _unsized(positional[1].value, ctx)
+        what = _unsized(positional[1].value, ctx, ctx.function_node)
         if what is None:
             return
         advice = (
@@ -108,8 +108,18 @@ class UnboundedExecutorMap(Rule):
         )
 
 
-def _unsized(node: cst.BaseExpression, ctx) -> Optional[str]:
-    """How to describe an iterable that is not sized, or None when it is (or cannot be told)."""
+_CURSOR_METHODS = frozenset({"cursor", "execute", "iterator"})
+
+
+def _unsized(node: cst.BaseExpression, ctx, function: Optional[cst.FunctionDef] = None) -> Optional[str]:
+    """How to describe an iterable that is not sized, or None when it is (or cannot be told).
+
+    ``function``: the function around the call, where a local name bound once
+    (``rows = (r for r in ...)``, ``cur = conn.cursor()``) is looked through."""
+    if isinstance(node, cst.Name) and function is not None:
+        value = _single_binding(function, node.value)
+        if value is not None:
+            return _unsized(value, ctx)  # one level only: no chains, no cycles
     if isinstance(node, cst.GeneratorExp):
         return "a generator expression"
     if isinstance(node, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp)):
@@ -126,7 +136,8 @@ def _unsized(node: cst.BaseExpression, ctx) -> Optional[str]:
         summary = ctx.index.function(function) if function else None
         if summary is not None and summary.is_generator:
             return f"the generator `{summary.name}()`"
-        if name.endswith(".execute") or name.endswith(".cursor") or name.endswith(".iterator"):
+        # By the method name: the connection is often a parameter, so the receiver does not resolve.
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CURSOR_METHODS:
             return "a database cursor"
         return None
     resolved = ctx.resolve(node) or ""
@@ -137,6 +148,71 @@ def _unsized(node: cst.BaseExpression, ctx) -> Optional[str]:
     if resolved in ("sys.stdin",):
         return "`sys.stdin`"
     return None
+
+
+def _single_binding(function: cst.FunctionDef, name: str) -> Optional[cst.BaseExpression]:
+    """The value of ``name = <value>`` when that is the only binding of ``name`` in the function's own body."""
+    values: list = []
+    rebound = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function  # nested functions have their own locals
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal rebound
+            for target in node.targets:
+                if isinstance(target.target, cst.Name) and target.target.value == name:
+                    if len(node.targets) == 1:
+                        values.append(node.value)
+                    else:
+                        rebound = True
+                elif _binds(target.target, name):
+                    rebound = True
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            nonlocal rebound
+            if isinstance(node.target, cst.Name) and node.target.value == name:
+                if node.value is not None:
+                    values.append(node.value)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            nonlocal rebound
+            if _binds(node.target, name):
+                rebound = True
+
+        def visit_For(self, node: cst.For) -> None:
+            nonlocal rebound
+            if _binds(node.target, name):
+                rebound = True
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            nonlocal rebound
+            if _binds(node.name, name):
+                rebound = True
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            nonlocal rebound
+            if _binds(node.target, name):
+                rebound = True
+
+    function.visit(_Finder())
+    if rebound or len(values) != 1:
+        return None
+    return values[0]
+
+
+def _binds(target: cst.CSTNode, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(element.value, name) for element in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _binds(target.value, name)
+    return False
 
 
 @register

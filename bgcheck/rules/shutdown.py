@@ -17,7 +17,14 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.shutdown import background_starts, entry_scopes, hands_over_to_framework, installs_sigterm_handler, timed_waits
+from bgcheck.shutdown import (
+    background_starts,
+    entry_scopes,
+    hands_over_to_framework,
+    installs_sigterm_handler,
+    timed_wait,
+    timed_waits,
+)
 
 
 def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
@@ -158,9 +165,8 @@ class ShutdownWithoutWait(Rule):
         if not knowledge.POOL_TERMINATE.fullmatch(name):
             return
         receiver = dotted_name(node.func.value)
-        scope = ctx.function_node or ctx.module
-        code = ctx.module.code_for_node(scope)
-        if receiver and f"{receiver}.close()" in code and f"{receiver}.join(" in code:
+        before = _code_before(node, ctx)
+        if receiver and f"{receiver}.close()" in before and f"{receiver}.join(" in before:
             return
         ctx.report(
             self,
@@ -174,6 +180,8 @@ class ShutdownWithoutWait(Rule):
         receiver = dotted_name(node.func.value)
         if receiver is None:
             return
+        if knowledge.CANCEL_NOT_A_TASK.fullmatch(ctx.resolve(node.func.value) or ""):
+            return  # a timer or a scheduled callback that has not run: nothing in flight
         names = {receiver}
         loop = ctx.enclosing(cst.For)
         if loop is not None and dotted_name(loop.target) == receiver:
@@ -194,11 +202,33 @@ class ShutdownWithoutWait(Rule):
         )
 
 
-def _bounded_wait_follows(node: cst.Call, ctx) -> bool:
+def _split_at(node: cst.Call, ctx) -> tuple[str, str]:
+    """The code of the enclosing function (or module) before and after this call."""
     scope = ctx.function_node or ctx.module
-    code = ctx.module.code_for_node(scope)
     call_code = ctx.module.code_for_node(node)
-    after = code.split(call_code, 1)[-1]
+    text = ctx.module.code
+    lines = text.splitlines(keepends=True)
+
+    def offset(position) -> int:
+        return sum(len(line) for line in lines[: position.line - 1]) + position.column
+
+    begin = offset(ctx.position(node).start)
+    if text[begin : begin + len(call_code)] != call_code:  # pragma: no cover - positions always agree with the code
+        code = ctx.module.code_for_node(scope)
+        before, _, after = code.partition(call_code)
+        return before, after
+    if scope is ctx.module:
+        return text[:begin], text[begin + len(call_code) :]
+    region = ctx.position(scope)
+    return text[offset(region.start) : begin], text[begin + len(call_code) : offset(region.end)]
+
+
+def _code_before(node: cst.Call, ctx) -> str:
+    return _split_at(node, ctx)[0]
+
+
+def _bounded_wait_follows(node: cst.Call, ctx) -> bool:
+    after = _split_at(node, ctx)[1]
     return bool(re.search(r"timeout\s*=|\bwait\(|\.join\(\s*\d|\.result\(\s*\d", after))
 
 
@@ -256,7 +286,9 @@ def _durable_write(index, function: str) -> Optional[str]:
         for call in summary.calls if summary else ():
             canonical = index.canonical(call) or call
             if _DURABLE.fullmatch(canonical):
-                return f"`{canonical.replace('()', '').rsplit('.', 2)[-2:][0]}.{canonical.rsplit('.', 1)[-1]}()`"
+                receiver = canonical.replace("()", "").rsplit(".", 2)[-2:][0].lstrip("?")
+                method = canonical.rsplit(".", 1)[-1]
+                return f"`{receiver}.{method}()`" if receiver else f"`{method}()`"
     return None
 
 
@@ -370,8 +402,11 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
         if wait is not None and ctx.fold(wait) is False:
             return None
         return "`shutdown()` (wait=True)"
-    if method == "join" and isinstance(func, cst.Attribute) and not node.args and not isinstance(func.value, cst.BaseString):
-        return "`join()`"
+    if method == "join" and isinstance(func, cst.Attribute) and not isinstance(func.value, cst.BaseString):
+        timeout = _argument(node, "timeout", 0)
+        if timeout is None or (len(node.args) == 1 and not node.args[0].star and _is_none(timeout)):
+            return "`join()`"
+        return None
     if name in knowledge.GATHER:
         if _under_deadline(ctx):
             return None
@@ -382,10 +417,15 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
     return None
 
 
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 def _under_deadline(ctx) -> bool:
     for ancestor in reversed(ctx.ancestors[:-1]):
         if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in ("asyncio.wait_for", "asyncio.tasks.wait_for"):
-            return True
+            timeout = _argument(ancestor, "timeout", 1)
+            return timeout is not None and not _is_none(timeout)
         if isinstance(ancestor, cst.With):
             for item in ancestor.items:
                 if isinstance(item.item, cst.Call) and ctx.resolve_call(item.item) in knowledge.DEADLINE_CONTEXTS:
@@ -412,7 +452,10 @@ class ShutdownBudgetExceeded(Rule):
         root = ctx.index.shutdown.roots.get(ctx.function_qualname or "")
         if root is None:
             return
-        waits = timed_waits(ctx.index, ctx.index.reachable([root.function]))
+        if root.after_yield_only:
+            waits = _waits_after_yield(node, ctx)
+        else:
+            waits = timed_waits(ctx.index, ctx.index.reachable([root.function]))
         total = sum(w.seconds for w in waits)
         grace = self.config.grace_period
         if total <= grace:
@@ -425,3 +468,44 @@ class ShutdownBudgetExceeded(Rule):
             f"period: {parts} = {total:g} s. SIGKILL arrives before the last wait ends, and what it waited for is "
             "lost. Shorten the waits, run them in parallel, or raise the grace period (terminationGracePeriodSeconds).",
         )
+
+
+def _waits_after_yield(function: cst.FunctionDef, ctx) -> list:
+    """A lifespan's shutdown waits: those after its ``yield``, in it and in the functions it calls there
+    (what runs before the ``yield`` is start-up)."""
+    after: list[cst.Call] = []
+
+    class _Finder(cst.CSTVisitor):
+        seen_yield = False
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def leave_Yield(self, node: cst.Yield) -> None:
+            self.seen_yield = True
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if self.seen_yield:
+                after.append(node)
+
+    function.visit(_Finder())
+    index = ctx.index
+    qualname = ctx.function_qualname
+    line = ctx.function.line if ctx.function else 0
+    waits = []
+    callees: list[str] = []
+    for call in after:
+        wait = timed_wait(index, ctx.to_ir(call), qualname, ctx.path, line)
+        if wait is not None:
+            waits.append(wait)
+        callee = index.resolve_function(ctx.resolve_call(call))
+        if callee and callee != qualname:
+            callees.append(callee)
+    reached = [name for name in index.reachable(callees) if name != qualname]
+    return waits + timed_waits(index, reached)

@@ -1,0 +1,338 @@
+"""BG6xx: work that must not be lost.
+
+Money moved by work that lives only in memory (a task, a pool, a thread)
+is lost at a stop with no error anywhere; a message published inside a
+transaction announces something that may then be rolled back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.celery_config import truthy
+from bgcheck.diagnostics import Location, Severity
+from bgcheck.ir import dotted_name
+from bgcheck.rules.base import Rule, register
+
+
+def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position is None:
+        return None
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    return positional[position].value if len(positional) > position else None
+
+
+def _related(model, qualname: str) -> tuple:
+    return tuple(Location(link.path, link.line or 1, 1, link.line or 1, 1, f"-> {link.name}") for link in model.chains[qualname])
+
+
+def _function_of(node: Optional[cst.BaseExpression], ctx) -> Optional[str]:
+    """The project function run by a job argument: ``f``, ``f(...)`` (a coroutine), ``partial(f, ...)``."""
+    if node is None:
+        return None
+    if isinstance(node, cst.Call):
+        target = ctx.resolve_call(node)
+        if target in ("functools.partial", "asyncio.to_thread", "asyncio.threads.to_thread") and node.args:
+            return _function_of(node.args[0].value, ctx)
+        return ctx.index.resolve_function(target)
+    return ctx.index.resolve_function(ctx.resolve(node))
+
+
+def _assigned_name(ctx) -> Optional[str]:
+    parent = ctx.parent()
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        return dotted_name(parent.targets[0].target)
+    if isinstance(parent, cst.AnnAssign):
+        return dotted_name(parent.target)
+    return None
+
+
+def _waited_for(ctx, variable: Optional[str], how: str) -> bool:
+    """Is the spawned work waited for later in the same function (await, gather, result(), join())?"""
+    parent = ctx.parent()
+    if isinstance(parent, cst.Await):
+        return True
+    if isinstance(parent, cst.Attribute) and parent.attr.value in ("result", "join"):
+        return True
+    if not variable:
+        return False
+    scope = ctx.function_node or ctx.module
+    code = ctx.module.code_for_node(scope)
+    v = re.escape(variable)
+    patterns = {
+        "task": rf"await\s+{v}\b|gather\([^)]*\b{v}\b|wait\([^)]*\b{v}\b|{v}\.result\(",
+        "future": rf"{v}\.result\(|wait\([^)]*\b{v}\b|as_completed\([^)]*\b{v}\b|await\s+{v}\b",
+        "thread": rf"{v}\.join\(",
+    }[how]
+    return re.search(patterns, code) is not None
+
+
+def _in_own_task_group(node: cst.Call, ctx) -> bool:
+    receiver = dotted_name(node.func.value) if isinstance(node.func, cst.Attribute) else None
+    if not receiver:
+        return False
+    for ancestor in reversed(ctx.ancestors[:-1]):
+        if isinstance(ancestor, cst.With):
+            for item in ancestor.items:
+                if item.asname is not None and dotted_name(item.asname.name) == receiver:
+                    return True
+        if isinstance(ancestor, cst.FunctionDef):
+            break
+    return False
+
+
+@register
+class MoneyInFireAndForget(Rule):
+    code = "BG601"
+    name = "money-in-fire-and-forget"
+    severity = Severity.ERROR
+    summary = "A money-moving call runs in a fire-and-forget context (a task, pool, thread or background task) that a stop loses."
+
+    def is_relevant(self, unit) -> bool:
+        return bool(unit.index.money.chains) and any(
+            w in unit.text for w in ("create_task", "ensure_future", "submit", "map(", "run_in_executor", "Thread", "add_task", "BackgroundTask", "call_soon")
+        )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        name = ctx.resolve_call(node) or ""
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
+        function, context, how = None, None, None
+        if knowledge.TASK_SPAWNERS.fullmatch(name) or method in ("create_task", "ensure_future"):
+            if knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(node, ctx):
+                return  # the TaskGroup awaits its tasks before the block ends
+            function, context, how = _function_of(_argument(node, "coro", 0), ctx), f"`{method or name}()`", "task"
+        elif method in ("submit", "map") and _executor_like(node, ctx):
+            function, context, how = _function_of(_argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future"
+        elif method == "run_in_executor":
+            function, context, how = _function_of(_argument(node, "func", 1), ctx), "`loop.run_in_executor()`", "task"
+        elif name == "threading.Thread":
+            function, context, how = _function_of(_argument(node, "target", 1), ctx), "`threading.Thread(target=...)`", "thread"
+        elif knowledge.BACKGROUND_TASKS.fullmatch(name) or (method == "add_task" and _looks_like_background_tasks(node, ctx)):
+            function, context, how = _function_of(_argument(node, "func", 0), ctx), "`BackgroundTasks.add_task()`", None
+        elif name in knowledge.BACKGROUND_TASK:
+            function, context, how = _function_of(_argument(node, "func", 0), ctx), "`BackgroundTask()`", None
+        elif method == "call_soon":
+            function, context, how = _function_of(_argument(node, "callback", 0), ctx), "`loop.call_soon()`", None
+        if function is None or not ctx.index.money.moves_money(function):
+            return
+        if how is not None and _waited_for(ctx, _assigned_name(ctx), how):
+            return
+        model = ctx.index.money
+        ctx.report(
+            self,
+            node,
+            f"Money moves in fire-and-forget work: {context} runs {model.chain_text(function)}, and nothing waits for "
+            "it or writes down that it is owed. A stop (deploy, scale-in, crash) loses it with no error anywhere: the "
+            "charge may be made and never recorded, or never made at all. Record the intent durably first (a row, "
+            "an outbox, a durable queue such as a Celery task with acks_late) and process it from there.",
+            related=_related(model, function),
+        )
+
+
+def _executor_like(node: cst.Call, ctx) -> bool:
+    receiver = ctx.resolve(node.func.value) or ""
+    if any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
+        return True
+    text = (dotted_name(node.func.value) or "").lower()
+    return "executor" in text or "pool" in text
+
+
+def _looks_like_background_tasks(node: cst.Call, ctx) -> bool:
+    text = (dotted_name(node.func.value) or "").lower()
+    return "background" in text
+
+
+_SPAWNS = ("create_task", "ensure_future", "submit", "run_in_executor")
+
+
+@register
+class TaskResultDiscarded(Rule):
+    code = "BG602"
+    name = "task-result-discarded"
+    severity = Severity.WARNING
+    summary = "The task or future returned by create_task / ensure_future / submit / run_in_executor is thrown away."
+
+    def is_relevant(self, unit) -> bool:
+        return any(word in unit.text for word in _SPAWNS)
+
+    def visit_Expr(self, node: cst.Expr, ctx) -> None:
+        call = node.value
+        if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Attribute, cst.Name)):
+            return
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else call.func.value
+        if method not in _SPAWNS:
+            return
+        name = ctx.resolve_call(call) or ""
+        if method in ("create_task",) and (knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(call, ctx)):
+            return  # a TaskGroup keeps its tasks and raises their errors
+        if method == "submit" and not _executor_like(call, ctx):
+            return
+        if method in ("create_task", "ensure_future") and isinstance(call.func, cst.Attribute):
+            receiver = ctx.resolve(call.func.value) or ""
+            if not (name.startswith("asyncio.") or "loop" in receiver.lower() or "loop" in (dotted_name(call.func.value) or "").lower()):
+                return  # some other object's create_task
+        what = {"submit": "future", "run_in_executor": "future"}.get(method, "task")
+        ctx.report(
+            self,
+            call,
+            f"The {what} returned by `{method}()` is thrown away: "
+            + (
+                "the event loop keeps only a weak reference, so the task can be garbage-collected mid-run, and "
+                if what == "task"
+                else ""
+            )
+            + "its exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
+            "or add a done-callback that logs failures.",
+        )
+
+
+@register
+class MoneyTaskAcksEarly(Rule):
+    code = "BG603"
+    name = "money-task-acks-early"
+    severity = Severity.ERROR
+    summary = "A Celery task that moves money acknowledges its message before it runs (no acks_late)."
+
+    def is_relevant(self, unit) -> bool:
+        return unit.has_job_code and bool(unit.index.money.chains)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+        qualname = ctx.function_qualname
+        model = ctx.index.money
+        if not model.moves_money(qualname):
+            return
+        for job in ctx.index.job_roots.get(qualname or "", ()):
+            if job.framework != "Celery":
+                continue
+            option = job.options.get("acks_late")
+            if option is not None:
+                if ctx.index.fold(option) is True:
+                    return
+            else:
+                config = ctx.index.celery_config
+                if config is not None and truthy(config.get("task_acks_late")):
+                    return
+            ctx.report(
+                self,
+                node.name,
+                f"Celery task `{job.name}` moves money ({model.chain_text(qualname)}) and acknowledges its message "
+                "when a worker takes it, before it runs: a worker killed mid-task (deploy, OOM) loses the task for good. "
+                "Set `acks_late=True` (and `reject_on_worker_lost=True`: without it, a SIGKILLed child is still "
+                "acknowledged) and make the task idempotent (an idempotency key), since it may now run twice.",
+                related=_related(model, qualname),
+            )
+            return
+
+
+def _publish_name(node: cst.Call, ctx) -> Optional[str]:
+    """How to name a publishing call, or None if this call does not publish."""
+    func = node.func
+    if not isinstance(func, cst.Attribute):
+        return None
+    method = func.attr.value
+    name = ctx.resolve_call(node) or f"?.{method}"
+    if method in knowledge.DRAMATIQ_SEND:
+        receiver = ctx.index.resolve_function(ctx.resolve(func.value))
+        if receiver and any(j.framework.startswith("Dramatiq") for j in ctx.index.job_roots.get(receiver, ())):
+            return f"{dotted_name(func.value)}.{method}()"
+    if method == "send" and re.fullmatch(r"(kafka|aiokafka)(\.\w+)*\.(KafkaProducer|AIOKafkaProducer)\(\)\.send", name):
+        return "producer.send()"
+    if method == "publish" and not re.search(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", name + (dotted_name(func.value) or ""), re.IGNORECASE):
+        return None
+    if knowledge.PUBLISH_CALLS.fullmatch(name) or knowledge.PUBLISH_CALLS.fullmatch(f"x.{method}"):
+        receiver = dotted_name(func.value) or "..."
+        return f"{receiver}.{method}()"
+    return None
+
+
+@register
+class PublishInsideTransaction(Rule):
+    code = "BG604"
+    name = "publish-inside-transaction"
+    severity = Severity.ERROR
+    summary = "A message is published or a task enqueued inside an open database transaction."
+
+    def is_relevant(self, unit) -> bool:
+        return any(word in unit.text for word in ("atomic", "begin", "ATOMIC_REQUESTS", "views")) and any(
+            word in unit.text for word in ("delay", "apply_async", "send", "enqueue", "publish", "produce")
+        )
+
+    def visit_Call(self, node: cst.Call, ctx) -> None:
+        what = _publish_name(node, ctx)
+        if what is None:
+            return
+        transaction = self._transaction(node, ctx)
+        if transaction is None:
+            return
+        ctx.report(
+            self,
+            node,
+            f"`{what}` runs inside {transaction}: the message is out the moment it is sent, so if the transaction then "
+            "rolls back, the consumer acts on data that never existed (or runs before the commit and does not find it). "
+            "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
+            "in the transaction and let a relay send it.",
+        )
+
+    def _transaction(self, node: cst.Call, ctx) -> Optional[str]:
+        for ancestor in reversed(ctx.ancestors[:-1]):
+            if isinstance(ancestor, (cst.Lambda,)):
+                return None
+            if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in knowledge.ON_COMMIT:
+                return None
+            if isinstance(ancestor, cst.With):
+                for item in ancestor.items:
+                    label = _transaction_item(item.item, ctx)
+                    if label:
+                        if knowledge.ROW_LOCK_WORDS.search(ctx.module.code_for_node(ancestor.body)):
+                            return None  # an outbox relay: it publishes rows it locked
+                        return label
+            if isinstance(ancestor, cst.FunctionDef):
+                if ctx.function_qualname in ctx.index.on_commit_callbacks:
+                    return None
+                for decorator in ancestor.decorators:
+                    target = ctx.resolve_call(decorator.decorator) if isinstance(decorator.decorator, cst.Call) else ctx.resolve(decorator.decorator)
+                    if target in knowledge.TRANSACTION_CONTEXTS:
+                        if knowledge.ROW_LOCK_WORDS.search(ctx.module.code_for_node(ancestor.body)):
+                            return None
+                        return "a function decorated with `@transaction.atomic`"
+                if ctx.index.atomic_requests and _is_django_view(ancestor, ctx):
+                    return "a view, and ATOMIC_REQUESTS = True wraps every view in a transaction"
+                return None
+        return None
+
+
+def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
+    if not isinstance(item, cst.Call):
+        target = ctx.resolve(item)
+        return "`with transaction.atomic:`" if target in knowledge.TRANSACTION_CONTEXTS else None
+    name = ctx.resolve_call(item) or ""
+    if name in knowledge.TRANSACTION_CONTEXTS:
+        return "`with transaction.atomic():`"
+    func = item.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "begin":
+        receiver = dotted_name(func.value) or ""
+        if knowledge.TRANSACTION_BEGIN.fullmatch(name) or knowledge.TRANSACTION_RECEIVER_WORDS.search(receiver.rsplit(".", 1)[-1]):
+            return f"`with {receiver}.begin():`"
+    function = ctx.index.resolve_function(name)
+    if function and function in ctx.index.transaction_helpers:
+        return f"`with {function.rsplit('.', 1)[-1]}():` (which opens `transaction.atomic()`)"
+    return None
+
+
+def _is_django_view(node: cst.FunctionDef, ctx) -> bool:
+    module = ctx.summary.module
+    if not (module.endswith("views") or ".views." in module + "."):
+        return False
+    for decorator in node.decorators:
+        target = ctx.resolve_call(decorator.decorator) if isinstance(decorator.decorator, cst.Call) else ctx.resolve(decorator.decorator)
+        if target in knowledge.NON_ATOMIC_REQUESTS:
+            return False
+    params = [p.name.value for p in node.params.params]
+    return "request" in params
