@@ -134,7 +134,11 @@ def main(debug: bool) -> None:
 @click.option("--statistics", is_flag=True, help="Count findings by rule.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
 @click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes (CSV job,seconds; JSON; or a Prometheus query result).")
-def check(paths, output_format, select, ignore, config_file, exit_zero, color, show_source, statistics, quiet, runtimes_file) -> None:
+@click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), help="Report only findings not recorded in this baseline.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), help="Record today's findings in this file and exit 0.")
+def check(
+    paths, output_format, select, ignore, config_file, exit_zero, color, show_source, statistics, quiet, runtimes_file, baseline_file, write_baseline_file
+) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
     select_codes = _parse_codes(select, "--select")
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
@@ -146,9 +150,20 @@ def check(paths, output_format, select, ignore, config_file, exit_zero, color, s
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         known = [BG000_CODE] + [rule.code for rule in all_rules()]
         config = load_config(config_file, start=start, known_codes=known)
+        from bgcheck.baseline import apply_baseline, read_baseline, write_baseline
+
+        known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         result = run(paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file)
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
+        if write_baseline_file is not None:
+            count = write_baseline(write_baseline_file, result)
+            click.echo(f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline_file}.", err=True)
+            return EXIT_OK
+        if known_findings is not None:
+            gone = apply_baseline(result, known_findings)
+            if gone:
+                click.echo(f"bgcheck: {gone} baseline entr{'ies' if gone != 1 else 'y'} no longer occur (update the baseline with --write-baseline).", err=True)
         is_tty = sys.stdout.isatty()
         use_color = color == "always" or (color == "auto" and is_tty and not os.environ.get("NO_COLOR"))
         options = ReportOptions(

@@ -182,7 +182,7 @@ def call_to_ir(node: cst.Call, resolve: NameResolver, depth: int = 0) -> IR:
     func = node.func
     if isinstance(func, cst.Attribute) and func.attr.value == "total_seconds" and not node.args:
         return ("total_seconds", to_ir(func.value, resolve, depth + 1))
-    target = call_target(func, resolve)
+    target = call_target(func, resolve) or _written_target(func)
     args: list = []
     kwargs: list = []
     for arg in node.args:
@@ -197,6 +197,15 @@ def call_to_ir(node: cst.Call, resolve: NameResolver, depth: int = 0) -> IR:
     if isinstance(func, cst.Attribute) and dotted_name(func.value) is None:
         return ("call", target, tuple(args), tuple(kwargs), to_ir(func.value, resolve, depth + 1))
     return ("call", target, tuple(args), tuple(kwargs))
+
+
+def _written_target(func: cst.BaseExpression) -> str | None:
+    """A call target that does not resolve, kept as written and marked with "?" (``?sender.add_periodic_task``),
+    so name-based tables still see it while it never equals a qualified name."""
+    written = dotted_name(func)
+    if written is None and isinstance(func, cst.Attribute):
+        written = "." + func.attr.value
+    return f"?{written}" if written else None
 
 
 def call_target(func: cst.BaseExpression, resolve: NameResolver) -> str | None:

@@ -347,7 +347,7 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "An `httpx` call", explicit_none_only=True),
     BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "An `httpx` call", explicit_none_only=True),
     BlockingWait(r"asyncio(\.tasks)?\.wait_for", "`asyncio.wait_for(..., None)`", timeout_pos=1, explicit_none_only=True),
-    BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "`subprocess.run()`"),
+    BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "A `subprocess` call"),
     BlockingWait(r"subprocess\.Popen\(\)\.wait", "`Popen.wait()`", timeout_pos=0),
     BlockingWait(r"subprocess\.Popen\(\)\.communicate", "`Popen.communicate()`", timeout_pos=1),
     BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from bgcheck.reporters import json_format, text
+from bgcheck.reporters import github, json_format, lsp, sarif, text
 
 
 @dataclass(frozen=True)
@@ -25,4 +25,7 @@ Renderer = Callable[..., str]
 REPORTERS: dict[str, Renderer] = {
     "text": text.render,
     "json": json_format.render,
+    "sarif": sarif.render,
+    "github": github.render,
+    "lsp": lsp.render,
 }

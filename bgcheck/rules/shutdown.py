@@ -403,6 +403,8 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
             return None
         return "`shutdown()` (wait=True)"
     if method == "join" and isinstance(func, cst.Attribute) and not isinstance(func.value, cst.BaseString):
+        if any(arg.star for arg in node.args):
+            return None
         timeout = _argument(node, "timeout", 0)
         if timeout is None or (len(node.args) == 1 and not node.args[0].star and _is_none(timeout)):
             return "`join()`"
