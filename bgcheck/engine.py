@@ -155,17 +155,25 @@ def load_unit(path: Path, display: str) -> FileUnit:
         unit.error = _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
         return unit
     try:
-        unit.text = decode_source(data)
+        text = decode_source(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
         unit.error = _bg000(display, f"file not analysed: cannot decode it ({_short(exc)})")
         return unit
-    if "\x00" in unit.text:
+    return analyse_text(path, display, text, unit)
+
+
+def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] = None) -> FileUnit:
+    """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
+    this with the editor's unsaved text."""
+    unit = unit or FileUnit(path=path, display=display)
+    unit.text = text
+    if "\x00" in text:
         unit.error = _bg000(display, "file not analysed: it contains a NUL byte")
         return unit
     try:
-        module = cst.parse_module(unit.text)
+        module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        unit.error = _syntax_error(display, unit.text, exc)
+        unit.error = _syntax_error(display, text, exc)
         return unit
     except RecursionError:
         unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse")
@@ -175,11 +183,11 @@ def load_unit(path: Path, display: str) -> FileUnit:
         return unit
     name, is_package = module_name(path)
     try:
-        unit.summary = build_summary(module, display, name, is_package, unit.text)
+        unit.summary = build_summary(module, display, name, is_package, text)
     except RecursionError:
         unit.error = _bg000(display, "file not analysed: it is nested too deeply to analyse")
         return unit
-    if _KEEP_CST.search(unit.text):
+    if _KEEP_CST.search(text):
         unit.module = module
     return unit
 
@@ -272,10 +280,20 @@ def collect_project(paths: Sequence[Path], config: Config, runtimes_file: Option
 def run(
     paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None, runtimes_file: Optional[Path] = None
 ) -> RunResult:
-    rule_classes = enabled_rules(config, select, ignore)
-    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
     units = load_units(paths, config, cwd)
+    return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes)
+
+
+def check_units(
+    units: Sequence[FileUnit], config: Config, select=None, ignore=(), runtimes: Optional[dict] = None, report_for=None
+) -> RunResult:
+    """Phase 2 over analysed units: build the index from all of them, then check ``report_for``
+    (display paths; default: every unit). The CLI checks everything; the LSP server checks the
+    open documents against the whole workspace."""
+    runtimes = runtimes or {}
+    rule_classes = enabled_rules(config, select, ignore)
+    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
     index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
 
@@ -285,6 +303,8 @@ def run(
         for key in unmatched_runtime_keys(runtimes, index.jobs, index.locks)
     ]
     for unit in units:
+        if report_for is not None and unit.display not in report_for:
+            continue
         ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
         if unit.error is not None:
             line = unit.error.location.line
@@ -298,7 +318,8 @@ def run(
             if not ignored_by(diagnostic.code, ignored):
                 result.diagnostics.append(diagnostic)
                 result.sources[unit.display] = unit.text
-        unit.module = None  # free the CST as we go
+        if report_for is None:
+            unit.module = None  # a one-shot run frees each CST as it goes
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
 

@@ -81,7 +81,9 @@ def _in_own_task_group(node: cst.Call, ctx) -> bool:
     for ancestor in reversed(ctx.ancestors[:-1]):
         if isinstance(ancestor, cst.With):
             for item in ancestor.items:
-                if item.asname is not None and dotted_name(item.asname.name) == receiver:
+                # ``async with TaskGroup() as tg:`` or ``async with tg:`` (a group made beforehand)
+                entered = dotted_name(item.asname.name) if item.asname is not None else dotted_name(item.item)
+                if entered == receiver:
                     return True
         if isinstance(ancestor, cst.FunctionDef):
             break
@@ -105,8 +107,10 @@ class MoneyInFireAndForget(Rule):
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
         function, context, how = None, None, None
         if knowledge.TASK_SPAWNERS.fullmatch(name) or method in ("create_task", "ensure_future"):
-            if knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(node, ctx):
-                return  # the TaskGroup awaits its tasks before the block ends
+            if _in_own_task_group(node, ctx):
+                return  # the caller's own ``async with TaskGroup()`` awaits its tasks before the block ends
+            # A TaskGroup held elsewhere (an attribute, a parameter, a long-lived group) is not
+            # awaited by the caller: its tasks run on after the caller returns, like create_task's.
             function, context, how = _function_of(_argument(node, "coro", 0), ctx), f"`{method or name}()`", "task"
         elif method in ("submit", "map") and _executor_like(node, ctx):
             function, context, how = _function_of(_argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future"
