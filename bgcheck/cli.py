@@ -258,6 +258,16 @@ def _jobs_table(index, found) -> str:
     return "\n".join(lines)
 
 
+@main.command()
+def lsp() -> None:
+    """Run the language server over stdio (diagnostics, noqa code actions, rule pages on hover)."""
+    try:
+        from bgcheck.lsp import serve
+    except ImportError as exc:  # pygls is an optional extra
+        _fail(f"the language server needs pygls: pip install 'bgcheck[lsp]' ({exc})")
+    serve()
+
+
 def rule_table() -> list[dict]:
     rows = [{"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY}]
     rows += [
