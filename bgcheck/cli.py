@@ -19,6 +19,7 @@ from typing import Callable, Optional
 import click
 
 from bgcheck import __version__
+from bgcheck.cache import open_cache
 from bgcheck.config import ConfigError, load_config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Severity
 from bgcheck.pages import read_page
@@ -136,8 +137,26 @@ def main(debug: bool) -> None:
 @click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes (CSV job,seconds; JSON; or a Prometheus query result).")
 @click.option("--baseline", "baseline_file", type=click.Path(path_type=Path), help="Report only findings not recorded in this baseline.")
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), help="Record today's findings in this file and exit 0.")
+@click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, help="Processes for per-file work (default: one per CPU).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives (default: .bgcheck_cache at the project root).")
 def check(
-    paths, output_format, select, ignore, config_file, exit_zero, color, show_source, statistics, quiet, runtimes_file, baseline_file, write_baseline_file
+    paths,
+    output_format,
+    select,
+    ignore,
+    config_file,
+    exit_zero,
+    color,
+    show_source,
+    statistics,
+    quiet,
+    runtimes_file,
+    baseline_file,
+    write_baseline_file,
+    jobs,
+    no_cache,
+    cache_dir,
 ) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
     select_codes = _parse_codes(select, "--select")
@@ -153,7 +172,8 @@ def check(
         from bgcheck.baseline import apply_baseline, read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
-        result = run(paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file)
+        cache = open_cache(config, cache_dir, enabled=not no_cache)
+        result = run(paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache)
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
         if write_baseline_file is not None:
@@ -185,7 +205,10 @@ def check(
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
 @click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes to show beside lock TTLs.")
-def jobs(paths, output_format, config_file, runtimes_file) -> None:
+@click.option("--jobs", "-j", "jobs_count", type=click.IntRange(min=1), default=None, help="Processes for per-file work (default: one per CPU).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives.")
+def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache, cache_dir) -> None:
     """List every background job bgcheck found in PATHS: how it runs, when, and under what limits."""
     paths = tuple(paths) or (Path("."),)
 
@@ -194,7 +217,8 @@ def jobs(paths, output_format, config_file, runtimes_file) -> None:
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         config = load_config(config_file, start=start, known_codes=[BG000_CODE] + [r.code for r in all_rules()])
-        index, errors = collect_project(paths, config, runtimes_file)
+        cache = open_cache(config, cache_dir, enabled=not no_cache)
+        index, errors = collect_project(paths, config, runtimes_file, jobs=jobs_count, cache=cache)
         found = sorted(index.jobs, key=lambda j: (j.path, j.line, j.name, j.kind, j.framework))
         if output_format == "json":
             document = {"version": __version__, "jobs": [_job_document(index, job) for job in found]}

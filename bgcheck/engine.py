@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
+import pickle
 import re
 import sys
 import tokenize
@@ -29,7 +30,8 @@ from bgcheck.config import Config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
 from bgcheck.files import PathPatterns, discover
 from bgcheck.jobs import attach_jobs
-from bgcheck import transactions
+from bgcheck import parallel, transactions
+from bgcheck.cache import digest
 from bgcheck.locks import find_locks, unmatched_runtime_keys
 from bgcheck.money import build_money_model
 from bgcheck.noqa import is_suppressed, parse_noqa
@@ -66,6 +68,8 @@ class FileUnit:
     module: Optional[cst.Module] = None  # kept only while needed
     index: Optional[ProjectIndex] = None
     error: Optional[Diagnostic] = None
+    content_key: str = ""  # cache key of the file's bytes (with the cache on)
+    summary_digest: str = ""  # digest of the summary: the project digest is made of these
 
     @property
     def has_async(self) -> bool:
@@ -143,7 +147,8 @@ def decode_source(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def load_unit(path: Path, display: str) -> FileUnit:
+def load_unit(path: Path, display: str, cache=None) -> FileUnit:
+    """Phase 1 for one file on disk (from the cache when its bytes are unchanged)."""
     unit = FileUnit(path=path, display=display)
     try:
         size = path.stat().st_size
@@ -154,12 +159,30 @@ def load_unit(path: Path, display: str) -> FileUnit:
     except OSError as exc:
         unit.error = _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
         return unit
+    key = None
+    if cache is not None:
+        name, is_package = module_name(path)
+        key = digest(data, display, name, is_package)
+        unit.content_key = key
+        cached = cache.get("summaries", key)
+        if cached is not None:
+            unit.summary, unit.error, unit.summary_digest = cached
+            try:
+                unit.text = decode_source(data)
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                unit.text = ""  # the cached BG000 says why
+            return unit
     try:
         text = decode_source(data)
     except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
         unit.error = _bg000(display, f"file not analysed: cannot decode it ({_short(exc)})")
-        return unit
-    return analyse_text(path, display, text, unit)
+    else:
+        analyse_text(path, display, text, unit)
+    if unit.summary is not None:
+        unit.summary_digest = digest(pickle.dumps(unit.summary, protocol=pickle.HIGHEST_PROTOCOL))
+    if cache is not None:
+        cache.put("summaries", key, (unit.summary, unit.error, unit.summary_digest))
+    return unit
 
 
 def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] = None) -> FileUnit:
@@ -263,45 +286,80 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
     return [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
 
 
-def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None) -> list[FileUnit]:
+def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None, jobs: Optional[int] = 1, cache=None) -> list[FileUnit]:
+    """Phase 1 for every file the paths name, on ``jobs`` processes (None: one per CPU)."""
     cwd = cwd or Path.cwd()
     files = discover([Path(p) for p in paths], config.root, config.all_excludes())
-    return [load_unit(path, display_path(path, cwd)) for path in files]
+    items = [(path, display_path(path, cwd)) for path in files]
+    workers = parallel.workers_for(jobs, len(items))
+    if workers > 1:
+        return parallel.run_phase1(items, workers, cache)
+    return [load_unit(path, display, cache) for path, display in items]
 
 
-def collect_project(paths: Sequence[Path], config: Config, runtimes_file: Optional[Path] = None) -> tuple[ProjectIndex, list[Diagnostic]]:
+def collect_project(
+    paths: Sequence[Path], config: Config, runtimes_file: Optional[Path] = None, jobs: Optional[int] = 1, cache=None
+) -> tuple[ProjectIndex, list[Diagnostic]]:
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
     runtimes = load_runtimes(config, runtimes_file)
-    units = load_units(paths, config)
+    units = load_units(paths, config, jobs=jobs, cache=cache)
     index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
     return index, [u.error for u in units if u.error is not None]
 
 
 def run(
-    paths: Sequence[Path], config: Config, select=None, ignore=(), cwd: Optional[Path] = None, runtimes_file: Optional[Path] = None
+    paths: Sequence[Path],
+    config: Config,
+    select=None,
+    ignore=(),
+    cwd: Optional[Path] = None,
+    runtimes_file: Optional[Path] = None,
+    jobs: Optional[int] = 1,
+    cache=None,
 ) -> RunResult:
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
-    units = load_units(paths, config, cwd)
-    return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes)
+    units = load_units(paths, config, cwd, jobs=jobs, cache=cache)
+    return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=jobs, cache=cache)
 
 
 def check_units(
-    units: Sequence[FileUnit], config: Config, select=None, ignore=(), runtimes: Optional[dict] = None, report_for=None
+    units: Sequence[FileUnit],
+    config: Config,
+    select=None,
+    ignore=(),
+    runtimes: Optional[dict] = None,
+    report_for=None,
+    jobs: Optional[int] = 1,
+    cache=None,
 ) -> RunResult:
     """Phase 2 over analysed units: build the index from all of them, then check ``report_for``
     (display paths; default: every unit). The CLI checks everything; the LSP server checks the
-    open documents against the whole workspace."""
+    open documents against the whole workspace. With a cache, files whose result is stored under
+    the same project digest are not checked again, and the index is built only if one is not."""
     runtimes = runtimes or {}
     rule_classes = enabled_rules(config, select, ignore)
     bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
-    index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
+    project_key = ""
+    if cache is not None:
+        project_key = digest(
+            sorted((u.display, u.summary_digest) for u in units),
+            config,
+            sorted((k, v.seconds) for k, v in runtimes.items()),
+            [rule.code for rule in rule_classes],
+        )
 
-    result = RunResult(files_checked=len(units), index=index)
-    result.warnings = [
-        f"runtime {key!r} ({runtimes[key].source}) matches no job or lock"
-        for key in unmatched_runtime_keys(runtimes, index.jobs, index.locks)
-    ]
+    result = RunResult(files_checked=len(units))
+    index: Optional[ProjectIndex] = None
+
+    def project() -> ProjectIndex:
+        nonlocal index
+        if index is None:
+            index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
+        return index
+
+    to_check: list[FileUnit] = []
+    found: dict[str, list[Diagnostic]] = {}
     for unit in units:
         if report_for is not None and unit.display not in report_for:
             continue
@@ -309,17 +367,47 @@ def check_units(
         if unit.error is not None:
             line = unit.error.location.line
             if bg000_enabled and not ignored_by(BG000_CODE, ignored) and not is_suppressed(parse_noqa(unit.text), BG000_CODE, (line,)):
-                result.diagnostics.append(unit.error)
-                if unit.text:
-                    result.sources[unit.display] = unit.text
+                found[unit.display] = [unit.error]
             continue
-        unit.index = index
-        for diagnostic in check_unit(unit, index, config, rule_classes):
-            if not ignored_by(diagnostic.code, ignored):
-                result.diagnostics.append(diagnostic)
-                result.sources[unit.display] = unit.text
-        if report_for is None:
-            unit.module = None  # a one-shot run frees each CST as it goes
+        if cache is not None and unit.content_key:
+            stored = cache.get("results", digest(unit.content_key, project_key))
+            if stored is not None:
+                found[unit.display] = [d for d in stored if not ignored_by(d.code, ignored)]
+                continue
+        to_check.append(unit)
+
+    if to_check:
+        index = project()
+        for unit in to_check:
+            unit.index = index
+        workers = parallel.workers_for(jobs, len(to_check))
+        if workers > 1:
+            outcomes = parallel.run_phase2(to_check, workers, index, config, rule_classes)
+        else:
+            outcomes = []
+            for unit in to_check:
+                outcomes.append(check_unit(unit, index, config, rule_classes))
+                if report_for is None:
+                    unit.module = None  # a one-shot run frees each CST as it goes
+        for unit, diagnostics in zip(to_check, outcomes):
+            if cache is not None and unit.content_key:
+                cache.put("results", digest(unit.content_key, project_key), diagnostics)
+            ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
+            found[unit.display] = [d for d in diagnostics if not ignored_by(d.code, ignored)]
+
+    if runtimes:
+        index = project()
+        result.warnings = [
+            f"runtime {key!r} ({runtimes[key].source}) matches no job or lock"
+            for key in unmatched_runtime_keys(runtimes, index.jobs, index.locks)
+        ]
+    texts = {unit.display: unit.text for unit in units}
+    for display, diagnostics in found.items():
+        if diagnostics:
+            result.diagnostics.extend(diagnostics)
+            if texts.get(display):
+                result.sources[display] = texts[display]
+    result.index = index
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
 

@@ -510,6 +510,8 @@ class LockApi:
     requires_kw: Optional[tuple] = None  # (keyword, value) that makes the call a lock: set(..., nx=True)
     other_ttl: tuple = ()  # more (keyword, factor) TTL spellings: px= for set()
     absolute_ttl: tuple = ()  # exat=/pxat=/keepttl=: an expiry we do not fold
+    none_means_forever: bool = True  # False: the API has no "never expire" (pottery)
+    key_prefix: str = ""  # the key as stored is prefix + the key as written (python-redis-lock "lock:")
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -529,13 +531,42 @@ LOCK_APIS: tuple[LockApi, ...] = (
         other_ttl=(("px", 0.001),),
         absolute_ttl=("exat", "pxat", "keepttl"),
     ),
-    LockApi(r"redis_lock\.(Lock|RedisLock)", "python-redis-lock Lock()", ("name", 1), ("expire", 2, 1.0, None), renewal_kw="auto_renewal"),
-    LockApi(r"pottery(\.\w+)*\.(Redlock|AIORedlock)", "pottery Redlock", ("key", None), ("auto_release_time", None, 1.0, 10.0), zero_means_forever=False),
-    LockApi(r"pottery(\.\w+)*\.synchronize", "pottery synchronize", ("key", None), ("auto_release_time", None, 1.0, 10.0), zero_means_forever=False),
-    LockApi(r"sherlock\.(Lock|RedisLock|EtcdLock|MCLock)", "sherlock Lock", ("lock_name", 0), ("expire", None, 1.0, 60.0)),
+    LockApi(
+        r"redis_lock\.(Lock|RedisLock)",
+        "python-redis-lock Lock()",
+        ("name", 1),
+        ("expire", 2, 1.0, None),
+        renewal_kw="auto_renewal",
+        key_prefix="lock:",
+    ),
+    LockApi(
+        r"pottery(\.\w+)*\.(Redlock|AIORedlock)",
+        "pottery Redlock",
+        ("key", None),
+        ("auto_release_time", None, 1.0, 10.0),
+        zero_means_forever=False,
+        none_means_forever=False,
+        key_prefix="redlock:",
+    ),
+    LockApi(
+        r"pottery(\.\w+)*\.synchronize",
+        "pottery synchronize",
+        ("key", None),
+        ("auto_release_time", None, 1.0, 10.0),
+        zero_means_forever=False,
+        none_means_forever=False,
+        key_prefix="redlock:",
+    ),
+    LockApi(r"sherlock(\.lock)?\.(Lock|RedisLock|EtcdLock|MCLock)", "sherlock Lock", ("lock_name", 0), ("expire", None, 1.0, 60.0)),
     LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.lock", "django-redis cache.lock()", ("key", 0), ("timeout", 2, 1.0, None)),
     LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.add", "Django cache.add()", ("key", 0), ("timeout", 2, 1.0, 300.0), zero_means_forever=False),
-    LockApi(r"huey(\.\w+)*\.\w*Huey\(\)\.lock_task", "huey lock_task()", ("lock_name", 0), ("ttl", 1, 1.0, None)),
+    # huey.contrib.djhuey re-exports HUEY.lock_task as a module function.
+    LockApi(
+        r"huey(\.\w+)*\.\w*Huey\(\)\.lock_task|huey\.contrib\.djhuey(\.HUEY)?\.lock_task",
+        "huey lock_task()",
+        ("lock_name", 0),
+        ("ttl", 1, 1.0, None),
+    ),
     LockApi(r"dramatiq(\.\w+)*\.ConcurrentRateLimiter", "dramatiq ConcurrentRateLimiter", ("key", 1), ("ttl", None, 0.001, 900.0)),
 )
 # celery_once: @app.task(base=QueueOnce, once={"timeout": N}); default 3600 s.

@@ -11,6 +11,7 @@ data in ``knowledge.LOCK_APIS``.
 from __future__ import annotations
 
 import fnmatch
+import weakref
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -32,6 +33,12 @@ class LockSite:
     path: str
     line: int  # of the enclosing def
     jobs: list = field(default_factory=list)  # the jobs (bgcheck.jobs.Job) whose code takes it
+    lock_api: Optional[knowledge.LockApi] = None  # None for celery_once
+
+    @property
+    def keys(self) -> tuple:
+        """The key as written and as stored (``lock:<name>`` for python-redis-lock)."""
+        return stored_keys(self.lock_api, self.key)
 
     def ttl_text(self) -> str:
         if self.ttl == NEVER:
@@ -46,6 +53,7 @@ class LockSite:
             "key": self.key,
             "ttl_seconds": self.ttl if isinstance(self.ttl, float) else None,
             "never_expires": self.ttl == NEVER,
+            "ttl_note": self.ttl_note,
             "auto_renewal": self.auto_renewal,
             "function": self.function,
             "path": self.path,
@@ -69,8 +77,20 @@ def key_text(value, ir: Optional[IR]) -> Optional[str]:
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     if ir is not None and ir[0] == "fstr":
-        return "".join(part if isinstance(part, str) else "*" for part in ir[1])
+        pattern = "".join(part if isinstance(part, str) else "*" for part in ir[1])
+        # f"{key}" says nothing about the key: as a pattern it would match every key.
+        return pattern if pattern.strip("*") else None
     return None
+
+
+def stored_keys(api: Optional[knowledge.LockApi], key: Optional[str]) -> tuple:
+    """The key as the caller wrote it and, for APIs that prefix it, the key as stored in Redis
+    (python-redis-lock ``lock:<name>``, pottery ``redlock:<key>``)."""
+    if key is None:
+        return ()
+    if api is not None and api.key_prefix:
+        return (key, api.key_prefix + key)
+    return (key,)
 
 
 def keys_match(a: Optional[str], b: Optional[str]) -> bool:
@@ -96,9 +116,10 @@ class LockArgs:
         return None
 
 
-def read_lock(api: knowledge.LockApi, call: LockArgs, fold) -> Optional[tuple]:
+def read_lock(api: knowledge.LockApi, call: LockArgs, fold, configured: Optional[dict] = None) -> Optional[tuple]:
     """(key, ttl, note, auto_renewal) for a call of a lock API; None if the call is not a lock acquisition
-    (``set()`` without ``nx=True``)."""
+    (``set()`` without ``nx=True``). ``configured`` (from ``configured_defaults``) holds the defaults
+    the project changed: api label -> (ttl, note)."""
     if api.requires_kw is not None:
         keyword, wanted = api.requires_kw
         if keyword not in call.kwargs or fold(call.kwargs[keyword]) != wanted:
@@ -117,56 +138,153 @@ def read_lock(api: knowledge.LockApi, call: LockArgs, fold) -> Optional[tuple]:
     if ttl_ir is None:
         if any(k in call.kwargs for k in api.absolute_ttl):
             return key, None, "an absolute expiry (exat/pxat/keepttl) is not folded", auto_renewal
+        if configured and api.label in configured:
+            ttl, note = configured[api.label]
+            return key, ttl, note, auto_renewal
         if default is None:
             return key, NEVER, f"no {keyword}", auto_renewal
         return key, float(default), f"default {default:g} s", auto_renewal
     value = fold(ttl_ir)
+    if value is None and not api.none_means_forever:
+        return key, None, f"{used}=None is not a TTL this API accepts", auto_renewal
     if value is None or (value == 0 and not isinstance(value, bool) and api.zero_means_forever):
         return key, NEVER, f"{used}={value}", auto_renewal
     seconds = value.seconds if isinstance(value, TimeDelta) else as_seconds(value)
     if seconds is None:
         return key, None, f"{used}= does not fold to a number", auto_renewal
-    if not isinstance(value, TimeDelta):
-        seconds *= factor
-    return key, float(seconds), f"{used}={value:g}" if isinstance(value, (int, float)) else f"{used}", auto_renewal
+    if isinstance(value, TimeDelta):
+        return key, float(seconds), f"{used}=timedelta of {seconds:g} s", auto_renewal
+    seconds *= factor
+    return key, float(seconds), f"{used}={value:g}", auto_renewal
+
+
+_DEFAULTS: "weakref.WeakKeyDictionary[ProjectIndex, dict]" = weakref.WeakKeyDictionary()
+
+
+def configured_defaults(index: ProjectIndex) -> dict:
+    """Default TTLs the project itself changes, so the library default would be a guess:
+    api label -> (seconds, NEVER or None when unknown; note). Django's ``CACHES['default']['TIMEOUT']``,
+    celery_once's ``ONCE['settings']['default_timeout']``, and ``sherlock.configure()``."""
+    cached = _DEFAULTS.get(index)
+    if cached is not None:
+        return cached
+    found: dict = {}
+    for summary in sorted(index.modules.values(), key=lambda s: s.path):
+        caches = summary.constants.get("CACHES")
+        if caches is not None and "Django cache.add()" not in found:
+            found["Django cache.add()"] = _django_timeout(index.fold(caches), summary.path)
+        for name in ("ONCE", "CELERY_ONCE"):
+            if summary.constants.get(name) is not None and "celery_once QueueOnce" not in found:
+                once = _once_default(index.fold(summary.constants[name]), f"{name} in {summary.path}")
+                if once is not None:
+                    found["celery_once QueueOnce"] = once
+        for path, value, _scope in summary.attr_assignments:
+            if "celery_once QueueOnce" not in found and (index.canonical(path) or "").endswith("conf.ONCE"):
+                once = _once_default(index.fold(value), f"app.conf.ONCE in {summary.path}")
+                if once is not None:
+                    found["celery_once QueueOnce"] = once
+        for call, _scope in summary.recorded_calls:
+            if "celery_once QueueOnce" in found or not (index.canonical(call[1]) or "").endswith("conf.update"):
+                continue
+            for key, value in call[3]:
+                if key == "ONCE":
+                    once = _once_default(index.fold(value), f"app.conf.update(ONCE=...) in {summary.path}")
+                    if once is not None:
+                        found["celery_once QueueOnce"] = once
+    if any(index.canonical(target) == "sherlock.configure" for target in index.all_call_targets()):
+        found["sherlock Lock"] = (None, "sherlock.configure() in the project may change the default expire")
+    _DEFAULTS[index] = found
+    return found
+
+
+def _django_timeout(caches, where: str) -> tuple:
+    if not isinstance(caches, dict):
+        return None, f"CACHES in {where} does not fold, so the default timeout is unknown"
+    default = caches.get("default")
+    if not isinstance(default, dict):
+        return None, f"CACHES['default'] in {where} does not fold, so the default timeout is unknown"
+    if "TIMEOUT" not in default:
+        return 300.0, "default 300 s"
+    value = default["TIMEOUT"]
+    if value is None:
+        return NEVER, f"CACHES['default']['TIMEOUT']=None in {where}"
+    seconds = as_seconds(value)
+    if seconds is None:
+        return None, f"CACHES['default']['TIMEOUT'] in {where} does not fold to a number"
+    return seconds, f"CACHES['default']['TIMEOUT']={seconds:g} in {where}"
+
+
+def _once_default(once, where: str) -> Optional[tuple]:
+    """celery_once's default timeout from an ONCE setting; None when the setting leaves it alone."""
+    if not isinstance(once, dict):
+        return None, f"{where} does not fold, so the default timeout is unknown"
+    settings = once.get("settings", {})
+    if not isinstance(settings, dict):
+        return None, f"{where} does not fold, so the default timeout is unknown"
+    if "default_timeout" not in settings:
+        return None
+    seconds = as_seconds(settings["default_timeout"])
+    if seconds is None:
+        return None, f"default_timeout in {where} does not fold to a number"
+    return seconds, f"default_timeout={seconds:g} in {where}"
 
 
 def find_locks(index: ProjectIndex) -> list[LockSite]:
     sites: list[LockSite] = []
-    job_code = index.job_code
+    configured = configured_defaults(index)
     for summary in sorted(index.modules.values(), key=lambda s: s.path):
+        recorded = set()
         for call, scope in summary.recorded_calls:
             api = match_api(index.canonical(call[1]))
             if api is None:
                 continue
             args = LockArgs(tuple(call[2]), {k: v for k, v in call[3] if k not in ("*", "**")})
-            read = read_lock(api, args, index.fold)
+            read = read_lock(api, args, index.fold, configured)
             if read is None:
                 continue
-            sites.append(_site(index, api, read, scope, summary, job_code))
+            recorded.add((scope, api.label, read))
+            sites.append(_site(index, api, read, scope, summary))
         for qualname, func in summary.functions.items():
             for decorator in func.decorators:
                 api = match_api(index.canonical(decorator[1]) if decorator[0] in ("ref", "call") else None)
                 if api is None or decorator[0] != "call":
                     continue
                 args = LockArgs(tuple(decorator[2]), {k: v for k, v in decorator[3] if k not in ("*", "**")})
-                read = read_lock(api, args, index.fold)
-                if read is not None:
-                    site = _site(index, api, read, qualname, summary, job_code)
-                    sites.append(site)
-    sites.extend(_celery_once(index))
+                read = read_lock(api, args, index.fold, configured)
+                # A decorator call is usually recorded as a call as well: one lock, listed once.
+                if read is not None and (qualname, api.label, read) not in recorded:
+                    sites.append(_site(index, api, read, qualname, summary))
+    sites.extend(_celery_once(index, configured))
     return sites
 
 
-def _site(index: ProjectIndex, api, read, scope: str, summary, job_code) -> LockSite:
+_HOLDERS: "weakref.WeakKeyDictionary[ProjectIndex, tuple]" = weakref.WeakKeyDictionary()
+
+
+def holding_jobs(index: ProjectIndex, qualname: Optional[str]) -> list:
+    """Every job whose code runs ``qualname`` (itself, or a helper it calls, at any depth):
+    a helper called by two jobs is held by both."""
+    if not qualname:
+        return []
+    cached = _HOLDERS.get(index)
+    if cached is None or cached[0] is not index.job_roots or cached[1] != len(index.job_roots):
+        by_function: dict[str, list] = {}
+        for root in sorted(index.job_roots):
+            for name in index.reachable([root]):
+                holders = by_function.setdefault(name, [])
+                holders.extend(job for job in index.job_roots[root] if not any(job is seen for seen in holders))
+        cached = (index.job_roots, len(index.job_roots), by_function)
+        _HOLDERS[index] = cached
+    return list(cached[2].get(qualname, ()))
+
+
+def _site(index: ProjectIndex, api, read, scope: str, summary) -> LockSite:
     key, ttl, note, renewal = read
     func = index.function(scope)
-    root = job_code.get(scope)
-    jobs = list(index.job_roots.get(root, ())) if root else []
-    return LockSite(api.label, key, ttl, note, renewal, scope, summary.path, func.line if func else 0, jobs)
+    return LockSite(api.label, key, ttl, note, renewal, scope, summary.path, func.line if func else 0, holding_jobs(index, scope), api)
 
 
-def _celery_once(index: ProjectIndex) -> list[LockSite]:
+def _celery_once(index: ProjectIndex, configured: dict) -> list[LockSite]:
     """``@app.task(base=QueueOnce, once={"timeout": 60})``: the lock is the task's own."""
     sites = []
     for job in index.jobs:
@@ -176,11 +294,20 @@ def _celery_once(index: ProjectIndex) -> list[LockSite]:
         if base is None or base[0] != "ref" or index.canonical(base[1]) not in knowledge.CELERY_ONCE_BASES:
             continue
         once = index.fold(job.options.get("once")) if job.options.get("once") is not None else {}
-        timeout = once.get("timeout") if isinstance(once, dict) else None
-        ttl = as_seconds(timeout) if timeout is not None else knowledge.CELERY_ONCE_DEFAULT_TTL
-        note = "once timeout" if timeout is not None else f"celery_once default {knowledge.CELERY_ONCE_DEFAULT_TTL:g} s"
+        if not isinstance(once, dict):
+            ttl, note = None, "once= does not fold"
+        elif "timeout" in once:
+            ttl = as_seconds(once["timeout"])
+            note = f"once timeout={ttl:g}" if ttl is not None else "once timeout does not fold to a number"
+        elif "celery_once QueueOnce" in configured:
+            ttl, note = configured["celery_once QueueOnce"]
+        else:
+            ttl, note = knowledge.CELERY_ONCE_DEFAULT_TTL, f"celery_once default {knowledge.CELERY_ONCE_DEFAULT_TTL:g} s"
+        function = job.function or job.name
+        # The task's workers hold it; so does every job whose code runs the task function directly.
+        holders = [job] + [other for other in holding_jobs(index, job.function) if other is not job]
         func = index.function(job.function or "")
-        sites.append(LockSite("celery_once QueueOnce", job.name, ttl, note, False, job.function or job.name, job.path, func.line if func else 0, [job]))
+        sites.append(LockSite("celery_once QueueOnce", job.name, ttl, note, False, function, job.path, func.line if func else 0, holders))
     return sites
 
 
@@ -197,6 +324,11 @@ def runtime_for(runtimes: dict, jobs: list, lock_key: Optional[str] = None):
         runtime = runtimes.get(key)
         if runtime is not None and (best[0] is None or runtime.seconds > best[0].seconds):
             best = (runtime, key)
+    if lock_key and "*" in lock_key:
+        # f"report:{day}" is held for as long as the slowest measured "report:2024-01-01" runs.
+        for key, runtime in runtimes.items():
+            if keys_match(key, lock_key) and (best[0] is None or runtime.seconds > best[0].seconds):
+                best = (runtime, key)
     return best
 
 

@@ -65,10 +65,12 @@ def money_call(index: ProjectIndex, target: str, patterns: NamePatterns, configu
     """How a call target moves money by itself (an SDK call, a configured function outside the
     project, or a money-named external method), or None."""
     canonical = index.canonical(target) or target
-    if _MONEY_CALLS.fullmatch(canonical) or canonical in configured:
+    if _MONEY_CALLS.fullmatch(canonical):
         return canonical.replace("()", "")
     if index.resolve_function(canonical):
-        return None  # a project function: judged by its own body
+        return None  # a project function: judged by its own body (configured ones are seeded as money)
+    if canonical in configured or canonical.replace("()", "") in configured:
+        return canonical.replace("()", "")  # ``acmepay.Client.settle`` configured, called on an instance
     last = canonical.rsplit(".", 1)[-1]
     if canonical.startswith("?") or "." in canonical:
         if patterns.matches(last):
@@ -90,7 +92,8 @@ def _propagate(index: ProjectIndex, chains: dict, callers: dict, queue: deque) -
 
 def build_money_model(index: ProjectIndex, config) -> MoneyModel:
     patterns = NamePatterns(config.money.name_patterns or knowledge.DEFAULT_MONEY_NAME_PATTERNS)
-    configured = frozenset(config.money.functions)
+    # Configured names as written and as they resolve (a re-export names the function it re-exports).
+    configured = frozenset(config.money.functions) | frozenset(index.canonical(name) or name for name in config.money.functions)
     chains: dict[str, tuple[Link, ...]] = {}
     callers: dict[str, list[str]] = {}
     by_name: list[str] = []  # money only by their name: seeded after the real chains are known

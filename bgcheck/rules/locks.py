@@ -14,10 +14,21 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.locks import NEVER, LockArgs, declared_limit, keys_match, match_api, read_lock, runtime_for
+from bgcheck.locks import (
+    NEVER,
+    LockArgs,
+    configured_defaults,
+    declared_limit,
+    holding_jobs,
+    key_text,
+    keys_match,
+    match_api,
+    read_lock,
+    runtime_for,
+)
 from bgcheck.rules.base import Rule, register
 
-_LOCK_WORDS = ("lock", "Lock", "set(", "add(", "Redlock", "synchronize", "ConcurrentRateLimiter")
+_LOCK_WORDS = ("lock", "Lock", "set(", "add(", "Redlock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")
 
 
 def _lock_args(node: cst.Call, ctx) -> LockArgs:
@@ -33,12 +44,7 @@ def _lock_at(node: cst.Call, ctx):
     api = match_api(ctx.resolve_call(node))
     if api is None:
         return None, None
-    return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold)
-
-
-def _holding_jobs(ctx) -> list:
-    root = ctx.job_of()
-    return list(ctx.index.job_roots.get(root, ())) if root else []
+    return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
 
 
 class _LockRule(Rule):
@@ -65,27 +71,40 @@ class LockTtlShorterThanRuntime(_LockRule):
         key, ttl, note, auto_renewal = read
         if not isinstance(ttl, float) or auto_renewal:
             return  # no expiry (BG502), unknown (never guessed), or renewed in the background
-        jobs = _holding_jobs(ctx)
+        self.check_ttl(node, api.label, key, ttl, note, holding_jobs(ctx.index, ctx.function_qualname), ctx)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+        """celery_once: ``@app.task(base=QueueOnce, once={...})`` locks the task itself."""
+        qualname = ctx.function_qualname
+        for site in ctx.index.locks:
+            if site.lock_api is None and site.function == qualname and isinstance(site.ttl, float):
+                anchor = next((d for d in node.decorators if "QueueOnce" in ctx.module.code_for_node(d)), node.name)
+                self.check_ttl(anchor, site.api, site.key, site.ttl, site.ttl_note, site.jobs, ctx)
+
+    def check_ttl(self, node, label, key, ttl, note, jobs, ctx) -> None:
         runtime, matched = runtime_for(ctx.index.runtimes or {}, jobs, key)
         margin = self.config.lock_ttl_margin
         name = f"`{key}`" if key else "this lock"
-        who = f" held by `{jobs[0].name}`" if jobs else ""
+        holder = next((job for job in jobs if matched in (job.function, job.name, job.target)), jobs[0] if jobs else None)
+        who = f" held by `{holder.name}`" if holder else ""
         if runtime is not None and ttl < runtime.seconds * margin:
             needed = f"{runtime.seconds:g} s" + (f" x margin {margin:g} = {runtime.seconds * margin:g} s" if margin != 1 else "")
             ctx.report(
                 self,
                 node,
-                f"Lock {name}{who} expires after {ttl:g} s ({api.label}, {note}), but the job runs {needed} (measured "
+                f"Lock {name}{who} expires after {ttl:g} s ({label}, {note}), but the job runs {needed} (measured "
                 f"{runtime.seconds:g} s in {runtime.source}): the lock expires mid-run and another replica starts the "
                 "same job on top of this one. Make the TTL longer than the longest run, or renew it while the job runs.",
             )
             return
         limit, limit_text = declared_limit(jobs)
         if limit is not None and ttl < limit:
+            holder = next((job for job in jobs if declared_limit([job]) == (limit, limit_text)), holder)
+            who = f" held by `{holder.name}`" if holder else ""
             ctx.report(
                 self,
                 node,
-                f"Lock {name}{who} expires after {ttl:g} s ({api.label}, {note}), but the job may run up to {limit:g} s "
+                f"Lock {name}{who} expires after {ttl:g} s ({label}, {note}), but the job may run up to {limit:g} s "
                 f"(declared {limit_text}): a run that uses its limit outlives the lock, and another replica starts the "
                 "same job on top of it. Make the TTL longer than the job's limit.",
             )
@@ -127,14 +146,15 @@ class LockReleasedWithoutOwnershipCheck(Rule):
         if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.KEY_DELETES or not node.args:
             return
         keys = []
-        for arg in node.args:
-            if arg.keyword is None and not arg.star:
+        positional = [arg for arg in node.args if arg.keyword is None]
+        if func.attr.value == "hdel":
+            positional = positional[1:]  # hdel(name, *fields): the fields are the keys
+        for arg in positional:
+            if not arg.star:
                 ir = ctx.to_ir(arg.value)
-                from bgcheck.locks import key_text
-
                 keys.append(key_text(ctx.index.fold(ir), ir))
         for key in keys:
-            site = next((s for s in ctx.index.locks if keys_match(key, s.key)), None)
+            site = next((s for s in ctx.index.locks if any(keys_match(key, k) for k in s.keys)), None)
             if site is None:
                 continue
             in_shutdown = ctx.function_qualname in ctx.index.shutdown.shutdown_code

@@ -34,9 +34,12 @@ def _related(model, qualname: str) -> tuple:
 
 
 def _function_of(node: Optional[cst.BaseExpression], ctx) -> Optional[str]:
-    """The project function run by a job argument: ``f``, ``f(...)`` (a coroutine), ``partial(f, ...)``."""
+    """The project function run by a job argument: ``f``, ``f(...)`` (a coroutine), ``partial(f, ...)``,
+    ``lambda: f(...)``."""
     if node is None:
         return None
+    if isinstance(node, cst.Lambda):  # ``target=lambda: charge(order)`` runs what its body calls
+        return _function_of(node.body, ctx) if isinstance(node.body, cst.Call) else None
     if isinstance(node, cst.Call):
         target = ctx.resolve_call(node)
         if target in ("functools.partial", "asyncio.to_thread", "asyncio.threads.to_thread") and node.args:
@@ -61,6 +64,8 @@ def _waited_for(ctx, variable: Optional[str], how: str) -> bool:
         return True
     if isinstance(parent, cst.Attribute) and parent.attr.value in ("result", "join"):
         return True
+    if how == "results" and _consumed_here(ctx):
+        return True
     if not variable:
         return False
     scope = ctx.function_node or ctx.module
@@ -70,8 +75,25 @@ def _waited_for(ctx, variable: Optional[str], how: str) -> bool:
         "task": rf"await\s+{v}\b|gather\([^)]*\b{v}\b|wait\([^)]*\b{v}\b|{v}\.result\(",
         "future": rf"{v}\.result\(|wait\([^)]*\b{v}\b|as_completed\([^)]*\b{v}\b|await\s+{v}\b",
         "thread": rf"{v}\.join\(",
+        # Executor.map: iterating its results waits for each call in turn
+        "results": rf"\bfor\b[^\n]*?\bin\s+{v}\b|\b{_CONSUMERS}\(\s*{v}\b|\byield\s+from\s+{v}\b",
     }[how]
     return re.search(patterns, code) is not None
+
+
+# Builtins that iterate an iterator to its end (or to an answer) before returning.
+_CONSUMERS = r"(?:list|tuple|set|frozenset|dict|sorted|sum|min|max|any|all|next)"
+
+
+def _consumed_here(ctx) -> bool:
+    """Is the call's iterator result iterated where it stands (``for x in pool.map(...)``, ``list(pool.map(...))``)?"""
+    node, parent = ctx.parent(0), ctx.parent()
+    if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node:
+        return True
+    if isinstance(parent, cst.Arg) and not parent.keyword and not parent.star:
+        call = ctx.parent(2)
+        return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and re.fullmatch(_CONSUMERS, call.func.value) is not None
+    return False
 
 
 def _in_own_task_group(node: cst.Call, ctx) -> bool:
@@ -113,7 +135,7 @@ class MoneyInFireAndForget(Rule):
             # awaited by the caller: its tasks run on after the caller returns, like create_task's.
             function, context, how = _function_of(_argument(node, "coro", 0), ctx), f"`{method or name}()`", "task"
         elif method in ("submit", "map") and _executor_like(node, ctx):
-            function, context, how = _function_of(_argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future"
+            function, context, how = _function_of(_argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future" if method == "submit" else "results"
         elif method == "run_in_executor":
             function, context, how = _function_of(_argument(node, "func", 1), ctx), "`loop.run_in_executor()`", "task"
         elif name == "threading.Thread":
@@ -294,22 +316,102 @@ class PublishInsideTransaction(Rule):
                 for item in ancestor.items:
                     label = _transaction_item(item.item, ctx)
                     if label:
-                        if knowledge.ROW_LOCK_WORDS.search(ctx.module.code_for_node(ancestor.body)):
+                        if _relays_locked_rows(ancestor.body, node, ctx):
                             return None  # an outbox relay: it publishes rows it locked
-                        return label
+                        return f"`async {label[1:]}" if ancestor.asynchronous is not None and label.startswith("`with ") else label
             if isinstance(ancestor, cst.FunctionDef):
                 if ctx.function_qualname in ctx.index.on_commit_callbacks:
                     return None
                 for decorator in ancestor.decorators:
                     target = ctx.resolve_call(decorator.decorator) if isinstance(decorator.decorator, cst.Call) else ctx.resolve(decorator.decorator)
                     if target in knowledge.TRANSACTION_CONTEXTS:
-                        if knowledge.ROW_LOCK_WORDS.search(ctx.module.code_for_node(ancestor.body)):
+                        if _relays_locked_rows(ancestor.body, node, ctx):
                             return None
                         return "a function decorated with `@transaction.atomic`"
                 if ctx.index.atomic_requests and _is_django_view(ancestor, ctx):
                     return "a view, and ATOMIC_REQUESTS = True wraps every view in a transaction"
                 return None
         return None
+
+
+class _Names(cst.CSTVisitor):
+    """The variables an expression reads: ``row`` in ``row.payload``, not ``payload``; not keyword names."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+
+def _names(node: Optional[cst.CSTNode]) -> set[str]:
+    if node is None:
+        return set()
+    visitor = _Names()
+    node.visit(visitor)
+    return visitor.names
+
+
+class _Reads(cst.CSTVisitor):
+    """(source, bound names) for each binding in a block, and for each call that takes a locking query
+    (``cursor.execute("... FOR UPDATE")`` binds what ``cursor`` then holds)."""
+
+    def __init__(self) -> None:
+        self.flows: list[tuple[cst.CSTNode, set[str]]] = []
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.flows.append((node.value, set().union(*(_names(t.target) for t in node.targets))))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if node.value is not None:
+            self.flows.append((node.value, _names(node.target)))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.flows.append((node.value, _names(node.target)))
+
+    def visit_For(self, node: cst.For) -> None:
+        self.flows.append((node.iter, _names(node.target)))
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.flows.append((node.iter, _names(node.target)))
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self.flows.append((node.item, _names(node.asname.name)))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute):
+            self.flows.append((cst.Tuple([cst.Element(a.value) for a in node.args]) if node.args else node.func.attr, _names(node.func.value)))
+
+
+def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
+    """An outbox relay: the transaction locks rows (``select_for_update`` / ``with_for_update`` /
+    ``FOR UPDATE``) and the message is made from what it read from them. Locking one row and then
+    publishing something else (a parameter, a constant) is still publishing inside the transaction."""
+    code = ctx.module.code_for_node
+    if not knowledge.ROW_LOCK_WORDS.search(code(body)):
+        return False
+    reads = _Reads()
+    body.visit(reads)
+    flows = [(source, _names(source), bound, bool(knowledge.ROW_LOCK_WORDS.search(code(source)))) for source, bound in reads.flows]
+    locked: set[str] = set()
+    changed = True
+    while changed:  # to a fixed point: ``rows = q.select_for_update()``, ``for row in rows``, ``body = row.payload``
+        changed = False
+        for _source, used, bound, locks in flows:
+            if (locks or used & locked) and not bound <= locked:
+                locked |= bound
+                changed = True
+    published = set().union(*(_names(arg.value) for arg in publish.args)) if publish.args else set()
+    return bool(published & locked)
 
 
 def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
