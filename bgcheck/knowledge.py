@@ -602,8 +602,10 @@ MONEY_CALLS: tuple[str, ...] = (
     r"razorpay\.Client\(\)\.(payment\.(capture|refund|transfer)|refund\.create|transfer\.create)",
     # mollie
     r"mollie\.api\.client\.Client\(\)\.(payments\.create|payments\.get\(\)\.refunds\.create)",
-    # PayPal REST SDK
-    r"paypalrestsdk\.(Payment|Payout)\(\)\.(create|execute)|paypalrestsdk\.(Sale|Capture)\.find\(\)\.refund",
+    # PayPal REST SDK: a payment approved by the payer is executed on the found object
+    # (``Payment.find(id).execute({"payer_id": ...})``), an authorization captured the same way.
+    r"paypalrestsdk\.(Payment|Payout)\(\)\.(create|execute)|paypalrestsdk\.Payment\.find\(\)\.execute|"
+    r"paypalrestsdk\.(Sale|Capture)\.find\(\)\.refund|paypalrestsdk\.Authorization\.find\(\)\.capture",
 )
 # Whole-word name patterns (identifier words, split at _ and camelCase): a
 # project function or an unresolved method whose name has these words moves money.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import weakref
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -37,7 +38,7 @@ class LockSite:
 
     @property
     def keys(self) -> tuple:
-        """The key as written and as stored (``lock:<name>`` for python-redis-lock)."""
+        """The key as stored (``lock:<name>`` for python-redis-lock)."""
         return stored_keys(self.lock_api, self.key)
 
     def ttl_text(self) -> str:
@@ -84,12 +85,12 @@ def key_text(value, ir: Optional[IR]) -> Optional[str]:
 
 
 def stored_keys(api: Optional[knowledge.LockApi], key: Optional[str]) -> tuple:
-    """The key as the caller wrote it and, for APIs that prefix it, the key as stored in Redis
-    (python-redis-lock ``lock:<name>``, pottery ``redlock:<key>``)."""
+    """The key as stored in Redis: as written, or prefixed by the API (python-redis-lock
+    ``lock:<name>``, pottery ``redlock:<key>``), which is the key a direct delete must name."""
     if key is None:
         return ()
     if api is not None and api.key_prefix:
-        return (key, api.key_prefix + key)
+        return (api.key_prefix + key,)
     return (key,)
 
 
@@ -142,7 +143,7 @@ def read_lock(api: knowledge.LockApi, call: LockArgs, fold, configured: Optional
             ttl, note = configured[api.label]
             return key, ttl, note, auto_renewal
         if default is None:
-            return key, NEVER, f"no {keyword}", auto_renewal
+            return key, NEVER, "no " + "/".join([keyword, *(other for other, _ in api.other_ttl)]), auto_renewal
         return key, float(default), f"default {default:g} s", auto_renewal
     value = fold(ttl_ir)
     if value is None and not api.none_means_forever:
@@ -268,11 +269,23 @@ def holding_jobs(index: ProjectIndex, qualname: Optional[str]) -> list:
         return []
     cached = _HOLDERS.get(index)
     if cached is None or cached[0] is not index.job_roots or cached[1] != len(index.job_roots):
+        callees: dict[str, list] = {}  # resolved once, walked once per job root
         by_function: dict[str, list] = {}
         for root in sorted(index.job_roots):
-            for name in index.reachable([root]):
+            if root not in index.functions:
+                continue
+            seen = {root}
+            queue = deque([root])
+            while queue:
+                name = queue.popleft()
                 holders = by_function.setdefault(name, [])
-                holders.extend(job for job in index.job_roots[root] if not any(job is seen for seen in holders))
+                holders.extend(job for job in index.job_roots[root] if not any(job is held for held in holders))
+                if name not in callees:
+                    callees[name] = index.callees(name)
+                for callee in callees[name]:
+                    if callee not in seen:
+                        seen.add(callee)
+                        queue.append(callee)
         cached = (index.job_roots, len(index.job_roots), by_function)
         _HOLDERS[index] = cached
     return list(cached[2].get(qualname, ()))

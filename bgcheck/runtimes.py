@@ -49,7 +49,7 @@ def load_runtimes(config: Config, extra_file: Optional[Path] = None) -> dict[str
 def read_runtimes_file(path: Path) -> dict[str, Runtime]:
     shown = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export starts with a BOM
     except OSError as exc:
         raise ConfigError(f"{shown}: cannot read the runtimes file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -58,9 +58,12 @@ def read_runtimes_file(path: Path) -> dict[str, Runtime]:
     stripped = text.lstrip()
     if suffix == ".json" or stripped.startswith("{"):
         return _from_json(text, shown)
-    if suffix in (".csv", ".txt", "") or "," in text.splitlines()[0] if text.strip() else False:
+    if suffix in (".csv", ".txt", "") or (stripped and "," in stripped.splitlines()[0]):
         return _from_csv(text, shown)
-    raise ConfigError(f"{shown}: unknown runtimes file format (expected .csv with a header 'job,seconds', or .json)")
+    raise ConfigError(
+        f"{shown}: unknown runtimes file format (expected .csv with a header 'job,seconds', or .json holding "
+        "an object {job: seconds} or a Prometheus query result)"
+    )
 
 
 def _seconds(value, shown: str, where: str) -> float:
@@ -76,20 +79,29 @@ def _seconds(value, shown: str, where: str) -> float:
 
 def _from_csv(text: str, shown: str) -> dict[str, Runtime]:
     reader = csv.reader(io.StringIO(text))
-    rows = list(reader)
+    try:
+        rows = [(reader.line_num, row) for row in reader]  # line_num: the line a row ends on
+    except csv.Error as exc:
+        raise ConfigError(f"{shown}: line {reader.line_num}: {exc}") from None
+    rows = [(number, row) for number, row in rows if row and any(cell.strip() for cell in row)]
     if not rows:
         raise ConfigError(f"{shown}: the runtimes file is empty (expected a header 'job,seconds')")
-    header = [cell.strip().lower() for cell in rows[0]]
+    number, first = rows[0]
+    header = [cell.strip().lower() for cell in first]
     if header[:2] != ["job", "seconds"]:
-        raise ConfigError(f"{shown}: line 1: expected the header 'job,seconds', got {','.join(rows[0])!r}")
+        raise ConfigError(f"{shown}: line {number}: expected the header 'job,seconds', got {','.join(first)!r}")
     result: dict[str, Runtime] = {}
-    for number, row in enumerate(rows[1:], start=2):
-        if not row or all(not cell.strip() for cell in row):
-            continue
+    for number, row in rows[1:]:
         if len(row) < 2 or not row[0].strip():
             raise ConfigError(f"{shown}: line {number}: expected 'job,seconds', got {','.join(row)!r}")
-        result[row[0].strip()] = Runtime(_seconds(row[1].strip(), shown, f"line {number}"), f"{shown} line {number}")
+        _keep_longest(result, row[0].strip(), Runtime(_seconds(row[1].strip(), shown, f"line {number}"), f"{shown} line {number}"))
     return result
+
+
+def _keep_longest(result: dict, job: str, runtime: Runtime) -> None:
+    """A job listed twice (one series per worker in a Prometheus result) runs as long as its slowest run."""
+    if job not in result or runtime.seconds > result[job].seconds:
+        result[job] = runtime
 
 
 def _from_json(text: str, shown: str) -> dict[str, Runtime]:
@@ -128,7 +140,7 @@ def _from_prometheus(data: dict, shown: str) -> dict[str, Runtime]:
             raise ConfigError(f"{shown}: {where}: bad number {value[1]!r}") from None
         if not math.isfinite(seconds) or seconds < 0:
             raise ConfigError(f"{shown}: {where}: bad number {value[1]!r}")
-        result[str(job)] = Runtime(seconds, f"{shown} {where} ({job})")
+        _keep_longest(result, str(job), Runtime(seconds, f"{shown} {where} ({job})"))
     return result
 
 

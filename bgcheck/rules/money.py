@@ -286,8 +286,15 @@ class PublishInsideTransaction(Rule):
     summary = "A message is published or a task enqueued inside an open database transaction."
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in ("atomic", "begin", "ATOMIC_REQUESTS", "views")) and any(
-            word in unit.text for word in ("delay", "apply_async", "send", "enqueue", "publish", "produce")
+        if not any(word in unit.text for word in ("delay", "apply_async", "send", "enqueue", "publish", "produce")):
+            return False
+        index = unit.index
+        # A transaction can come from a project helper (``with unit_of_work():``) or, for views,
+        # from ATOMIC_REQUESTS in the settings: neither need be spelled in this file.
+        return bool(
+            any(word in unit.text for word in ("atomic", "begin"))
+            or (index is not None and index.transaction_helpers)
+            or (index is not None and index.atomic_requests and unit.summary is not None and _is_views_module(unit.summary.module))
         )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
@@ -361,8 +368,10 @@ def _names(node: Optional[cst.CSTNode]) -> set[str]:
 
 
 class _Reads(cst.CSTVisitor):
-    """(source, bound names) for each binding in a block, and for each call that takes a locking query
-    (``cursor.execute("... FOR UPDATE")`` binds what ``cursor`` then holds)."""
+    """(source, bound names) for each binding in a block (assignments, ``for`` targets, ``with ... as``),
+    and for each method call, whose arguments flow into its receiver: after
+    ``cursor.execute("... FOR UPDATE")`` the cursor holds locked rows, after ``batch.append(row.body)``
+    the batch holds what was read."""
 
     def __init__(self) -> None:
         self.flows: list[tuple[cst.CSTNode, set[str]]] = []
@@ -432,9 +441,12 @@ def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
     return None
 
 
+def _is_views_module(module: str) -> bool:
+    return module.endswith("views") or ".views." in module + "."
+
+
 def _is_django_view(node: cst.FunctionDef, ctx) -> bool:
-    module = ctx.summary.module
-    if not (module.endswith("views") or ".views." in module + "."):
+    if not _is_views_module(ctx.summary.module):
         return False
     for decorator in node.decorators:
         target = ctx.resolve_call(decorator.decorator) if isinstance(decorator.decorator, cst.Call) else ctx.resolve(decorator.decorator)
