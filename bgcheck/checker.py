@@ -18,6 +18,7 @@ from bgcheck.diagnostics import Diagnostic, Location
 from bgcheck.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.project import ProjectIndex
 from bgcheck.summary import FunctionSummary, ModuleSummary
+from bgcheck.walk import walk
 
 
 class FileContext:
@@ -196,5 +197,5 @@ class Checker(cst.CSTVisitor):
 
 def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, rules) -> list:
     ctx = FileContext(path, module, summary, index, config)
-    module.visit(Checker(ctx, rules))
+    walk(module, Checker(ctx, rules))
     return ctx.diagnostics

@@ -49,12 +49,10 @@ else:  # pragma: no cover
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
-# Files whose text matches none of this are not kept in memory after phase 1
-# (phase 2 parses them again if the project model says they matter).
-_KEEP_CST = re.compile(
-    r"async\s+def|CancelledError|Cancelled|KeyboardInterrupt|SystemExit|InterruptedError|"
-    r"get_cancelled_exc_class|celery|shared_task|finally"
-)
+# Phase 1 keeps each file's CST for phase 2 while the kept source stays under
+# this budget (a CST costs tens of bytes per source byte); past it, phase 2
+# parses again the files it needs. Worker processes never send CSTs back.
+KEEP_CST_BUDGET_CHARS = 40 * 1024 * 1024
 
 
 @dataclass
@@ -210,8 +208,7 @@ def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] =
     except RecursionError:
         unit.error = _bg000(display, "file not analysed: it is nested too deeply to analyse")
         return unit
-    if _KEEP_CST.search(text):
-        unit.module = module
+    unit.module = module  # the caller decides whether to keep it (KEEP_CST_BUDGET_CHARS)
     return unit
 
 
@@ -294,7 +291,16 @@ def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None
     workers = parallel.workers_for(jobs, len(items))
     if workers > 1:
         return parallel.run_phase1(items, workers, cache)
-    return [load_unit(path, display, cache) for path, display in items]
+    units = []
+    kept = 0
+    for path, display in items:
+        unit = load_unit(path, display, cache)
+        if unit.module is not None:
+            kept += len(unit.text)
+            if kept > KEEP_CST_BUDGET_CHARS:
+                unit.module = None
+        units.append(unit)
+    return units
 
 
 def collect_project(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence
 
 import libcst as cst
+from bgcheck.walk import walk
 
 FALL, RETURN, BREAK, CONTINUE, RAISE = "fall", "return", "break", "continue", "raise"
 
@@ -181,5 +182,5 @@ def escaping_jumps(finalbody: cst.BaseSuite) -> list[cst.CSTNode]:
                 found.append(node)
             return False
 
-    finalbody.visit(_Finder())
+    walk(finalbody, _Finder())
     return found

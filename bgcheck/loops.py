@@ -14,6 +14,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
 from bgcheck.ir import dotted_name
+from bgcheck.walk import walk
 
 
 class _Words(cst.CSTVisitor):
@@ -42,7 +43,7 @@ class _Words(cst.CSTVisitor):
 
 def _words(node: cst.CSTNode) -> _Words:
     words = _Words()
-    node.visit(words)
+    walk(node, words)
     return words
 
 
@@ -75,7 +76,7 @@ def exits_on_stop_signal(body: cst.CSTNode) -> bool:
             if not found and FALL not in exits(node.body, _looks_like_exit) and checks_stop_signal(node.test):
                 found = True
 
-    body.visit(_Finder())
+    walk(body, _Finder())
     return found
 
 

@@ -104,6 +104,7 @@ class WorkspaceState:
         self.units: dict[str, FileUnit] = {}  # real path -> unit, for the workspace's files
         self.documents: dict[str, str] = {}  # real path -> the editor's text, for open documents
         self.loose: dict[str, FileUnit] = {}  # open documents outside the workspace: checked alone
+        self.errors: list[str] = []  # internal errors of the current job, for window/logMessage
 
     # -- loading -----------------------------------------------------------
 
@@ -227,9 +228,8 @@ class WorkspaceState:
         report = {self.units[real].display: real for real in out if real in self.units and self.place(real) == WORKSPACE}
         if report:
             units = list(self.units.values())
-            result = check_units(units, self.config, runtimes=self.runtimes, report_for=set(report))
             sources = {unit.display: unit.text for unit in units}
-            for d in result.diagnostics:
+            for d in self._check(units, set(report)):
                 real = report.get(d.path)
                 if real is not None:
                     out[real].append(_finding(d, sources))
@@ -237,19 +237,38 @@ class WorkspaceState:
             unit = self.loose.get(real)
             if unit is None or self.place(real) != LOOSE:
                 continue
-            result = check_units([unit], self.config, runtimes=self.runtimes, report_for={unit.display})
             sources = {unit.display: unit.text}
-            out[real] = [_finding(d, sources) for d in result.diagnostics if d.path == unit.display]
+            out[real] = [_finding(d, sources) for d in self._check([unit], {unit.display}) if d.path == unit.display]
         return out
 
+    def _check(self, units: list[FileUnit], report_for: set[str]) -> list[Diagnostic]:
+        """check_units; when it fails, each document on its own, so one file that trips a rule
+        does not take the other documents' diagnostics with it."""
+        try:
+            return check_units(units, self.config, runtimes=self.runtimes, report_for=report_for).diagnostics
+        except Exception as exc:  # noqa: BLE001 - an internal error: log it, keep serving
+            if len(report_for) == 1:
+                self._internal_error(f"checking {next(iter(report_for))}", exc)
+                return []
+        found: list[Diagnostic] = []
+        for display in sorted(report_for):
+            found.extend(self._check(units, {display}))
+        return found
+
+    def _internal_error(self, what: str, exc: BaseException) -> None:
+        logger.error("%s failed", what, exc_info=exc)
+        self.errors.append(f"bgcheck: internal error: {what}: {type(exc).__name__}: {exc}")
+
     def run(self, ops: list[Callable[["WorkspaceState"], Any]], texts: list[tuple[str, str]], open_reals: list[str]):
-        """One analysis job: apply pending state changes and new document texts, then check."""
+        """One analysis job: apply pending state changes and new document texts, then check.
+        Returns (findings by real path, messages to show, internal errors to log)."""
+        self.errors = []
         messages: list = []
         for op in ops:
             messages.extend(op(self) or [])
         for real, text in texts:
             self.set_text(real, text)
-        return self.check(open_reals), messages
+        return self.check(open_reals), messages, self.errors
 
 
 def _analyse(path: Path, display: str, text: str, previous: Optional[FileUnit]) -> FileUnit:
@@ -404,14 +423,16 @@ class BgcheckLanguageServer(LanguageServer):
                     texts.append((real, document.source))
             changed = {real for real, _ in texts}
             try:
-                findings, messages = await self.worker.run(
+                findings, messages, errors = await self.worker.run(
                     partial(self.state.run, ops, texts, list(self.open_documents.values()))
                 )
             except Exception as exc:
-                self._internal_error("analysis failed", exc)
+                self._internal_error("analysis", exc)
                 return
             for kind, message in messages:
                 self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+            for message in errors:
+                self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
             for uri, version in versions.items():
                 real = self.open_documents.get(uri)
                 if real is None:

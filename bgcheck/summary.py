@@ -24,6 +24,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.loops import is_endless
 from bgcheck.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
+from bgcheck.walk import walk
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 MODULE_SCOPE = "<module>"
@@ -618,5 +619,5 @@ def definition_lines(text: str, module: str) -> dict[str, int]:
 
 def build_summary(module: cst.Module, path: str, module_name: str, is_package: bool, text: Optional[str] = None) -> ModuleSummary:
     builder = SummaryBuilder(path, module_name, is_package)
-    module.visit(builder)
+    walk(module, builder)
     return builder.build(text)

@@ -18,6 +18,7 @@ from bgcheck.diagnostics import Severity
 from bgcheck.flow import CONTINUE, FALL, RAISE, always_raises, escaping_jumps, exits
 from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.walk import walk
 
 # Words that can name a cancellation exception in a file (aliases keep the
 # original name in their import line).
@@ -81,7 +82,7 @@ def _awaits(body: cst.CSTNode) -> list[cst.CSTNode]:
             if node.asynchronous is not None:
                 found.append(node)
 
-    body.visit(_Finder())
+    walk(body, _Finder())
     return found
 
 
@@ -117,7 +118,7 @@ def _awaits_cancelled_task(scope: cst.CSTNode, awaits: list[cst.CSTNode]) -> boo
                     ok = False
             return super().on_visit(node)
 
-    scope.visit(_Walker())
+    walk(scope, _Walker())
     return ok and not pending
 
 
@@ -347,7 +348,7 @@ def _has_await(node: cst.CSTNode) -> bool:
             found = found or n.asynchronous is not None
             return True
 
-    node.visit(_Finder())
+    walk(node, _Finder())
     return found
 
 

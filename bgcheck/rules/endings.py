@@ -17,6 +17,7 @@ from bgcheck.diagnostics import Severity
 from bgcheck.ir import UNKNOWN, dotted_name
 from bgcheck.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
+from bgcheck.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
 _SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sleep", "anyio.sleep"})
@@ -163,7 +164,7 @@ def _sets_daemon(scope: cst.CSTNode, variable: str) -> bool:
             if isinstance(func, cst.Attribute) and func.attr.value == "setDaemon" and dotted_name(func.value) == variable:
                 found = True
 
-    scope.visit(_Finder())
+    walk(scope, _Finder())
     return found
 
 
@@ -192,7 +193,7 @@ def _made_daemon_where_created(class_qualname: str, ctx) -> bool:
             if isinstance(original_node, cst.FunctionDef):
                 self.functions.pop()
 
-    ctx.module.visit(_Finder())
+    walk(ctx.module, _Finder())
     return bool(creations) and all(creations)
 
 
@@ -275,7 +276,7 @@ def _sleeps(loop: cst.While, ctx) -> bool:
             if not found and ctx.resolve_call(node) in _SLEEP_CALLS:
                 found = True
 
-    loop.body.visit(_Finder())
+    walk(loop.body, _Finder())
     return found
 
 

@@ -17,6 +17,7 @@ from bgcheck.celery_config import truthy
 from bgcheck.diagnostics import Location, Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.walk import walk
 
 
 def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
@@ -351,11 +352,11 @@ class _Names(cst.CSTVisitor):
         self.names.add(node.value)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        walk(node.value, self)
         return False
 
 
@@ -363,7 +364,7 @@ def _names(node: Optional[cst.CSTNode]) -> set[str]:
     if node is None:
         return set()
     visitor = _Names()
-    node.visit(visitor)
+    walk(node, visitor)
     return visitor.names
 
 
@@ -409,7 +410,7 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
     if not knowledge.ROW_LOCK_WORDS.search(code(body)):
         return False
     reads = _Reads()
-    body.visit(reads)
+    walk(body, reads)
     flows = [(source, _names(source), bound, bool(knowledge.ROW_LOCK_WORDS.search(code(source)))) for source, bound in reads.flows]
     locked: set[str] = set()
     changed = True

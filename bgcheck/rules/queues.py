@@ -17,6 +17,7 @@ from bgcheck.flow import is_constant_true
 from bgcheck.flow import always_raises
 from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.walk import walk
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
 
@@ -199,7 +200,7 @@ def _single_binding(function: cst.FunctionDef, name: str) -> Optional[cst.BaseEx
             if _binds(node.target, name):
                 rebound = True
 
-    function.visit(_Finder())
+    walk(function, _Finder())
     if rebound or len(values) != 1:
         return None
     return values[0]
@@ -369,5 +370,5 @@ def _records(body: cst.CSTNode, ctx) -> bool:
             if node.value is not None and not (isinstance(node.value, cst.Name) and node.value.value == "None"):
                 found = True  # the caller is told
 
-    body.visit(_Finder())
+    walk(body, _Finder())
     return found

@@ -25,6 +25,7 @@ from bgcheck.shutdown import (
     timed_wait,
     timed_waits,
 )
+from bgcheck.walk import walk
 
 
 def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
@@ -496,7 +497,7 @@ def _waits_after_yield(function: cst.FunctionDef, ctx) -> list:
             if self.seen_yield:
                 after.append(node)
 
-    function.visit(_Finder())
+    walk(function, _Finder())
     index = ctx.index
     qualname = ctx.function_qualname
     line = ctx.function.line if ctx.function else 0

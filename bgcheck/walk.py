@@ -1,0 +1,106 @@
+"""A fast, iterative walk over a libcst tree, for visitors that only read.
+
+``node.visit(visitor)`` in libcst rebuilds every node it passes (it is made
+for transformers), which costs several times the parse itself, and it
+recurses, which overflows on deeply nested files. bgcheck's visitors never
+change the tree, so ``walk`` drives the same ``on_visit``/``on_leave``
+protocol over an explicit stack, reading child fields directly and skipping
+white space and punctuation, which no rule looks at.
+
+Children come in source order: the dataclass field order, corrected for the
+few node types whose fields are declared out of order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+import libcst as cst
+
+# Fields that only ever hold white space, punctuation or plain values.
+_SKIPPED_FIELDS = frozenset(
+    {
+        "lpar",
+        "rpar",
+        "leading_lines",
+        "lines_after_decorators",
+        "trailing_whitespace",
+        "header",
+        "footer",
+        "comma",
+        "equal",
+        "dot",
+        "colon",
+        "semicolon",
+        "lbracket",
+        "rbracket",
+        "lbrace",
+        "rbrace",
+        "indent",
+        "encoding",
+        "default_indent",
+        "default_newline",
+        "has_trailing_newline",
+        "asynchronous",
+        "relative",
+        "operator",
+        "posonly_ind",
+        "star",
+        "quote",
+        "prefix",
+        "start",
+        "end",
+    }
+)
+# Node types whose fields are not declared in source order.
+_ORDER = {
+    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.Parameters: ("posonly_params", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(node_type: type) -> tuple[str, ...]:
+    fields = _FIELDS.get(node_type)
+    if fields is None:
+        declared = [f.name for f in dataclasses.fields(node_type)]
+        order = _ORDER.get(node_type)
+        if order is not None:
+            declared = [name for name in order if name in declared] + [name for name in declared if name not in order]
+        fields = tuple(name for name in declared if name not in _SKIPPED_FIELDS and not name.startswith("whitespace"))
+        _FIELDS[node_type] = fields
+    return fields
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif isinstance(value, (tuple, list)):
+            found.extend(item for item in value if isinstance(item, cst.CSTNode))
+    return found
+
+
+def walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """Visit ``root`` and everything below it: ``visitor.on_visit(node)`` on the way down (return
+    False to skip the children), ``visitor.on_leave(node)`` on the way up, as libcst does."""
+    on_visit = visitor.on_visit
+    on_leave = visitor.on_leave
+    stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            on_leave(node)
+            continue
+        stack.append((node, True))
+        if on_visit(node):
+            kids: Sequence[cst.CSTNode] = children(node)
+            stack.extend((child, False) for child in reversed(kids))
