@@ -140,6 +140,7 @@ def main(debug: bool) -> None:
 @click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, help="Processes for per-file work (default: one per CPU).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives (default: .bgcheck_cache at the project root).")
+@click.option("--verbose", "-v", is_flag=True, help="Also say what was not checked and why (e.g. lock TTLs that do not fold).")
 def check(
     paths,
     output_format,
@@ -157,6 +158,7 @@ def check(
     jobs,
     no_cache,
     cache_dir,
+    verbose,
 ) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
     select_codes = _parse_codes(select, "--select")
@@ -173,9 +175,14 @@ def check(
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
-        result = run(paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache)
+        result = run(
+            paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose
+        )
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
+        if verbose:
+            for note in _skipped_checks(result.index):
+                click.echo(f"bgcheck: note: {note}", err=True)
         if write_baseline_file is not None:
             count = write_baseline(write_baseline_file, result)
             click.echo(f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline_file}.", err=True)
@@ -231,6 +238,17 @@ def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache,
         return EXIT_OK
 
     sys.exit(_run_guarded(work))
+
+
+def _skipped_checks(index) -> list[str]:
+    """What --verbose explains: locks whose TTL could not be folded (never guessed)."""
+    notes = []
+    for site in index.locks if index else ():
+        if site.ttl is None:
+            key = f"`{site.key}`" if site.key else "a lock"
+            where = f"{site.path}:{site.line}" if site.line else site.path
+            notes.append(f"{where}: {key} in {site.function.rsplit('.', 1)[-1]}() ({site.api}): TTL not checked: {site.ttl_note}")
+    return notes
 
 
 def _job_locks(index, job) -> list[dict]:

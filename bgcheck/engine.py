@@ -322,10 +322,11 @@ def run(
     runtimes_file: Optional[Path] = None,
     jobs: Optional[int] = 1,
     cache=None,
+    need_index: bool = False,
 ) -> RunResult:
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
     units = load_units(paths, config, cwd, jobs=jobs, cache=cache)
-    return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=jobs, cache=cache)
+    return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=jobs, cache=cache, need_index=need_index)
 
 
 def check_units(
@@ -337,6 +338,7 @@ def check_units(
     report_for=None,
     jobs: Optional[int] = 1,
     cache=None,
+    need_index: bool = False,
 ) -> RunResult:
     """Phase 2 over analysed units: build the index from all of them, then check ``report_for``
     (display paths; default: every unit). The CLI checks everything; the LSP server checks the
@@ -351,7 +353,7 @@ def check_units(
         project_key = digest(
             sorted((u.display, u.summary_digest) for u in units),
             config,
-            sorted((k, v.seconds) for k, v in runtimes.items()),
+            sorted((k, v.seconds, v.source) for k, v in runtimes.items()),
             [rule.code for rule in rule_classes],
         )
 
@@ -401,7 +403,7 @@ def check_units(
             ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
             found[unit.display] = [d for d in diagnostics if not ignored_by(d.code, ignored)]
 
-    if runtimes:
+    if runtimes or need_index:
         index = project()
         result.warnings = [
             f"runtime {key!r} ({runtimes[key].source}) matches no job or lock"

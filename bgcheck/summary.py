@@ -525,6 +525,9 @@ def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, modu
             if module_level or scope.kind == "class":
                 # globals and class attributes are referred to by qualified name
                 if scope.kind == "module":
+                    values = raw.get(head, ())
+                    if values and all(isinstance(v, tuple) and v[0] == "import" for v in values):
+                        return _extend(result[head], rest)  # an imported name: its own qualified name
                     return ("ref", f"{summary.module}.{name}")
             return _extend(result[head], rest)
         if resolve_outer is not None:

@@ -26,11 +26,37 @@ CLEAN = FIXTURES / "demo_service_clean"
 EXPECTED = [
     ("shop/billing.py", 25, "BG102"),  # bare `except:` around the Stripe charge, reached from a Celery task
     ("shop/main.py", 28, "BG101"),  # `except (CancelledError, KeyboardInterrupt)` in main() carries on
-    ("shop/tasks.py", 30, "BG104"),  # `except Exception` in send_receipt eats the app-wide soft limit
-    ("shop/tasks.py", 40, "BG104"),  # `except SoftTimeLimitExceeded: break` in rebuild_search_index
-    ("shop/workers.py", 26, "BG101"),  # consumer loop breaks out on CancelledError
-    ("shop/workers.py", 40, "BG102"),  # `except BaseException` in the event handler
-    ("shop/workers.py", 51, "BG103"),  # `return` in `finally:` in fetch_rates
+    ("shop/main.py", 34, "BG404"),  # the worker's __main__ starts consumers and never handles SIGTERM
+    ("shop/outbox.py", 17, "BG204"),  # the relay's `FOR UPDATE` without SKIP LOCKED: replicas queue up
+    ("shop/outbox.py", 21, "BG203"),  # kafka `send().get()` with no timeout
+    ("shop/reports.py", 13, "BG401"),  # the upload pool is never shut down
+    ("shop/reports.py", 30, "BG302"),  # `renderer.map()` over a generator submits every invoice at once
+    ("shop/reports.py", 31, "BG203"),  # `Future.result()` with no timeout
+    ("shop/reports.py", 38, "BG402"),  # atexit `shutdown(wait=False)` abandons queued renders
+    ("shop/scheduler.py", 20, "BG301"),  # the audit queue has no maxsize
+    ("shop/scheduler.py", 25, "BG205"),  # expire-carts runs on all 3 replicas with no lock
+    ("shop/scheduler.py", 30, "BG205"),  # sync-stock too
+    ("shop/scheduler.py", 31, "BG201"),  # ... and it never returns (`while True`)
+    ("shop/scheduler.py", 39, "BG501"),  # the 300 s settlement lock vs a 14 min measured run
+    ("shop/scheduler.py", 44, "BG601"),  # payouts handed to fire-and-forget threads
+    ("shop/scheduler.py", 52, "BG502"),  # `set(nx=True)` lock with no expiry
+    ("shop/scheduler.py", 56, "BG503"),  # ... released with a plain `delete()`
+    ("shop/scheduler.py", 67, "BG203"),  # the audit thread's blocking `queue.get()`
+    ("shop/scheduler.py", 70, "BG202"),  # non-daemon metrics thread that loops for ever
+    ("shop/scheduler.py", 71, "BG403"),  # daemon audit thread writes to a Redis stream
+    ("shop/scheduler.py", 74, "BG406"),  # the SIGTERM handler's waits (10 s + 25 s) exceed the 30 s grace period
+    ("shop/scheduler.py", 76, "BG405"),  # `scheduler.shutdown()` waits for running jobs with no deadline
+    ("shop/scheduler.py", 79, "BG503"),  # the SIGTERM handler deletes the settlement lock it may not own
+    ("shop/tasks.py", 17, "BG603"),  # charge_order moves money and acknowledges early
+    ("shop/tasks.py", 23, "BG604"),  # `send_receipt.delay()` inside `engine.begin()`
+    ("shop/tasks.py", 31, "BG104"),  # `except Exception` in send_receipt eats the app-wide soft limit
+    ("shop/tasks.py", 41, "BG104"),  # `except SoftTimeLimitExceeded: break` in rebuild_search_index
+    ("shop/workers.py", 27, "BG101"),  # consumer loop breaks out on CancelledError
+    ("shop/workers.py", 42, "BG102"),  # `except BaseException` in the event handler
+    ("shop/workers.py", 49, "BG304"),  # `except QueueFull: pass` drops partner webhooks
+    ("shop/workers.py", 56, "BG303"),  # one task per webhook with no bound ...
+    ("shop/workers.py", 56, "BG602"),  # ... and the task is thrown away
+    ("shop/workers.py", 66, "BG103"),  # `return` in `finally:` in fetch_rates
 ]
 
 
@@ -75,7 +101,7 @@ def test_demo_summary_counts_every_file(demo):
 def test_demo_uses_its_own_configuration(demo):
     """The demo's pyproject.toml sets a soft limit of 120 s in celery_app.py; the message says where it came from."""
     _, report = demo
-    (receipt,) = [d for d in report["diagnostics"] if d["path"] == "shop/tasks.py" and d["line"] == 30]
+    (receipt,) = [d for d in report["diagnostics"] if d["path"] == "shop/tasks.py" and d["line"] == 31]
     assert "120 s" in receipt["message"]
     assert "shop/celery_app.py" in receipt["message"]
 

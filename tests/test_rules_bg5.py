@@ -559,12 +559,6 @@ def test_bg501_ttl_from_constants_in_another_module(bg):
     assert "expires after 60 s (redis set(nx=True), px=60000)" in found[2].message
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a timedelta bound to a module constant never folds: the summary (bgcheck/summary.py) stores the "
-    "constant's call target relative to its module ('settings.timedelta', 'settings.datetime.timedelta') and "
-    "ir.fold compares call targets with 'datetime.timedelta' without following the module's import binding",
-)
 def test_bg501_timedelta_ttl_from_a_constant_in_another_module(bg):
     found = bg.files(
         {
@@ -868,11 +862,6 @@ def test_bg501_not_without_runtime_or_limit(bg):
     assert codes(found) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the catalog says an unfolded TTL is explained with `--verbose`, but bgcheck/cli.py `check` has no "
-    "--verbose option (click rejects it as a usage error); locks.LockSite.ttl_note holds the reason",
-)
 def test_bg501_verbose_says_why_a_ttl_was_not_folded(tmp_path, monkeypatch):
     write_project(
         tmp_path,

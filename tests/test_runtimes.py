@@ -408,11 +408,6 @@ def test_bad_file_fails_before_any_finding_is_printed(tmp_path, monkeypatch):
 # The result cache and runtimes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bgcheck/engine.py check_units keys the result cache on each runtime's seconds but not its source, so a "
-    "cached BG501 message keeps naming the old file and line after the runtimes file changes with the same numbers",
-)
 def test_cached_bg501_names_the_current_runtimes_source(tmp_path, monkeypatch):
     write_project(
         tmp_path,
