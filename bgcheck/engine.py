@@ -52,7 +52,11 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # Phase 1 keeps each file's CST for phase 2 while the kept source stays under
 # this budget (a CST costs tens of bytes per source byte); past it, phase 2
 # parses again the files it needs. Worker processes never send CSTs back.
-KEEP_CST_BUDGET_CHARS = 40 * 1024 * 1024
+KEEP_CST_BUDGET_CHARS = 8 * 1024 * 1024  # about 200 MB of CST
+# Parsers cost time and memory out of all proportion on pathological nesting
+# (libcst needs a minute and gigabytes for 3000 nested brackets): a run of
+# this many opening brackets is reported as BG000 without parsing.
+_DEEP_NESTING = re.compile(r"(?:[(\[{]\s*){200}")
 
 
 @dataclass
@@ -190,6 +194,11 @@ def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] =
     unit.text = text
     if "\x00" in text:
         unit.error = _bg000(display, "file not analysed: it contains a NUL byte")
+        return unit
+    deep = _DEEP_NESTING.search(text)
+    if deep is not None:
+        line = text.count("\n", 0, deep.start()) + 1
+        unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse (200+ brackets open at once)", line)
         return unit
     try:
         module = cst.parse_module(text)

@@ -414,11 +414,11 @@ class BgcheckLanguageServer(LanguageServer):
             if self.state is None or self.worker is None:
                 return
             ops, self._ops = self._ops, []
-            versions: dict[str, Any] = {}
+            snapshot: dict[str, tuple[Any, Any]] = {}  # uri -> (document, version) as sent to the analysis
             texts: list[tuple[str, str]] = []
             for uri, real in self.open_documents.items():
                 document = self.workspace.get_text_document(uri)
-                versions[uri] = document.version
+                snapshot[uri] = (document, document.version)
                 if self._analysed.get(uri, _NEVER) != document.version:
                     texts.append((real, document.source))
             changed = {real for real, _ in texts}
@@ -433,12 +433,12 @@ class BgcheckLanguageServer(LanguageServer):
                 self.window_show_message(types.ShowMessageParams(type=kind, message=message))
             for message in errors:
                 self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
-            for uri, version in versions.items():
+            for uri, (document, version) in snapshot.items():
                 real = self.open_documents.get(uri)
-                if real is None:
-                    continue  # closed meanwhile
+                if real is None or self.workspace.get_text_document(uri) is not document:
+                    continue  # closed (and maybe opened again) meanwhile
                 self._analysed[uri] = version
-                if self.workspace.get_text_document(uri).version != version:
+                if document.version != version:
                     continue  # edited meanwhile: a run for the new text is scheduled
                 new = findings.get(real, [])
                 old = self.published.get(uri)

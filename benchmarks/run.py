@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""bgcheck's benchmark: speed on a pinned corpus of real projects, and peers for reference.
+
+    python benchmarks/run.py                 # build the corpus if needed, time everything
+    python benchmarks/run.py --repeat 1      # one repetition (quicker)
+    python benchmarks/run.py --no-peers      # bgcheck only
+
+The corpus is built from PyPI source distributions (pinned below) into
+benchmarks/corpus/ (git-ignored). Peers (flake8-async, Fixit, ruff) are
+installed into a separate virtualenv, benchmarks/.peers/, so they never
+touch bgcheck's environment. The table is printed and written to
+benchmarks/results.json. This is a benchmark, not a test: CI does not run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zipfile
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "corpus"
+PEERS = HERE / ".peers"
+RESULTS = HERE / "results.json"
+
+# name==version of each source distribution in the corpus (about half a million lines).
+PINNED = [
+    "Django==6.1.3",
+    "celery==5.7.0",
+    "kombu==5.7.0",
+    "SQLAlchemy==2.1.9",
+    "APScheduler==3.11.3",
+    "redis==8.1.0",
+    "dramatiq==2.2.1",
+    "huey==3.5.4",
+    "rq==2.12.0",
+    "arq==0.28.0",
+    "starlette==1.10.0",
+    "fastapi==0.163.2",
+]
+PEER_PACKAGES = ["flake8-async==26.8.1", "fixit==2.2.1", "ruff==0.17.5"]
+
+
+def sh(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(command, check=False, text=True, capture_output=True, **kwargs)
+
+
+def build_corpus() -> None:
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in PINNED:
+            name, version = spec.split("==")
+            target = CORPUS / f"{name.lower()}-{version}"
+            if target.exists():
+                continue
+            print(f"downloading {spec} ...", file=sys.stderr)
+            done = sh([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "--ignore-requires-python", "-d", tmp, spec])
+            if done.returncode != 0:
+                raise SystemExit(f"cannot download {spec}: {done.stderr.strip().splitlines()[-1:]}")
+            archive = next(p for p in Path(tmp).iterdir() if p.name.lower().startswith(name.lower().replace("-", "_")) or p.name.lower().startswith(name.lower()))
+            unpack = Path(tmp) / "unpack"
+            shutil.rmtree(unpack, ignore_errors=True)
+            unpack.mkdir()
+            if archive.suffix == ".zip":
+                with zipfile.ZipFile(archive) as z:
+                    z.extractall(unpack)
+            else:
+                with tarfile.open(archive) as t:
+                    t.extractall(unpack, filter="data") if sys.version_info >= (3, 12) else t.extractall(unpack)
+            (inner,) = list(unpack.iterdir())
+            shutil.move(str(inner), target)
+            archive.unlink()
+
+
+def count_lines() -> tuple[int, int]:
+    files = list(CORPUS.rglob("*.py"))
+    lines = 0
+    for path in files:
+        with open(path, "rb") as handle:
+            lines += handle.read().count(b"\n")
+    return len(files), lines
+
+
+def timed(command: list[str], env=None) -> tuple[float, int]:
+    """(wall seconds, peak RSS of the child in MiB)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    return elapsed, int(usage.ru_maxrss / 1024)
+
+
+def median_of(repeat: int, command: list[str], before=None) -> dict:
+    runs = []
+    for _ in range(repeat):
+        if before:
+            before()
+        runs.append(timed(command))
+    return {"seconds": statistics.median(r[0] for r in runs), "peak_mib": max(r[1] for r in runs), "runs": [round(r[0], 3) for r in runs]}
+
+
+def bgcheck(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bgcheck", "check", str(CORPUS), "--exit-zero", "--quiet", *args]
+
+
+def install_peers() -> Path:
+    python = PEERS / "bin" / "python"
+    if not python.exists():
+        sh([sys.executable, "-m", "venv", str(PEERS)])
+        done = sh([str(python), "-m", "pip", "install", "--quiet", *PEER_PACKAGES])
+        if done.returncode != 0:
+            raise SystemExit(f"cannot install peers: {done.stderr.strip()[-400:]}")
+    return PEERS / "bin"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-peers", action="store_true")
+    options = parser.parse_args()
+
+    build_corpus()
+    files, lines = count_lines()
+    jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cache = Path(tempfile.mkdtemp(prefix="bgcheck-bench-cache-"))
+    changed = next(iter(sorted(CORPUS.rglob("tasks.py"))), next(iter(sorted(CORPUS.rglob("*.py")))))
+    original = changed.read_bytes()
+    rows: dict[str, dict] = {}
+
+    def cold() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    def touch_one_file() -> None:
+        current = changed.read_bytes()
+        changed.write_bytes(current + b"\n# benchmark edit\n" if current == original else original)
+
+    try:
+        rows["bgcheck cold, --jobs 1"] = median_of(options.repeat, bgcheck("--no-cache", "--jobs", "1"))
+        rows[f"bgcheck cold, --jobs {jobs}"] = median_of(options.repeat, bgcheck("--no-cache", "--jobs", str(jobs)))
+        timed(bgcheck("--cache-dir", str(cache), "--jobs", str(jobs)))  # fill the cache
+        rows["bgcheck warm, nothing changed"] = median_of(options.repeat, bgcheck("--cache-dir", str(cache), "--jobs", str(jobs)))
+        rows["bgcheck warm, one file changed"] = median_of(
+            options.repeat, bgcheck("--cache-dir", str(cache), "--jobs", str(jobs)), before=touch_one_file
+        )
+    finally:
+        changed.write_bytes(original)
+        shutil.rmtree(cache, ignore_errors=True)
+
+    if not options.no_peers:
+        bin_dir = install_peers()
+        rows["flake8-async (standalone)"] = median_of(options.repeat, [str(bin_dir / "flake8-async"), str(CORPUS)])
+        rows["Fixit"] = median_of(options.repeat, [str(bin_dir / "fixit"), "lint", str(CORPUS)])
+        rows["ruff --select ASYNC,RUF006,BLE,B --no-cache"] = median_of(
+            options.repeat, [str(bin_dir / "ruff"), "check", "--select", "ASYNC,RUF006,BLE,B", "--no-cache", "--exit-zero", "--quiet", str(CORPUS)]
+        )
+
+    reference = rows["bgcheck cold, --jobs 1"]["seconds"]
+    print(f"bgcheck benchmark, {date.today()}, {platform.machine()}, {jobs} CPUs, Python {platform.python_version()}")
+    print(f"corpus: {files} files, {lines} lines ({', '.join(PINNED)})")
+    print(f"{'what':<45} {'median s':>9} {'lines/s':>9} {'vs cold -j1':>11} {'peak MiB':>9}")
+    for name, row in rows.items():
+        speed = lines / row["seconds"] if row["seconds"] else 0
+        print(f"{name:<45} {row['seconds']:>9.2f} {speed:>9.0f} {reference / row['seconds']:>10.2f}x {row['peak_mib']:>9}")
+    RESULTS.write_text(
+        json.dumps(
+            {
+                "date": str(date.today()),
+                "machine": {"arch": platform.machine(), "cpus": jobs, "python": platform.python_version()},
+                "corpus": {"files": files, "lines": lines, "packages": PINNED},
+                "rows": rows,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    print(f"written to {RESULTS.relative_to(HERE.parent)}")
+
+
+if __name__ == "__main__":
+    main()
