@@ -27,8 +27,15 @@ def write_baseline(path: Path, result) -> int:
     entries = [{"code": c, "path": p, "fingerprint": f} for c, p, f in _keys(result)]
     document = {"tool": "bgcheck", "version": FORMAT_VERSION, "entries": entries}
     tmp = Path(str(path) + ".tmp")
-    tmp.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise ConfigError(f"{path}: cannot write the baseline: {exc.strerror or exc}") from None
     return len(entries)
 
 
@@ -42,6 +49,9 @@ def read_baseline(path: Path) -> Counter:
     entries = document.get("entries") if isinstance(document, dict) else None
     if not isinstance(document, dict) or document.get("tool") != "bgcheck" or not isinstance(entries, list):
         raise ConfigError(f"{path}: not a bgcheck baseline (expected {{\"tool\": \"bgcheck\", \"entries\": [...]}})")
+    version = document.get("version", FORMAT_VERSION)
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise ConfigError(f"{path}: baseline format version {version!r} is not supported (this bgcheck reads version {FORMAT_VERSION}); write it again with --write-baseline")
     keys: Counter = Counter()
     for number, entry in enumerate(entries):
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("code", "path", "fingerprint")):

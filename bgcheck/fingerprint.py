@@ -12,12 +12,23 @@ import re
 from collections import Counter
 
 _SPACE = re.compile(r"\s+")
+# Python ends a line at \n, \r\n or \r only; str.splitlines() also splits at form feeds,
+# \x1c-\x1e, \x85, \u2028 and \u2029, which would shift every later line.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(source: str) -> list[str]:
+    """The lines of a Python source as the tokenizer (and so every reported line number) counts them."""
+    lines = _LINE_BREAK.split(source)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def _flagged_text(source: str | None, diagnostic) -> str:
     if not source:
         return ""
-    lines = source.splitlines()
+    lines = source_lines(source)
     loc = diagnostic.location
     first, last = loc.line - 1, min(loc.end_line, loc.line + 5) - 1
     if first < 0 or first >= len(lines):

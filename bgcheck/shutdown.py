@@ -70,6 +70,13 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
         for decorator in func.decorators:
             _from_decorator(index, model, summary, qualname, decorator)
     model.shutdown_code = index.reachable(sorted(r for r, root in model.roots.items() if not root.after_yield_only))
+    # A lifespan runs at shutdown only what it calls after its ``yield``.
+    for name, root in sorted(model.roots.items()):
+        func = index.function(name) if root.after_yield_only else None
+        if func is not None:
+            callees = [c for c in (index.resolve_function(t) for t in func.calls_after_yield) if c and c != name]
+            for reached, _root in index.reachable(callees).items():
+                model.shutdown_code.setdefault(reached, name)
     for qualname, root in model.roots.items():
         model.shutdown_code.setdefault(qualname, qualname)
     model.entry_points = _entry_points(index, console_scripts)

@@ -45,6 +45,7 @@ class FunctionSummary:
     # exception can leave (no reachable break or return): it never ends.
     endless_loop: bool = False
     is_generator: bool = False  # contains ``yield``: calling it returns a generator
+    calls_after_yield: tuple = ()  # targets called after the first ``yield`` (a lifespan's shutdown half)
 
 
 @dataclass
@@ -128,6 +129,7 @@ class _Scope:
         self.kind = kind  # "module" | "function" | "class"
         self.bindings: dict[str, list] = {}  # name -> list of raw binding values
         self.calls: list[cst.Call] = []
+        self.calls_after_yield: list[cst.Call] = []  # in source order, after the first ``yield``
         self.globals: set[str] = set()
         self.endless_loop = False
         self.is_generator = False
@@ -356,6 +358,8 @@ class SummaryBuilder(cst.CSTVisitor):
     # --- calls --------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> bool:
         self.scope.calls.append(node)
+        if self.scope.is_generator:
+            self.scope.calls_after_yield.append(node)
         func = node.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
         if last in knowledge.RECORDED_SKIP_ON_STRINGS and isinstance(func, cst.Attribute) and isinstance(func.value, (cst.BaseString)):
@@ -414,6 +418,7 @@ class SummaryBuilder(cst.CSTVisitor):
             resolve = summary.resolver(func)
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
             func.calls = _resolved_calls(scope.calls, resolve)
+            func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve) if scope.is_generator else ()
         for qualname, (node, scope) in self.classes.items():
             cls = summary.classes[qualname]
             parent_func = _enclosing_function(summary, qualname)

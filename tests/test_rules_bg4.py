@@ -1216,12 +1216,6 @@ def test_bg405_callee_of_a_signal_handler_in_another_module(bg):
     assert found[0].location.path == "svc/workers.py"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the module summary (bgcheck/summary.py) records no position of calls relative to `yield`, so the "
-    "shutdown model cannot tell the functions a lifespan calls after its `yield` from those it calls at "
-    "start-up, and leaves them out of the shutdown path",
-)
 def test_bg405_function_called_by_lifespan_after_yield(bg):
     found = bg.files(
         {

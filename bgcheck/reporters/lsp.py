@@ -8,11 +8,16 @@ function.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 
+from bgcheck.fingerprint import source_lines
 from bgcheck.reporters.sarif import help_uri
 
 SEVERITY = {"error": 1, "warning": 2, "info": 3}
+
+# Each diagnostic looks up two lines of its file (and of each related file): split a text once.
+_lines = lru_cache(maxsize=32)(source_lines)
 
 
 def utf16_column(line_text: str | None, column: int) -> int:
@@ -23,11 +28,28 @@ def utf16_column(line_text: str | None, column: int) -> int:
     return len(prefix.encode("utf-16-le")) // 2
 
 
+def _source(sources: dict, path: str) -> str | None:
+    """The text of ``path``: from ``sources`` (the run's texts, or the editor's), else from disk.
+
+    Related locations often point into files with no finding of their own, which the run does
+    not keep; their columns still need the text to count UTF-16 code units."""
+    if path in sources or not path:
+        return sources.get(path)
+    from bgcheck.engine import decode_source
+
+    try:
+        text = decode_source(Path(path).read_bytes())
+    except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+        text = None
+    sources[path] = text  # read once per file, not once per location
+    return text
+
+
 def _line(sources: dict, path: str, number: int) -> str | None:
-    text = sources.get(path)
+    text = _source(sources, path)
     if text is None:
         return None
-    lines = text.splitlines()
+    lines = _lines(text)
     return lines[number - 1] if 0 < number <= len(lines) else None
 
 
@@ -59,7 +81,8 @@ def lsp_diagnostic(d, sources: dict) -> dict:
 
 def render(result, options) -> str:
     by_file: dict[str, list] = {}
+    sources = dict(result.sources)  # _source adds the files related locations point into
     for d in result.diagnostics:
-        by_file.setdefault(d.path, []).append(lsp_diagnostic(d, result.sources))
+        by_file.setdefault(d.path, []).append(lsp_diagnostic(d, sources))
     document = [{"uri": file_uri(path), "diagnostics": diagnostics} for path, diagnostics in by_file.items()]
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
