@@ -41,7 +41,7 @@ def write_baseline(path: Path, result) -> int:
 
 def read_baseline(path: Path) -> Counter:
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        document = json.loads(Path(path).read_text(encoding="utf-8-sig"))  # editors on Windows add a BOM
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -70,4 +70,10 @@ def apply_baseline(result, baseline: Counter) -> int:
         else:
             kept.append(diagnostic)
     result.diagnostics = kept
-    return sum(remaining.values())
+    # Entries for files this run did not look at (pre-commit passes only the
+    # changed files) or codes it did not select are not "gone"; a deleted file's are.
+    return sum(
+        count
+        for (code, path, _fingerprint), count in remaining.items()
+        if code in result.codes and (path in result.checked_paths or not Path(path).exists())
+    )

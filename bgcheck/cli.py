@@ -190,7 +190,11 @@ def check(
         if known_findings is not None:
             gone = apply_baseline(result, known_findings)
             if gone:
-                click.echo(f"bgcheck: {gone} baseline entr{'ies' if gone != 1 else 'y'} no longer occur (update the baseline with --write-baseline).", err=True)
+                click.echo(
+                    f"bgcheck: {gone} baseline {'entries no longer occur' if gone != 1 else 'entry no longer occurs'} "
+                    "(update the baseline with --write-baseline).",
+                    err=True,
+                )
         is_tty = sys.stdout.isatty()
         use_color = color == "always" or (color == "auto" and is_tty and not os.environ.get("NO_COLOR"))
         options = ReportOptions(

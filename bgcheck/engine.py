@@ -90,6 +90,8 @@ class RunResult:
     index: Optional[ProjectIndex] = None
     sources: dict = field(default_factory=dict)  # display path -> text, for files with findings (code frames)
     warnings: list = field(default_factory=list)  # one line each, printed to stderr
+    checked_paths: frozenset = frozenset()  # display paths of every file in the run
+    codes: frozenset = frozenset()  # the codes that could be reported (enabled rules, BG000)
 
 
 def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[str]) -> bool:
@@ -367,6 +369,8 @@ def check_units(
         )
 
     result = RunResult(files_checked=len(units))
+    result.checked_paths = frozenset(u.display for u in units if report_for is None or u.display in report_for)
+    result.codes = frozenset([rule.code for rule in rule_classes] + ([BG000_CODE] if bg000_enabled else []))
     index: Optional[ProjectIndex] = None
 
     def project() -> ProjectIndex:

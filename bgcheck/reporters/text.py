@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bgcheck.fingerprint import source_lines
 from bgcheck.reporters.summary import counts, plural
 
 _RESET = "\x1b[0m"
@@ -50,7 +51,7 @@ class _Painter:
 
 
 def _frame(source: str, loc, color: bool) -> list[str]:
-    lines = source.splitlines()
+    lines = source_lines(source)
     if not lines:
         return []
     first = max(1, loc.line - _CONTEXT_LINES)
