@@ -177,20 +177,24 @@ class Checker(cst.CSTVisitor):
     def on_visit(self, node: cst.CSTNode) -> bool:
         ctx = self.ctx
         ctx.ancestors.append(node)
+        node_type = type(node)
         # Inside a FunctionDef handler, ctx.function is that function itself.
-        if isinstance(node, cst.FunctionDef):
+        if node_type is cst.FunctionDef:
             ctx.enter_function(node)
-        elif isinstance(node, cst.ClassDef):
+        elif node_type is cst.ClassDef:
             ctx.enter_class(node)
-        for handler in self.dispatch.get(type(node).__name__, ()):
-            handler(node, ctx)
+        handlers = self.dispatch.get(node_type.__name__)
+        if handlers:
+            for handler in handlers:
+                handler(node, ctx)
         return True
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
         ctx = self.ctx
-        if isinstance(original_node, cst.FunctionDef):
+        node_type = type(original_node)
+        if node_type is cst.FunctionDef:
             ctx.leave_function()
-        elif isinstance(original_node, cst.ClassDef):
+        elif node_type is cst.ClassDef:
             ctx.leave_class()
         ctx.ancestors.pop()
 

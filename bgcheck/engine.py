@@ -336,8 +336,30 @@ def run(
     need_index: bool = False,
 ) -> RunResult:
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
-    units = load_units(paths, config, cwd, jobs=jobs, cache=cache)
-    return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=jobs, cache=cache, need_index=need_index)
+    cwd = cwd or Path.cwd()
+    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
+    items = [(path, display_path(path, cwd)) for path in files]
+    workers = parallel.workers_for(jobs, len(items))
+    if workers == 1:
+        units = [load_unit(path, display, cache) for path, display in items]
+        units = _within_cst_budget(units)
+        return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=1, cache=cache, need_index=need_index)
+    # Several processes that keep their files' CSTs from phase 1 to phase 2.
+    with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
+        units = pool.phase1(items, cache)
+        return check_units(
+            units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=workers, cache=cache, need_index=need_index, pool=pool
+        )
+
+
+def _within_cst_budget(units: list) -> list:
+    kept = 0
+    for unit in units:
+        if unit.module is not None:
+            kept += len(unit.text)
+            if kept > KEEP_CST_BUDGET_CHARS:
+                unit.module = None
+    return units
 
 
 def check_units(
@@ -350,6 +372,7 @@ def check_units(
     jobs: Optional[int] = 1,
     cache=None,
     need_index: bool = False,
+    pool=None,
 ) -> RunResult:
     """Phase 2 over analysed units: build the index from all of them, then check ``report_for``
     (display paths; default: every unit). The CLI checks everything; the LSP server checks the
@@ -402,7 +425,10 @@ def check_units(
         for unit in to_check:
             unit.index = index
         workers = parallel.workers_for(jobs, len(to_check))
-        if workers > 1:
+        if pool is not None:
+            by_display = pool.phase2([unit.display for unit in to_check], index, config, rule_classes)
+            outcomes = [by_display[unit.display] for unit in to_check]
+        elif workers > 1:
             outcomes = parallel.run_phase2(to_check, workers, index, config, rule_classes)
         else:
             outcomes = []

@@ -12,6 +12,7 @@ recursively, and a deeply nested file must end as a BG000, not a crash.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import threading
@@ -86,3 +87,139 @@ def run_phase2(units: Sequence, jobs: int, index, config, rules) -> list:
     state = {"index": index, "config": config, "rules": rules}
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(state,)) as pool:
         return list(pool.map(_phase2_task, units, chunksize=max(1, len(units) // (jobs * 8) or 1)))
+
+
+# ---------------------------------------------------------------------------
+# Persistent workers: each keeps the CSTs of its share of the files from
+# phase 1 to phase 2, so no file is parsed twice. The project index and the
+# configuration go to each worker once, in the phase-2 message.
+
+
+def _worker_main(connection, budget_chars: int) -> None:
+    threading.stack_size(_STACK_BYTES)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    thread = threading.Thread(target=_worker_loop, args=(connection, budget_chars))
+    thread.start()
+    thread.join()
+
+
+def _worker_loop(connection, budget_chars: int) -> None:
+    from bgcheck.engine import check_unit, load_unit
+
+    units: dict = {}
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        kind = message[0]
+        try:
+            if kind == "phase1":
+                _, items, cache = message
+                out = []
+                kept = 0
+                for position, (path, display) in items:
+                    unit = load_unit(path, display, cache)
+                    if unit.module is not None:
+                        kept += len(unit.text)
+                        if kept > budget_chars:
+                            unit.module = None  # over budget: phase 2 parses it again
+                    units[display] = unit
+                    out.append((position, dataclasses.replace(unit, module=None)))  # CSTs stay here
+                connection.send(("ok", out))
+            elif kind == "phase2":
+                _, index, config, rules, displays = message
+                results = []
+                for display in displays:
+                    unit = units[display]
+                    unit.index = index
+                    results.append((display, check_unit(unit, index, config, rules)))
+                    unit.module = None
+                connection.send(("ok", results))
+            else:
+                connection.send(("ok", None))
+                return
+        except BaseException as exc:  # reported to the parent, which raises it
+            import traceback
+
+            connection.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed: the message carries its traceback."""
+
+
+class Workers:
+    """``jobs`` processes that each analyse a share of the files, then check the same share."""
+
+    def __init__(self, jobs: int, budget_chars: int) -> None:
+        import multiprocessing
+
+        self.connections = []
+        self.processes = []
+        for _ in range(jobs):
+            parent, child = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_worker_main, args=(child, budget_chars // jobs), daemon=True)
+            process.start()
+            child.close()
+            self.connections.append(parent)
+            self.processes.append(process)
+        self.owner: dict[str, int] = {}  # display path -> worker index
+
+    def _exchange(self, messages: list) -> list:
+        for connection, message in zip(self.connections, messages):
+            connection.send(message)
+        replies = []
+        for connection in self.connections:
+            status, payload = connection.recv()
+            if status != "ok":
+                raise WorkerError(payload)
+            replies.append(payload)
+        return replies
+
+    def phase1(self, items: Sequence[tuple], cache) -> list:
+        """Phase 1 for ``(path, display)`` items, spread by size; units come back in input order."""
+        shares: list[list] = [[] for _ in self.connections]
+        loads = [0] * len(self.connections)
+        by_size = sorted(enumerate(items), key=lambda entry: -_size(entry[1][0]))
+        for position, item in by_size:
+            worker = loads.index(min(loads))
+            loads[worker] += _size(item[0]) + 1
+            shares[worker].append((position, item))
+            self.owner[item[1]] = worker
+        replies = self._exchange([("phase1", share, cache) for share in shares])
+        ordered = sorted((entry for reply in replies for entry in reply), key=lambda entry: entry[0])
+        return [unit for _position, unit in ordered]
+
+    def phase2(self, displays: Sequence[str], index, config, rules) -> dict:
+        shares: list[list] = [[] for _ in self.connections]
+        for display in displays:
+            shares[self.owner[display]].append(display)
+        replies = self._exchange([("phase2", index, config, rules, share) for share in shares])
+        return {display: diagnostics for reply in replies for display, diagnostics in reply}
+
+    def close(self) -> None:
+        for connection in self.connections:
+            try:
+                connection.send(("stop",))
+            except (OSError, BrokenPipeError):
+                pass
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+        for connection in self.connections:
+            connection.close()
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _size(path) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

@@ -78,20 +78,52 @@ def _child_fields(node_type: type) -> tuple[str, ...]:
     return fields
 
 
+_IS_NODE: dict[type, bool] = {}
+
+
+def _is_node(value_type: type) -> bool:
+    known = _IS_NODE.get(value_type)
+    if known is None:
+        known = _IS_NODE[value_type] = issubclass(value_type, cst.CSTNode)
+    return known
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     found: list[cst.CSTNode] = []
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
+            found.extend(item for item in value if _is_node(type(item)))
+        elif value is not None and _is_node(value_type):
             found.append(value)
-        elif isinstance(value, (tuple, list)):
-            found.extend(item for item in value if isinstance(item, cst.CSTNode))
     return found
+
+
+# (visitor class, node type) -> (visit method or None, leave method or None)
+_DISPATCH: dict[tuple[type, type], tuple] = {}
+
+
+def _methods(visitor_type: type, node_type: type) -> tuple:
+    key = (visitor_type, node_type)
+    methods = _DISPATCH.get(key)
+    if methods is None:
+        name = node_type.__name__
+        methods = _DISPATCH[key] = (getattr(visitor_type, f"visit_{name}", None), getattr(visitor_type, f"leave_{name}", None))
+    return methods
 
 
 def walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """Visit ``root`` and everything below it: ``visitor.on_visit(node)`` on the way down (return
-    False to skip the children), ``visitor.on_leave(node)`` on the way up, as libcst does."""
+    False to skip the children), ``visitor.on_leave(node)`` on the way up, as libcst does.
+
+    A visitor that keeps libcst's own ``on_visit``/``on_leave`` (it only defines
+    ``visit_<Type>``/``leave_<Type>`` methods) is dispatched directly, with no
+    per-node lookups by name."""
+    visitor_type = type(visitor)
+    if visitor_type.on_visit is cst.CSTVisitor.on_visit and visitor_type.on_leave is cst.CSTVisitor.on_leave:
+        _walk_methods(root, visitor, visitor_type)
+        return
     on_visit = visitor.on_visit
     on_leave = visitor.on_leave
     stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
@@ -104,3 +136,19 @@ def walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         if on_visit(node):
             kids: Sequence[cst.CSTNode] = children(node)
             stack.extend((child, False) for child in reversed(kids))
+
+
+def _walk_methods(root: cst.CSTNode, visitor: cst.CSTVisitor, visitor_type: type) -> None:
+    stack: list = [root]
+    while stack:
+        item = stack.pop()
+        if type(item) is tuple:  # (leave method, node): on the way up
+            item[0](visitor, item[1])
+            continue
+        visit, leave = _methods(visitor_type, type(item))
+        if leave is not None:
+            stack.append((leave, item))
+        if visit is None or visit(visitor, item) is not False:
+            kids = children(item)
+            kids.reverse()
+            stack.extend(kids)
