@@ -728,24 +728,32 @@ def test_bg000_file_over_the_size_limit(in_tmp, monkeypatch):
     assert ("app.py", 6, "BG101") in result.found()
 
 
-def test_bg000_too_deeply_nested(in_tmp, monkeypatch):
-    """A file nested deeper than the analysis can follow is BG000, never a crash.
-
-    The CLI runs with a recursion limit of 20000; nesting that exceeds it
-    costs libcst tens of seconds and gigabytes, so this test lowers the
-    limit instead and nests just past it.
-    """
-    import bgcheck.cli
-
-    monkeypatch.setattr(bgcheck.cli, "_RECURSION_LIMIT", 1000)  # the CLI keeps max(current limit, this)
-    depth = sys.getrecursionlimit() + 500
-    project(in_tmp, {"app.py": THREE_FINDINGS, "deep.py": "x = a" + ".b" * depth + "\n"})
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = " + "(" * 5000 + ")" * 5000 + "\n",
+        "x = " + "[" * 3000 + "]" * 3000 + "\n",
+    ],
+    ids=["5000-parens", "3000-lists"],
+)
+def test_bg000_too_deeply_nested(in_tmp, source):
+    project(in_tmp, {"app.py": THREE_FINDINGS, "deep.py": source})
     result = check_json()
-    # The walk over the tree is iterative, so depth alone no longer defeats the
-    # analysis; what cannot be followed (the parser's own limits) is a BG000.
-    deep = [d for d in result.json()["diagnostics"] if d["path"] == "deep.py"]
-    assert all(d["code"] == "BG000" and "nested too deeply" in d["message"] for d in deep)
+    (deep,) = [d for d in result.json()["diagnostics"] if d["path"] == "deep.py"]
+    assert (deep["code"], deep["line"]) == ("BG000", 1)
+    assert "nested too deeply" in deep["message"]
     assert ("app.py", 6, "BG101") in result.found()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: engine._DEEP_NESTING only catches 200 *consecutive* opening brackets; `[0, [0, [0, ...` or "
+    "`f(f(f(...` nested past CPython's limit of 200 is parsed by libcst (quadratic: depth 2000 takes ~35 s and 6-9 GB) "
+    "and passes with no BG000",
+)
+def test_bg000_deep_nesting_with_items_between(in_tmp):
+    project(in_tmp, {"deep.py": "x = " + "[0, " * 300 + "0" + "]" * 300 + "\n"})
+    assert check_json().codes() == ["BG000"]
 
 
 def test_bg000_is_reported_like_other_codes(in_tmp):
@@ -944,6 +952,6 @@ def test_readme_sample_output_is_real(monkeypatch):
         if line.startswith("fixtures/demo_service/") or line.startswith("  note: fixtures/") or line.startswith("Found ")
     ]
     assert shown, "the README shows sample output"
-    actual = bgcheck_cli("check", "fixtures/demo_service", "--no-show-source").stdout.splitlines()
+    actual = bgcheck_cli("check", "fixtures/demo_service", "--no-show-source", "--no-cache").stdout.splitlines()
     for line in shown:
         assert line in actual, line

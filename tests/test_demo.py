@@ -63,7 +63,8 @@ EXPECTED = [
 def run_json(folder: Path, monkeypatch) -> tuple[int, dict]:
     """``bgcheck check . --format json`` from inside ``folder`` (so paths are relative to it)."""
     monkeypatch.chdir(folder)
-    result = CliRunner().invoke(main, ["check", ".", "--format", "json"])
+    # --no-cache: the test must not write a .bgcheck_cache into the repository's fixtures
+    result = CliRunner().invoke(main, ["check", ".", "--format", "json", "--no-cache"])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert result.stderr == ""
     return result.exit_code, json.loads(result.stdout)
@@ -116,5 +117,12 @@ def test_clean_twin_has_no_findings(monkeypatch):
 
 def test_clean_twin_mirrors_the_demo():
     """Both fixtures are the same service: the same files, so each fix sits where its problem was."""
-    files = lambda root: sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+    def files(root: Path) -> list[str]:
+        return sorted(
+            path.relative_to(root).as_posix()
+            for path in root.rglob("*")
+            if path.is_file() and not any(part.startswith(".") or part == "__pycache__" for part in path.relative_to(root).parts)
+        )
+
     assert files(DEMO) == files(CLEAN)
