@@ -16,24 +16,53 @@ part of every result key: when any summary changes, every file is checked
 again, from its cached summary; a change inside a function body that leaves
 every summary alone (a message, a comment) reuses everything.
 
+Keys are digests of a canonical form of their parts (sets sorted,
+dataclasses field by field), so they are the same in every process whatever
+the hash seed: a key that changed from run to run would never hit.
+
 Writes are atomic (write to a temporary file, then rename). An entry that
-cannot be read (corrupt, truncated, written by another version) is ignored
-and rewritten; the cache never makes a run fail.
+cannot be read (corrupt, truncated, written by another version, a folder
+where a file should be) is ignored and rewritten; the cache never makes a
+run fail.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
 import os
 import pickle
+import shutil
+import sys
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, Optional
 
-from bgcheck import __version__
+import bgcheck
 
 CACHE_DIR_NAME = ".bgcheck_cache"
-_MISSING = object()
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` in a form whose repr does not depend on the hash seed (sets and
+    frozensets sorted) nor on how a class spells its repr (dataclasses field by field)."""
+    if isinstance(value, (str, bytes, int, float, bool, type(None), enum.Enum)):
+        return value
+    if isinstance(value, PurePath):
+        return ("path", value.as_posix())
+    if isinstance(value, (set, frozenset)):
+        return ("set", sorted((_canonical(item) for item in value), key=repr))
+    if isinstance(value, dict):
+        return ("dict", sorted(((_canonical(k), _canonical(v)) for k, v in value.items()), key=repr))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_canonical(item) for item in value])
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__qualname__,
+            [(f.name, _canonical(getattr(value, f.name))) for f in dataclasses.fields(value)],
+        )
+    return value
 
 
 def digest(*parts: Any) -> str:
@@ -42,15 +71,22 @@ def digest(*parts: Any) -> str:
         if isinstance(part, bytes):
             h.update(part)
         else:
-            h.update(repr(part).encode("utf-8", "surrogatepass"))
+            h.update(repr(_canonical(part)).encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()
+
+
+def version_tag() -> str:
+    """The cache's namespace: bgcheck's version (read at each use, never frozen at import)
+    and the Python version (pickles and CPython's syntax-error messages differ between them)."""
+    return f"v{bgcheck.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 class Cache:
     def __init__(self, directory: Path) -> None:
         self.root = Path(directory)
-        self.base = self.root / f"v{__version__}"
+        self.version = version_tag()
+        self.base = self.root / self.version
         self.hits = 0
         self.misses = 0
         self._ready = False
@@ -75,26 +111,34 @@ class Cache:
         path = self._path(kind, key)
         try:
             with open(path, "rb") as handle:
-                stored_key, value = pickle.load(handle)
-        except FileNotFoundError:
-            self.misses += 1
-            return None
-        except Exception:  # corrupt, truncated, or from another bgcheck: ignore and rewrite
-            self.misses += 1
-            return None
-        if stored_key != key:
+                stored_key, stored_version, value = pickle.load(handle)
+            # anything but this exact key and version (another entry's pickle copied over, another
+            # bgcheck's format) is foreign
+            valid = type(stored_key) is str and stored_key == key and type(stored_version) is str and stored_version == self.version
+        except Exception:  # missing, corrupt, truncated, a folder, from another bgcheck: ignore and rewrite
+            valid = False
+        if not valid:
             self.misses += 1
             return None
         self.hits += 1
         return value
 
+    def discard(self) -> None:
+        """Count the value ``get`` just returned as a miss: the caller found it unusable (the
+        right key over a value of the wrong shape) and rewrites it with ``put``."""
+        self.hits -= 1
+        self.misses += 1
+
     def put(self, kind: str, key: str, value: Any) -> None:
         try:
             self._prepare()
-            data = pickle.dumps((key, value), protocol=pickle.HIGHEST_PROTOCOL)
-            _atomic_write(self._path(kind, key), data)
-        except (OSError, pickle.PicklingError, RecursionError, TypeError):
-            pass  # a cache that cannot be written only costs time
+            data = pickle.dumps((key, self.version, value), protocol=pickle.HIGHEST_PROTOCOL)
+            path = self._path(kind, key)
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)  # a folder where the entry should be: cannot be replaced otherwise
+            _atomic_write(path, data)
+        except Exception:  # unwritable folder, full disk, unpicklable value: the cache only costs time
+            pass
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

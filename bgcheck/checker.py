@@ -129,7 +129,10 @@ class FileContext:
         end_node: Optional[cst.CSTNode] = None,
         related: Sequence[Location] = (),
     ) -> None:
-        statement = self.enclosing(cst.SimpleStatementLine, cst.BaseCompoundStatement) or node
+        # noqa also works on the first line of the simple statement a finding is
+        # in (a call spread over lines); a compound statement's header line
+        # (``try:``, ``def``) does not silence what is reported inside it.
+        statement = self.enclosing(cst.SimpleStatementLine) or node
         statement_line = self.position(statement).start.line
         diagnostic = Diagnostic(
             code=rule.code,

@@ -203,7 +203,8 @@ def check(
             statistics=statistics,
             quiet=quiet,
         )
-        click.echo(REPORTERS[output_format](result, options), nl=False)
+        # color=True: click strips escapes when stdout is not a terminal, even with --color always
+        click.echo(REPORTERS[output_format](result, options), nl=False, color=options.color or None)
         if result.diagnostics and not exit_zero:
             return EXIT_FINDINGS
         return EXIT_OK

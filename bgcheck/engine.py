@@ -57,6 +57,27 @@ KEEP_CST_BUDGET_CHARS = 8 * 1024 * 1024  # about 200 MB of CST
 # (libcst needs a minute and gigabytes for 3000 nested brackets): a run of
 # this many opening brackets is reported as BG000 without parsing.
 _DEEP_NESTING = re.compile(r"(?:[(\[{]\s*){200}")
+# Deep nesting with items between the brackets (``[0, [0, [0, ...``), long
+# attribute or ``not`` chains: generated code on very long lines. Only files
+# with such a line are measured, with CPython's own parser (fast, C).
+_LONG_LINE = re.compile(r"[^\n]{1000}")
+MAX_NESTING = 500
+
+
+def _too_deep(text: str) -> bool:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:
+        return "nested" in str(exc) or "too many" in str(exc)
+    except (RecursionError, MemoryError, ValueError):
+        return True
+    stack = [(tree, 0)]
+    while stack:  # iterative: the depth is what we are measuring
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return True
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return False
 
 
 @dataclass
@@ -169,6 +190,9 @@ def load_unit(path: Path, display: str, cache=None) -> FileUnit:
         key = digest(data, display, name, is_package)
         unit.content_key = key
         cached = cache.get("summaries", key)
+        if cached is not None and not _valid_summary_entry(cached):
+            cache.discard()  # the right key over a value of another shape: analysed again and rewritten
+            cached = None
         if cached is not None:
             unit.summary, unit.error, unit.summary_digest = cached
             try:
@@ -189,6 +213,22 @@ def load_unit(path: Path, display: str, cache=None) -> FileUnit:
     return unit
 
 
+def _valid_summary_entry(value) -> bool:
+    if not (isinstance(value, tuple) and len(value) == 3):
+        return False
+    summary, error, summary_digest = value
+    return (
+        isinstance(summary_digest, str)
+        and (summary is None) != (error is None)
+        and (summary is None or (isinstance(summary, ModuleSummary) and bool(summary_digest)))
+        and (error is None or isinstance(error, Diagnostic))
+    )
+
+
+def _valid_results_entry(value) -> bool:
+    return isinstance(value, list) and all(isinstance(d, Diagnostic) for d in value)
+
+
 def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] = None) -> FileUnit:
     """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
     this with the editor's unsaved text."""
@@ -201,6 +241,9 @@ def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] =
     if deep is not None:
         line = text.count("\n", 0, deep.start()) + 1
         unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse (200+ brackets open at once)", line)
+        return unit
+    if _LONG_LINE.search(text) and _too_deep(text):
+        unit.error = _bg000(display, f"file not analysed: it is nested more than {MAX_NESTING} levels deep")
         return unit
     try:
         module = cst.parse_module(text)
@@ -234,7 +277,10 @@ def _syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagno
     except (RecursionError, MemoryError, ValueError):
         pass
     first_line = exc.message.splitlines()[0] if exc.message else "syntax error"
-    return _bg000(display, f"file not analysed: libcst cannot parse it: {first_line}", exc.editor_line, exc.editor_column)
+    # libcst's own "error at L:C" is more exact than its editor position, which can be a line late
+    where = re.search(r"error at (\d+):(\d+)", first_line)
+    line, column = (int(where[1]), int(where[2]) + 1) if where else (exc.editor_line, exc.editor_column)
+    return _bg000(display, f"file not analysed: libcst cannot parse it: {first_line}", line, column)
 
 
 def _short(exc: BaseException) -> str:
@@ -389,6 +435,7 @@ def check_units(
             config,
             sorted((k, v.seconds, v.source) for k, v in runtimes.items()),
             [rule.code for rule in rule_classes],
+            sorted(console_scripts(config.root).items()),  # entry points (BG404) come from pyproject.toml
         )
 
     result = RunResult(files_checked=len(units))
@@ -415,6 +462,9 @@ def check_units(
             continue
         if cache is not None and unit.content_key:
             stored = cache.get("results", digest(unit.content_key, project_key))
+            if stored is not None and not _valid_results_entry(stored):
+                cache.discard()  # checked again and rewritten
+                stored = None
             if stored is not None:
                 found[unit.display] = [d for d in stored if not ignored_by(d.code, ignored)]
                 continue

@@ -75,6 +75,7 @@ def _phase1_task(item):
 def _phase2_task(unit):
     from bgcheck.engine import check_unit
 
+    unit.index = _state["index"]  # sent once per worker, never with each file
     return _in_big_stack(check_unit, unit, _state["index"], _state["config"], _state["rules"])
 
 
@@ -85,8 +86,11 @@ def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
 
 def run_phase2(units: Sequence, jobs: int, index, config, rules) -> list:
     state = {"index": index, "config": config, "rules": rules}
+    # Only the file travels: not the index (in the worker's state already; pickled with every
+    # chunk it would cost more than the checking) and not a CST phase 1 kept.
+    light = [dataclasses.replace(unit, index=None, module=None) for unit in units]
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(state,)) as pool:
-        return list(pool.map(_phase2_task, units, chunksize=max(1, len(units) // (jobs * 8) or 1)))
+        return list(pool.map(_phase2_task, light, chunksize=max(1, len(light) // (jobs * 8) or 1)))
 
 
 # ---------------------------------------------------------------------------

@@ -495,11 +495,6 @@ def test_no_show_source_is_the_default_off_a_terminal(three):
     assert " | " not in out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: cli.check echoes the report with click.echo(), which strips ANSI escapes when stdout is not a "
-    "terminal, so --color always is ignored in pipes and CI logs (pass color=True to click.echo)",
-)
 def test_color_always_emits_ansi_escapes(three):
     out = bgcheck_cli("check", ".", "--color", "always", "--show-source").stdout
     assert "\x1b[" in out
@@ -745,12 +740,6 @@ def test_bg000_too_deeply_nested(in_tmp, source):
     assert ("app.py", 6, "BG101") in result.found()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: engine._DEEP_NESTING only catches 200 *consecutive* opening brackets; `[0, [0, [0, ...` or "
-    "`f(f(f(...` nested past CPython's limit of 200 is parsed by libcst (quadratic: depth 2000 takes ~35 s and 6-9 GB) "
-    "and passes with no BG000",
-)
 def test_bg000_deep_nesting_with_items_between(in_tmp):
     project(in_tmp, {"deep.py": "x = " + "[0, " * 300 + "0" + "]" * 300 + "\n"})
     assert check_json().codes() == ["BG000"]
@@ -841,12 +830,6 @@ def test_noqa_on_the_first_line_of_a_multi_line_statement(in_tmp):
     assert check_json().codes() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: checker.FileContext.report takes the statement line for noqa from the nearest statement *around* "
-    "the reported node, so for an except handler it is the `try:` line and for a `while` loop the `def` line: a "
-    "noqa there hides findings further down",
-)
 @pytest.mark.parametrize(
     ("source", "code"),
     [

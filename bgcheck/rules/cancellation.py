@@ -131,6 +131,45 @@ def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
     return bool(awaits) and _awaits_cancelled_task(_function_or_module(ctx), awaits)
 
 
+# Only asyncio's: a concurrent.futures CancelledError caught and turned into a
+# result is the catalog's "cancelled work counted as done".
+_FUTURE_CANCELLATIONS = frozenset({"asyncio.CancelledError"})
+
+
+def _inspects_another_future(try_node, kinds: list, ctx) -> bool:
+    """A plain callback reading another future (``fut.result()``) and handling its cancellation:
+    the CancelledError is that future's outcome, not a stop request to this code."""
+    if ctx.in_coroutine or ctx.in_job_code or not set(kinds) <= _FUTURE_CANCELLATIONS:
+        return False
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("result", "exception"):
+                found = True
+
+    walk(try_node.body, _Finder())
+    return found
+
+
+def _stop_reraised_earlier(node, ctx) -> bool:
+    """Does an earlier handler of the same try re-raise the stop this code can receive?
+
+    In a coroutine that is CancelledError; in sync job code, SystemExit and
+    KeyboardInterrupt (the stops a worker delivers)."""
+    try_node = ctx.parent()
+    kinds: set = set()
+    for handler in try_node.handlers:
+        if handler is node:
+            break
+        if always_raises(handler.body, ctx.is_exit_call):
+            kinds.update(k for k in map(_cancellation_kind, _caught_names(handler, ctx)) if k)
+    if ctx.in_coroutine:
+        return bool(kinds - knowledge.PROCESS_INTERRUPTS - {knowledge.EINTR})
+    return knowledge.PROCESS_INTERRUPTS <= kinds
+
+
 def _in_loop(ctx) -> bool:
     for node in reversed(ctx.ancestors[:-1]):
         if isinstance(node, (cst.For, cst.While)):
@@ -207,6 +246,10 @@ class CancellationSwallowed(Rule):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
             return  # the legacy EINTR retry loop
+        if kinds == [knowledge.EINTR] and "BlockingIOError" in _caught_names(node, ctx):
+            return  # ``except (BlockingIOError, InterruptedError)``: non-blocking I/O's "try again later"
+        if _inspects_another_future(try_node, kinds, ctx):
+            return
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
         template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
         where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
@@ -261,6 +304,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # BG101 reports handlers that name the cancellation exception
         if always_raises(node.body, ctx.is_exit_call):
             return
+        if _stop_reraised_earlier(node, ctx):
+            return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
         what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"
         if ctx.in_coroutine:
             caught = "asyncio.CancelledError"

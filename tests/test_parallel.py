@@ -1,0 +1,299 @@
+"""--jobs N: the per-file work of both phases on several processes, with output identical to --jobs 1.
+
+Each comparison runs ``bgcheck check . --format json`` from inside the project (paths in the
+report are relative to it) once with ``--jobs 1`` and once with ``--jobs 2``, and compares the
+whole standard output, the standard error and the exit status. A spy on the process pools
+makes sure the parallel run really used two workers, each with a share of the files: a
+comparison in which both runs were serial would prove nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import textwrap
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgcheck import parallel
+from bgcheck.cache import CACHE_DIR_NAME
+from bgcheck.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+DEMO = FIXTURES / "demo_service"
+CORPUS = REPO / "benchmarks" / "corpus"
+
+
+class Pools:
+    """Records every process pool a run starts: the persistent workers of ``bgcheck check``
+    (with the share of files each worker got) and the executors of ``bgcheck jobs``."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.workers: list[int] = []  # jobs of each parallel.Workers
+        self.shares: list[tuple[str, list[int]]] = []  # (phase, files per worker) of each exchange
+        self.executors: list[int] = []  # max_workers of each ProcessPoolExecutor
+        pools = self
+
+        class SpyWorkers(parallel.Workers):
+            def __init__(self, jobs, budget_chars):
+                pools.workers.append(jobs)
+                super().__init__(jobs, budget_chars)
+
+            def _exchange(self, messages):
+                phase = messages[0][0]
+                sizes = [len(m[1]) if phase == "phase1" else len(m[4]) for m in messages]
+                pools.shares.append((phase, sizes))
+                return super()._exchange(messages)
+
+        class SpyExecutor(ProcessPoolExecutor):
+            def __init__(self, max_workers=None, **kwargs):
+                pools.executors.append(max_workers)
+                super().__init__(max_workers=max_workers, **kwargs)
+
+        monkeypatch.setattr(parallel, "Workers", SpyWorkers)
+        monkeypatch.setattr(parallel, "ProcessPoolExecutor", SpyExecutor)
+
+    def reset(self) -> None:
+        self.workers, self.shares, self.executors = [], [], []
+
+    def assert_two_workers_shared_the_work(self) -> None:
+        assert self.workers == [2]
+        phases = [phase for phase, _ in self.shares]
+        assert phases[0] == "phase1" and "phase2" in phases
+        for phase, sizes in self.shares:
+            assert len(sizes) == 2
+            if phase == "phase1":
+                assert all(size > 0 for size in sizes), sizes  # both workers analysed files
+
+
+def invoke(folder: Path, monkeypatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+    return result.exit_code, result.stdout, result.stderr
+
+
+def check_json(folder: Path, monkeypatch, jobs: int, *extra: str) -> tuple[int, str, str]:
+    return invoke(folder, monkeypatch, "check", ".", "--format", "json", "--jobs", str(jobs), *extra)
+
+
+def compare(folder: Path, monkeypatch, pools: Pools, *extra: str) -> dict:
+    """--jobs 1 then --jobs 2 on ``folder``: identical output, and the second on two workers."""
+    pools.reset()
+    serial = check_json(folder, monkeypatch, 1, *extra)
+    assert pools.workers == [] and pools.executors == []
+    pools.reset()
+    parallel_run = check_json(folder, monkeypatch, 2, *extra)
+    pools.assert_two_workers_shared_the_work()
+    assert parallel_run == serial
+    return json.loads(serial[1])
+
+
+def codes_of(report: dict) -> set[str]:
+    return {d["code"] for d in report["diagnostics"]}
+
+
+# ---------------------------------------------------------------------------
+# a generated project big enough for two workers at the default threshold
+
+
+def _shop_copy(source: str, n: int) -> str:
+    return re.sub(r"\bshop\b", f"shop{n}", source)
+
+
+DEEP_IFS = "".join("    " * i + f"if flag{i}:\n" for i in range(90)) + "    " * 90 + "pass\n"
+TASK_IN_A_DEEP_FOLDER = """
+    from shop0 import billing
+    from shop0.celery_app import app
+
+
+    @app.task
+    def settle_deep(order_id):
+        return billing.charge(order_id)
+    """
+
+
+def generated_project(root: Path, copies: int = 5) -> Path:
+    """Copies of the demo service (12 modules each, every rule firing), files that end as BG000,
+    a deeply nested file and a task in a deeply nested package that calls into another package."""
+    root.mkdir(parents=True)
+    shutil.copy(DEMO / "pyproject.toml", root / "pyproject.toml")
+    for n in range(copies):
+        target = root / f"shop{n}"
+        target.mkdir()
+        for module in sorted((DEMO / "shop").glob("*.py")):
+            (target / module.name).write_text(_shop_copy(module.read_text(encoding="utf-8"), n), encoding="utf-8")
+    broken = root / "broken"
+    broken.mkdir()
+    (broken / "syntax_error.py").write_text("def oops(:\n    pass\n", encoding="utf-8")
+    (broken / "nul_byte.py").write_bytes(b"x = 1\n\x00\n")
+    (broken / "latin1.py").write_bytes(b"name = '\xe9t\xe9'\n")  # no coding cookie: not UTF-8
+    (broken / "bad_cookie.py").write_bytes(b"# -*- coding: no-such-codec -*-\nx = 1\n")
+    (broken / "deep_brackets.py").write_text("x = " + "[" * 3000 + "]" * 3000 + "\n", encoding="utf-8")
+    (broken / "deep_not.py").write_text("x = " + "not " * 3000 + "y\n", encoding="utf-8")
+    (broken / "deep_ifs.py").write_text(DEEP_IFS, encoding="utf-8")  # deep but valid: analysed
+    folder = root
+    for part in "abcdefgh":
+        folder = folder / part
+        folder.mkdir()
+        (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "deep_task.py").write_text(textwrap.dedent(TASK_IN_A_DEEP_FOLDER), encoding="utf-8")
+    (root / "empty.py").write_text("", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def pools(monkeypatch) -> Pools:
+    return Pools(monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def big_project(tmp_path_factory) -> Path:
+    return generated_project(tmp_path_factory.mktemp("big") / "project")
+
+
+def test_generated_project_is_big_enough_for_two_workers(big_project):
+    files = [p for p in big_project.rglob("*.py")]
+    assert len(files) >= 60
+    assert parallel.MIN_FILES_PER_WORKER == 16
+    assert parallel.workers_for(2, len(files)) == 2
+
+
+def test_generated_project_jobs_2_matches_jobs_1(big_project, monkeypatch, pools):
+    report = compare(big_project, monkeypatch, pools, "--no-cache")
+    found = codes_of(report)
+    assert {"BG000", "BG101", "BG205", "BG404", "BG501", "BG603", "BG604"} <= found
+    bg000 = {d["path"]: d["message"] for d in report["diagnostics"] if d["code"] == "BG000"}
+    assert sorted(bg000) == [
+        "broken/bad_cookie.py", "broken/deep_brackets.py", "broken/deep_not.py",
+        "broken/latin1.py", "broken/nul_byte.py", "broken/syntax_error.py",
+    ]
+    assert "nested" in bg000["broken/deep_brackets.py"] and "nested" in bg000["broken/deep_not.py"]
+    # the task in the deep package is flagged through a module of another package
+    assert ("a/b/c/d/e/f/g/h/deep_task.py", "BG603") in {(d["path"], d["code"]) for d in report["diagnostics"]}
+    # every copy reports the same findings
+    per_copy = {
+        n: sorted((d["path"].split("/", 1)[1], d["line"], d["code"]) for d in report["diagnostics"] if d["path"].startswith(f"shop{n}/"))
+        for n in range(5)
+    }
+    assert all(per_copy[n] == per_copy[0] for n in range(5)) and per_copy[0]
+
+
+def test_generated_project_text_output_and_three_jobs(big_project, monkeypatch, pools):
+    serial = invoke(big_project, monkeypatch, "check", ".", "--no-cache", "--jobs", "1", "--statistics", "--show-source", "--color", "never")
+    for jobs in ("2", "3"):
+        assert invoke(big_project, monkeypatch, "check", ".", "--no-cache", "--jobs", jobs, "--statistics", "--show-source", "--color", "never") == serial
+    assert pools.workers == [2, 3]
+
+
+def test_generated_project_select_and_ignore(big_project, monkeypatch, pools):
+    for extra in (["--select", "BG6"], ["--ignore", "BG0,BG2"], ["--select", "BG000"]):
+        compare(big_project, monkeypatch, pools, "--no-cache", *extra)
+
+
+def test_parallel_runs_with_the_cache(tmp_path, monkeypatch, pools):
+    root = generated_project(tmp_path / "project")
+    reference = check_json(root, monkeypatch, 1, "--no-cache")
+    pools.reset()
+    assert check_json(root, monkeypatch, 2) == reference  # cold: workers write the summaries
+    pools.assert_two_workers_shared_the_work()
+    assert check_json(root, monkeypatch, 2) == reference  # warm
+    assert check_json(root, monkeypatch, 1) == reference  # entries written by workers serve a serial run
+    summaries = list((root / CACHE_DIR_NAME).glob("v*/summaries/*/*.pickle"))
+    assert len(summaries) == len(list(root.rglob("*.py")))
+
+    # a cross-file fact changes in one copy (its Celery app turns on acks_late): the money task
+    # of that copy leaves the report, and comes back when the change is reverted
+    celery_app = root / "shop3" / "celery_app.py"
+    original = celery_app.read_text(encoding="utf-8")
+    celery_app.write_text(original + "app.conf.task_acks_late = True\n", encoding="utf-8")
+    expected = check_json(root, monkeypatch, 1, "--no-cache")
+    assert check_json(root, monkeypatch, 2) == expected
+    before = {(d["path"], d["code"]) for d in json.loads(reference[1])["diagnostics"]}
+    after = {(d["path"], d["code"]) for d in json.loads(expected[1])["diagnostics"]}
+    assert before - after == {("shop3/tasks.py", "BG603")}
+    assert after - before == set()
+    celery_app.write_text(original, encoding="utf-8")
+    assert check_json(root, monkeypatch, 2) == reference
+    assert not [p for p in (root / CACHE_DIR_NAME).rglob("*") if p.name.startswith(".tmp-")]
+
+
+# ---------------------------------------------------------------------------
+# the fixtures (small: the threshold is lowered so that pools start)
+
+
+@pytest.mark.parametrize("fixture", ["demo_service", "jobs_inventory", "demo_service_clean"])
+def test_fixture_jobs_2_matches_jobs_1(fixture, monkeypatch, pools):
+    monkeypatch.setattr(parallel, "MIN_FILES_PER_WORKER", 1)
+    folder = FIXTURES / fixture
+    report = compare(folder, monkeypatch, pools, "--no-cache")  # --no-cache: nothing written into the repository
+    if fixture == "demo_service":
+        assert len(report["diagnostics"]) > 20
+    assert not (folder / CACHE_DIR_NAME).exists() or fixture != "jobs_inventory"
+
+
+def test_jobs_command_jobs_2_matches_jobs_1(monkeypatch, pools):
+    monkeypatch.setattr(parallel, "MIN_FILES_PER_WORKER", 1)
+    folder = FIXTURES / "jobs_inventory"
+    serial = invoke(folder, monkeypatch, "jobs", ".", "--format", "json", "--no-cache", "--jobs", "1")
+    assert pools.executors == []
+    parallel_run = invoke(folder, monkeypatch, "jobs", ".", "--format", "json", "--no-cache", "--jobs", "2")
+    assert pools.executors == [2]
+    assert parallel_run == serial
+    assert len(json.loads(serial[1])["jobs"]) > 10
+
+
+def test_jobs_command_on_the_generated_project(big_project, monkeypatch, pools):
+    serial = invoke(big_project, monkeypatch, "jobs", ".", "--no-cache", "--jobs", "1")
+    assert invoke(big_project, monkeypatch, "jobs", ".", "--no-cache", "--jobs", "2") == serial
+    assert pools.executors == [2]
+    assert "BG000" in serial[2]  # the files that could not be analysed, on stderr
+
+
+def test_small_projects_stay_serial(monkeypatch, pools):
+    assert parallel.workers_for(2, 2 * parallel.MIN_FILES_PER_WORKER - 1) == 1
+    assert parallel.workers_for(8, 100) == 100 // parallel.MIN_FILES_PER_WORKER
+    assert parallel.workers_for(2, 10_000) == 2
+    assert parallel.workers_for(None, 10_000) == min(parallel.default_jobs(), 10_000 // parallel.MIN_FILES_PER_WORKER)
+    assert parallel.default_jobs() >= 1
+    check_json(DEMO, monkeypatch, 2, "--no-cache")
+    assert pools.workers == [] and pools.executors == []  # 12 files: not worth two processes
+
+
+def test_default_jobs_is_one_per_cpu(monkeypatch, pools, big_project):
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 2)
+    invoke(big_project, monkeypatch, "check", ".", "--no-cache", "--format", "json")
+    assert pools.workers == [2]
+
+
+# ---------------------------------------------------------------------------
+# the benchmark corpus
+
+
+def _corpus_package() -> Path | None:
+    if not CORPUS.is_dir():
+        return None
+    packages = sorted(p for p in CORPUS.iterdir() if p.is_dir())
+    preferred = [p for p in packages if p.name.startswith("celery-")]
+    for package in preferred + packages:
+        if sum(1 for _ in package.rglob("*.py")) >= 2 * parallel.MIN_FILES_PER_WORKER:
+            return package
+    return None
+
+
+def test_benchmark_corpus_package_jobs_2_matches_jobs_1(tmp_path, monkeypatch, pools):
+    package = _corpus_package()
+    if package is None:
+        pytest.skip(f"no benchmark corpus at {CORPUS} (built by `python benchmarks/run.py`; it is git-ignored)")
+    # a snapshot: both runs see the same files, and nothing is written into the corpus
+    copy = tmp_path / package.name
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__", CACHE_DIR_NAME))
+    report = compare(copy, monkeypatch, pools, "--no-cache")
+    assert report["diagnostics"] or package.name, "compared"
