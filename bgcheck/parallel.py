@@ -171,15 +171,27 @@ class Workers:
         self.owner: dict[str, int] = {}  # display path -> worker index
 
     def _exchange(self, messages: list) -> list:
-        for connection, message in zip(self.connections, messages):
-            connection.send(message)
+        for connection, process, message in zip(self.connections, self.processes, messages):
+            try:
+                connection.send(message)
+            except OSError:  # BrokenPipeError: the worker is gone
+                self._stopped(process)
         replies = []
-        for connection in self.connections:
-            status, payload = connection.recv()
+        for connection, process in zip(self.connections, self.processes):
+            try:
+                status, payload = connection.recv()
+            except (EOFError, OSError):
+                self._stopped(process)
             if status != "ok":
                 raise WorkerError(payload)
             replies.append(payload)
         return replies
+
+    @staticmethod
+    def _stopped(process) -> None:
+        """A worker killed (out of memory, a signal) or crashed: say so, rather than EOFError."""
+        process.join(timeout=1)
+        raise WorkerError(f"a worker process stopped unexpectedly (exit code {process.exitcode}); try --jobs 1")
 
     def phase1(self, items: Sequence[tuple], cache) -> list:
         """Phase 1 for ``(path, display)`` items, spread by size; units come back in input order."""
