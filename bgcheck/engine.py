@@ -490,7 +490,9 @@ def check_units(
             if cache is not None and unit.content_key:
                 cache.put("results", digest(unit.content_key, project_key), diagnostics)
             ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
-            found[unit.display] = [d for d in diagnostics if not ignored_by(d.code, ignored)]
+            found[unit.display] = [
+                d for d in diagnostics if not ignored_by(d.code, ignored) and (d.code != BG000_CODE or bg000_enabled)
+            ]
 
     if runtimes or need_index:
         index = project()

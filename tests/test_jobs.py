@@ -108,7 +108,7 @@ EXPECTED = [
 def run_jobs(folder: Path, monkeypatch, *extra: str):
     """``bgcheck jobs . [extra]`` from inside ``folder``: (exit code, stdout)."""
     monkeypatch.chdir(folder)
-    result = CliRunner().invoke(main, ["jobs", ".", *extra])
+    result = CliRunner().invoke(main, ["jobs", ".", "--no-cache", *extra])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     assert result.stderr == ""
     return result.exit_code, result.stdout
