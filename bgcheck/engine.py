@@ -23,7 +23,6 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
-from bgcheck import knowledge
 from bgcheck.celery_config import CeleryConfig
 from bgcheck.checker import check_module
 from bgcheck.config import Config

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.ir import IR, UNKNOWN, TimeDelta, as_seconds, kwarg
+from bgcheck.ir import IR, UNKNOWN, as_seconds, kwarg
 from bgcheck.project import ProjectIndex
 
 _UNIT_SECONDS = {

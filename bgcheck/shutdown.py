@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.ir import IR, UNKNOWN, as_seconds
+from bgcheck.ir import IR, as_seconds
 from bgcheck.project import ProjectIndex
 
 

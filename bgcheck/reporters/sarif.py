@@ -9,7 +9,6 @@ from urllib.parse import quote
 from bgcheck import PROJECT_URL, __version__
 from bgcheck.fingerprint import fingerprints
 from bgcheck.pages import read_page
-from bgcheck.rules import all_rules
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}

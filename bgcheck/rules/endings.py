@@ -14,9 +14,10 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.ir import UNKNOWN, dotted_name
+from bgcheck.ir import dotted_name
 from bgcheck.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.calls import argument
 from bgcheck.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
@@ -89,7 +90,7 @@ class EndlessThreadKeepsProcessAlive(Rule):
     def visit_Call(self, node: cst.Call, ctx) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
             return
-        target = _argument(node, "target", 1)
+        target = argument(node, "target", 1)
         if target is None or _is_daemon(node, ctx):
             return
         function = ctx.index.resolve_function(ctx.resolve(target))
@@ -124,17 +125,9 @@ class EndlessThreadKeepsProcessAlive(Rule):
         )
 
 
-def _argument(node: cst.Call, keyword: str, position: int) -> Optional[cst.BaseExpression]:
-    positional = [a for a in node.args if a.keyword is None and not a.star]
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    return positional[position].value if len(positional) > position else None
-
-
 def _is_daemon(node: cst.Call, ctx) -> bool:
     """``Thread(..., daemon=True)``, or ``t.daemon = True`` / ``t.setDaemon(True)`` on the same variable."""
-    daemon = _argument(node, "daemon", 99)
+    daemon = argument(node, "daemon")
     if daemon is not None:
         return ctx.fold(daemon) is not False  # True, or unknown: stay silent
     assign = ctx.parent()
@@ -206,7 +199,7 @@ def _resolves_to_class(call: cst.Call, class_qualname: str, ctx) -> bool:
 
 
 def _created_as_daemon(call: cst.Call, stack: list, functions: list, ctx) -> bool:
-    daemon = _argument(call, "daemon", 99)
+    daemon = argument(call, "daemon")
     if daemon is not None:
         return ctx.fold(daemon) is not False
     parent = stack[-2] if len(stack) >= 2 else None
@@ -284,10 +277,10 @@ def _is_unbounded(node: cst.Call, wait, ctx) -> bool:
     if any(arg.star for arg in node.args):
         return False  # *args / **kwargs may carry the timeout
     if wait.nonblocking_kw:
-        block = _argument(node, wait.nonblocking_kw, wait.nonblocking_pos if wait.nonblocking_pos is not None else 99)
+        block = argument(node, wait.nonblocking_kw, wait.nonblocking_pos)
         if block is not None and ctx.fold(block) is not True:
             return False  # block=False (or unknown) does not wait
-    timeout = _argument(node, wait.timeout_kw, wait.timeout_pos if wait.timeout_pos is not None else 99)
+    timeout = argument(node, wait.timeout_kw, wait.timeout_pos)
     if timeout is None:
         return not wait.explicit_none_only
     return ctx.fold(timeout) is None  # an explicit None; a value that does not fold is given the benefit
@@ -310,7 +303,7 @@ class RowLockWithoutSkipLocked(Rule):
         if not ctx.in_job_code:
             return
         for option in knowledge.ROW_LOCK_METHODS[func.attr.value]:
-            value = _argument(node, option, 99)
+            value = argument(node, option)
             if value is not None and ctx.fold(value) is not False:
                 return
         if any(arg.star == "**" for arg in node.args):

@@ -17,17 +17,8 @@ from bgcheck.celery_config import truthy
 from bgcheck.diagnostics import Location, Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.calls import argument, is_executor_receiver
 from bgcheck.walk import walk
-
-
-def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    if position is None:
-        return None
-    positional = [a for a in node.args if a.keyword is None and not a.star]
-    return positional[position].value if len(positional) > position else None
 
 
 def _related(model, qualname: str) -> tuple:
@@ -134,19 +125,19 @@ class MoneyInFireAndForget(Rule):
                 return  # the caller's own ``async with TaskGroup()`` awaits its tasks before the block ends
             # A TaskGroup held elsewhere (an attribute, a parameter, a long-lived group) is not
             # awaited by the caller: its tasks run on after the caller returns, like create_task's.
-            function, context, how = _function_of(_argument(node, "coro", 0), ctx), f"`{method or name}()`", "task"
-        elif method in ("submit", "map") and _executor_like(node, ctx):
-            function, context, how = _function_of(_argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future" if method == "submit" else "results"
+            function, context, how = _function_of(argument(node, "coro", 0), ctx), f"`{method or name}()`", "task"
+        elif method in ("submit", "map") and is_executor_receiver(node, ctx):
+            function, context, how = _function_of(argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future" if method == "submit" else "results"
         elif method == "run_in_executor":
-            function, context, how = _function_of(_argument(node, "func", 1), ctx), "`loop.run_in_executor()`", "task"
+            function, context, how = _function_of(argument(node, "func", 1), ctx), "`loop.run_in_executor()`", "task"
         elif name == "threading.Thread":
-            function, context, how = _function_of(_argument(node, "target", 1), ctx), "`threading.Thread(target=...)`", "thread"
+            function, context, how = _function_of(argument(node, "target", 1), ctx), "`threading.Thread(target=...)`", "thread"
         elif knowledge.BACKGROUND_TASKS.fullmatch(name) or (method == "add_task" and _looks_like_background_tasks(node, ctx)):
-            function, context, how = _function_of(_argument(node, "func", 0), ctx), "`BackgroundTasks.add_task()`", None
+            function, context, how = _function_of(argument(node, "func", 0), ctx), "`BackgroundTasks.add_task()`", None
         elif name in knowledge.BACKGROUND_TASK:
-            function, context, how = _function_of(_argument(node, "func", 0), ctx), "`BackgroundTask()`", None
+            function, context, how = _function_of(argument(node, "func", 0), ctx), "`BackgroundTask()`", None
         elif method == "call_soon":
-            function, context, how = _function_of(_argument(node, "callback", 0), ctx), "`loop.call_soon()`", None
+            function, context, how = _function_of(argument(node, "callback", 0), ctx), "`loop.call_soon()`", None
         if function is None or not ctx.index.money.moves_money(function):
             return
         if how is not None and _waited_for(ctx, _assigned_name(ctx), how):
@@ -161,14 +152,6 @@ class MoneyInFireAndForget(Rule):
             "an outbox, a durable queue such as a Celery task with acks_late) and process it from there.",
             related=_related(model, function),
         )
-
-
-def _executor_like(node: cst.Call, ctx) -> bool:
-    receiver = ctx.resolve(node.func.value) or ""
-    if any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
-        return True
-    text = (dotted_name(node.func.value) or "").lower()
-    return "executor" in text or "pool" in text
 
 
 def _looks_like_background_tasks(node: cst.Call, ctx) -> bool:
@@ -199,7 +182,7 @@ class TaskResultDiscarded(Rule):
         name = ctx.resolve_call(call) or ""
         if method in ("create_task",) and (knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(call, ctx)):
             return  # a TaskGroup keeps its tasks and raises their errors
-        if method == "submit" and not _executor_like(call, ctx):
+        if method == "submit" and not is_executor_receiver(call, ctx):
             return
         if method in ("create_task", "ensure_future") and isinstance(call.func, cst.Attribute):
             receiver = ctx.resolve(call.func.value) or ""

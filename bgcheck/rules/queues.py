@@ -15,21 +15,12 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.flow import is_constant_true
 from bgcheck.flow import always_raises
-from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
+from bgcheck.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.calls import argument, is_executor_receiver
 from bgcheck.walk import walk
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
-
-
-def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    if position is None:
-        return None
-    positional = [a for a in node.args if a.keyword is None and not a.star]
-    return positional[position].value if len(positional) > position else None
 
 
 @register
@@ -52,7 +43,7 @@ class UnboundedQueue(Rule):
         if position is None:
             detail = f"`{short}()` has no bound at all"
         else:
-            maxsize = _argument(node, "maxsize", position)
+            maxsize = argument(node, "maxsize", position)
             if maxsize is None:
                 detail = f"`{short}()` is created with no maxsize"
             elif any(a.star for a in node.args):
@@ -88,7 +79,7 @@ class UnboundedExecutorMap(Rule):
         receiver = ctx.resolve(func.value) or ""
         if not any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
             return
-        if _argument(node, "buffersize", None) is not None:
+        if argument(node, "buffersize", None) is not None:
             return
         positional = [a for a in node.args if a.keyword is None and not a.star]
         if len(positional) < 2:
@@ -230,7 +221,7 @@ class UnboundedTaskFanout(Rule):
         name = ctx.resolve_call(node) or _method_path(node)
         if not name or not knowledge.FANOUT_CALLS.fullmatch(name):
             return
-        if name.endswith(".submit") and not _is_executor_like(node, ctx):
+        if name.endswith(".submit") and not is_executor_receiver(node, ctx):
             return
         loop = _enclosing_stream_loop(ctx)
         if loop is None:
@@ -255,14 +246,6 @@ def _method_path(node: cst.Call) -> Optional[str]:
     if isinstance(func, cst.Attribute):
         return f"?.{func.attr.value}"
     return None
-
-
-def _is_executor_like(node: cst.Call, ctx) -> bool:
-    receiver = ctx.resolve(node.func.value) or ""
-    if any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
-        return True
-    text = (dotted_name(node.func.value) or "").lower()
-    return any(word in text for word in ("executor", "pool"))
 
 
 def _enclosing_stream_loop(ctx) -> Optional[cst.CSTNode]:

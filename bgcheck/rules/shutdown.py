@@ -17,6 +17,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.calls import argument
 from bgcheck.shutdown import (
     background_starts,
     entry_scopes,
@@ -26,16 +27,6 @@ from bgcheck.shutdown import (
     timed_waits,
 )
 from bgcheck.walk import walk
-
-
-def _argument(node: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    if position is None:
-        return None
-    positional = [a for a in node.args if a.keyword is None and not a.star]
-    return positional[position].value if len(positional) > position else None
 
 
 def _kind_of_pool(name: Optional[str]) -> Optional[str]:
@@ -143,11 +134,11 @@ class ShutdownWithoutWait(Rule):
         is_scheduler = bool(knowledge.SCHEDULER_SHUTDOWN.fullmatch(name))
         if not (is_executor or is_scheduler):
             return
-        wait = _argument(node, "wait", 0)
+        wait = argument(node, "wait", 0)
         if wait is None or ctx.fold(wait) is not False:
             return
         if is_executor:
-            cancel = _argument(node, "cancel_futures", 1)
+            cancel = argument(node, "cancel_futures", 1)
             if cancel is not None and ctx.fold(cancel) is True:
                 return
         if _bounded_wait_follows(node, ctx):
@@ -249,7 +240,7 @@ class DaemonThreadDoesDurableWork(Rule):
     def visit_Call(self, node: cst.Call, ctx) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
             return
-        target = _argument(node, "target", 1)
+        target = argument(node, "target", 1)
         if target is None or not _daemon(node, ctx):
             return
         function = ctx.index.resolve_function(ctx.resolve(target))
@@ -268,7 +259,7 @@ class DaemonThreadDoesDurableWork(Rule):
 
 
 def _daemon(node: cst.Call, ctx) -> bool:
-    value = _argument(node, "daemon", None)
+    value = argument(node, "daemon", None)
     if value is not None:
         return ctx.fold(value) is True
     parent = ctx.parent()
@@ -399,14 +390,14 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
     name = ctx.resolve_call(node) or ""
     method = func.attr.value if isinstance(func, cst.Attribute) else func.value
     if knowledge.EXECUTOR_SHUTDOWN.fullmatch(name) or knowledge.SCHEDULER_SHUTDOWN.fullmatch(name):
-        wait = _argument(node, "wait", 0)
+        wait = argument(node, "wait", 0)
         if wait is not None and ctx.fold(wait) is False:
             return None
         return "`shutdown()` (wait=True)"
     if method == "join" and isinstance(func, cst.Attribute) and not isinstance(func.value, cst.BaseString):
         if any(arg.star for arg in node.args):
             return None
-        timeout = _argument(node, "timeout", 0)
+        timeout = argument(node, "timeout", 0)
         if timeout is None or (len(node.args) == 1 and not node.args[0].star and _is_none(timeout)):
             return "`join()`"
         return None
@@ -415,7 +406,7 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
             return None
         return "`asyncio.gather()`"
     if name in ("threading.Event().wait", "asyncio.Event().wait", "subprocess.Popen().wait") and not node.args:
-        if _argument(node, "timeout", None) is None and not _under_deadline(ctx):
+        if argument(node, "timeout", None) is None and not _under_deadline(ctx):
             return f"`{method}()`"
     return None
 
@@ -427,7 +418,7 @@ def _is_none(node: cst.BaseExpression) -> bool:
 def _under_deadline(ctx) -> bool:
     for ancestor in reversed(ctx.ancestors[:-1]):
         if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in ("asyncio.wait_for", "asyncio.tasks.wait_for"):
-            timeout = _argument(ancestor, "timeout", 1)
+            timeout = argument(ancestor, "timeout", 1)
             return timeout is not None and not _is_none(timeout)
         if isinstance(ancestor, cst.With):
             for item in ancestor.items:
