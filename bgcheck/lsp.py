@@ -401,10 +401,7 @@ class BgcheckLanguageServer(LanguageServer):
         self._timer = asyncio.ensure_future(self._after(delay))
 
     async def _after(self, delay: float) -> None:
-        try:
-            await asyncio.sleep(delay)
-        except asyncio.CancelledError:
-            return
+        await asyncio.sleep(delay)  # a newer change cancels this timer: the cancellation just propagates
         self._timer = None  # from here on, a new change schedules another run instead of cancelling this one
         await self.analyse()
 

@@ -153,6 +153,55 @@ def _inspects_another_future(try_node, kinds: list, ctx) -> bool:
     return found
 
 
+_LOGGING_CALLS = frozenset(
+    {"print", "log", "debug", "info", "warning", "warn", "error", "exception", "critical", "format", "str", "repr", "format_exc"}
+)
+
+
+def _hands_over_exception(handler) -> bool:
+    """``except BaseException as exc: outcome["error"] = exc`` (or ``future.set_exception(exc)``,
+    ``errors.put(exc)``, ``return exc``): the exception is handed to someone who deals with it, not
+    swallowed. Logging it or formatting it into a message does not count."""
+    if handler.name is None or not isinstance(handler.name.name, cst.Name):
+        return False
+    name = handler.name.name.value
+    found = False
+
+    def mentions(node) -> bool:
+        class _Finder(cst.CSTVisitor):
+            hit = False
+
+            def visit_Name(self, n: cst.Name) -> None:
+                if n.value == name:
+                    _Finder.hit = True
+
+        finder = _Finder()
+        walk(node, finder)
+        return _Finder.hit
+
+    class _Walker(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal found
+            found = found or mentions(node.value)
+
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            found = found or (node.value is not None and mentions(node.value))
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            callee = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            if callee not in _LOGGING_CALLS:  # passed on (set_exception, put, a helper); logging it is not
+                found = found or any(mentions(arg.value) for arg in node.args)
+
+    walk(handler.body, _Walker())
+    return found
+
+
 def _stop_reraised_earlier(node, ctx) -> bool:
     """Does an earlier handler of the same try re-raise the stop this code can receive?
 
@@ -237,7 +286,7 @@ class CancellationSwallowed(Rule):
         if not kinds:
             return
         handler_exits = exits(node.body, ctx.is_exit_call)
-        if handler_exits <= {RAISE}:
+        if handler_exits <= {RAISE} or _hands_over_exception(node):
             return
         try_node = ctx.parent()
         if _is_cancel_then_await(try_node.body, ctx):
@@ -302,7 +351,7 @@ class BroadExceptSwallowsCancellation(Rule):
             return
         if any(_cancellation_kind(n) for n in names):
             return  # BG101 reports handlers that name the cancellation exception
-        if always_raises(node.body, ctx.is_exit_call):
+        if always_raises(node.body, ctx.is_exit_call) or _hands_over_exception(node):
             return
         if _stop_reraised_earlier(node, ctx):
             return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
