@@ -427,15 +427,17 @@ def check_units(
     rule_classes = enabled_rules(config, select, ignore)
     bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
-    project_key = ""
+    static_key = project_key = ""
     if cache is not None:
-        project_key = digest(
-            sorted((u.display, u.summary_digest) for u in units),
+        # What every file's result depends on besides the project's code.
+        static_key = digest(
             config,
             sorted((k, v.seconds, v.source) for k, v in runtimes.items()),
             [rule.code for rule in rule_classes],
             sorted(console_scripts(config.root).items()),  # entry points (BG404) come from pyproject.toml
         )
+        # the bundle of every file's results: any byte of any file, or any setting, changes it
+        project_key = digest(static_key, sorted((u.display, u.content_key, u.summary_digest) for u in units))
 
     result = RunResult(files_checked=len(units))
     result.checked_paths = frozenset(u.display for u in units if report_for is None or u.display in report_for)
@@ -450,6 +452,14 @@ def check_units(
 
     to_check: list[FileUnit] = []
     found: dict[str, list[Diagnostic]] = {}
+    # Nothing changed since a run with the same project digest: its results, in one read.
+    bundle = cache.get("bundles", project_key) if cache is not None and report_for is None else None
+    if bundle is not None and not (isinstance(bundle, dict) and all(_valid_results_entry(v) for v in bundle.values())):
+        cache.discard()
+        bundle = None
+    file_keys: dict[str, str] = {}
+    if cache is not None and bundle is None and any(u.error is None for u in units):
+        file_keys = _file_keys(units, project(), static_key)
     for unit in units:
         if report_for is not None and unit.display not in report_for:
             continue
@@ -459,8 +469,11 @@ def check_units(
             if bg000_enabled and not ignored_by(BG000_CODE, ignored) and not is_suppressed(parse_noqa(unit.text), BG000_CODE, (line,)):
                 found[unit.display] = [unit.error]
             continue
-        if cache is not None and unit.content_key:
-            stored = cache.get("results", digest(unit.content_key, project_key))
+        if bundle is not None and unit.display in bundle:
+            found[unit.display] = [d for d in bundle[unit.display] if not ignored_by(d.code, ignored)]
+            continue
+        if cache is not None and unit.display in file_keys:
+            stored = cache.get("results", file_keys[unit.display])
             if stored is not None and not _valid_results_entry(stored):
                 cache.discard()  # checked again and rewritten
                 stored = None
@@ -469,6 +482,7 @@ def check_units(
                 continue
         to_check.append(unit)
 
+    raw_results: dict[str, list[Diagnostic]] = {}
     if to_check:
         index = project()
         for unit in to_check:
@@ -486,13 +500,16 @@ def check_units(
                 if report_for is None:
                     unit.module = None  # a one-shot run frees each CST as it goes
         for unit, diagnostics in zip(to_check, outcomes):
-            if cache is not None and unit.content_key:
-                cache.put("results", digest(unit.content_key, project_key), diagnostics)
+            if cache is not None and unit.display in file_keys:
+                cache.put("results", file_keys[unit.display], diagnostics)
+            raw_results[unit.display] = diagnostics
             ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
             found[unit.display] = [
                 d for d in diagnostics if not ignored_by(d.code, ignored) and (d.code != BG000_CODE or bg000_enabled)
             ]
 
+    if cache is not None and bundle is None and report_for is None:
+        _store_bundle(cache, project_key, units, file_keys, raw_results)
     if runtimes or need_index:
         index = project()
         result.warnings = [
@@ -508,6 +525,101 @@ def check_units(
     result.index = index
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def _store_bundle(cache, project_key: str, units, file_keys: dict, raw_results: dict) -> None:
+    """Every file's diagnostics (before per-file ignores) under the project digest."""
+    bundle: dict[str, list] = {}
+    for unit in units:
+        if unit.error is not None:
+            continue
+        diagnostics = raw_results.get(unit.display)
+        if diagnostics is None:
+            diagnostics = cache.get("results", file_keys[unit.display]) if unit.display in file_keys else None
+        if diagnostics is None or not _valid_results_entry(diagnostics):
+            return  # incomplete: no bundle this time
+        bundle[unit.display] = diagnostics
+    cache.put("bundles", project_key, bundle)
+
+
+def _file_keys(units, index: ProjectIndex, static_key: str) -> dict[str, str]:
+    """Each file's result key: its own bytes, the summaries of the project modules it imports
+    (transitively: names resolve through them), and the project-wide facts every rule consults
+    (jobs, job code, shutdown paths, locks, money chains, Celery settings, ...). An edit that
+    changes none of these for a file leaves its cached result valid."""
+    facts = facts_digest(index)
+    by_module = {u.summary.module: u for u in units if u.summary is not None}
+    closure_digest: dict[str, str] = {}
+
+    def imported_modules(summary) -> set[str]:
+        found = set()
+        for target in summary.imports.values():
+            parts = target.split(".")
+            for cut in range(len(parts), 0, -1):
+                name = ".".join(parts[:cut])
+                if name in by_module:
+                    found.add(name)
+                    break
+        return found
+
+    def closure(module: str) -> str:
+        cached = closure_digest.get(module)
+        if cached is not None:
+            return cached
+        seen = {module}
+        stack = [module]
+        while stack:
+            for name in imported_modules(by_module[stack.pop()].summary):
+                if name not in seen:
+                    seen.add(name)
+                    stack.append(name)
+        value = digest(sorted((name, by_module[name].summary_digest) for name in seen))
+        closure_digest[module] = value
+        return value
+
+    keys = {}
+    for unit in units:
+        if unit.summary is not None and unit.content_key:
+            keys[unit.display] = digest(unit.content_key, static_key, facts, closure(unit.summary.module))
+    return keys
+
+
+def facts_digest(index: ProjectIndex) -> str:
+    """A digest of every project-wide fact a rule can consult beyond the modules a file imports."""
+    from bgcheck.shutdown import background_starts, entry_scopes, hands_over_to_framework, installs_sigterm_handler, timed_waits
+
+    model = index.shutdown
+    entries = []
+    for entry in model.entry_points:
+        scopes, modules = entry_scopes(index, entry)
+        entries.append(
+            (entry.kind, entry.module, entry.function, sorted(scopes), background_starts(index, scopes),
+             hands_over_to_framework(index, scopes), installs_sigterm_handler(model, scopes, modules))
+        )
+    job_code = index.job_code
+    stop_targets = sorted(t for t in index.all_call_targets() if t.rsplit(".", 1)[-1] in ("shutdown", "close", "join", "terminate"))
+    facts = (
+        sorted(
+            (name, sorted((j.kind, j.framework, j.name, j.target, repr(j.options), repr(sorted(j.limits.items())),
+                           j.schedule.describe() if j.schedule else "", j.per_process) for j in jobs))
+            for name, jobs in index.job_roots.items()
+        ),
+        sorted(job_code.items()),
+        sorted(index.reached_from(frozenset({"scheduled", "queued"})).items()),
+        sorted((name, index.function(name).calls, index.function(name).endless_loop) for name in job_code if index.function(name)),
+        sorted((r.function, r.how, r.after_yield_only) for r in model.roots.values()),
+        sorted(model.shutdown_code.items()),
+        sorted((root, [(w.function, w.text, w.seconds) for w in timed_waits(index, index.reachable([root]))]) for root in model.roots),
+        entries,
+        sorted(repr(sorted(site.to_dict().items())) + repr([j.name for j in site.jobs]) for site in index.locks),
+        sorted((name, [(link.name, link.path, link.line) for link in chain]) for name, chain in index.money.chains.items()),
+        sorted((k, repr(v.value), v.where) for k, v in (index.celery_config.settings.items() if index.celery_config else ())),
+        sorted(index.on_commit_callbacks),
+        sorted(index.transaction_helpers),
+        index.atomic_requests,
+        stop_targets,
+    )
+    return digest(pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def ignored_by(code: str, prefixes: Sequence[str]) -> bool:
