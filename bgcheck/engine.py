@@ -548,40 +548,57 @@ def _file_keys(units, index: ProjectIndex, static_key: str) -> dict[str, str]:
     (jobs, job code, shutdown paths, locks, money chains, Celery settings, ...). An edit that
     changes none of these for a file leaves its cached result valid."""
     facts = facts_digest(index)
-    by_module = {u.summary.module: u for u in units if u.summary is not None}
-    closure_digest: dict[str, str] = {}
-
-    def imported_modules(summary) -> set[str]:
-        found = set()
-        for target in summary.imports.values():
-            parts = target.split(".")
-            for cut in range(len(parts), 0, -1):
-                name = ".".join(parts[:cut])
-                if name in by_module:
-                    found.add(name)
-                    break
-        return found
-
-    def closure(module: str) -> str:
-        cached = closure_digest.get(module)
-        if cached is not None:
-            return cached
-        seen = {module}
-        stack = [module]
-        while stack:
-            for name in imported_modules(by_module[stack.pop()].summary):
-                if name not in seen:
-                    seen.add(name)
-                    stack.append(name)
-        value = digest(sorted((name, by_module[name].summary_digest) for name in seen))
-        closure_digest[module] = value
-        return value
-
+    closures = _import_closure_hashes(units)
     keys = {}
     for unit in units:
         if unit.summary is not None and unit.content_key:
-            keys[unit.display] = digest(unit.content_key, static_key, facts, closure(unit.summary.module))
+            keys[unit.display] = digest(unit.content_key, static_key, facts, closures[unit.summary.module])
     return keys
+
+
+def _import_closure_hashes(units) -> dict[str, int]:
+    """module -> a hash of the summaries of every project module it imports, directly or not.
+
+    Sets of modules are bitsets (one bit per module), grown to a fixpoint (import
+    cycles are common); a closure's hash is the XOR of its members' hashes."""
+    by_module = {u.summary.module: u for u in units if u.summary is not None}
+    names = sorted(by_module)
+    position = {name: i for i, name in enumerate(names)}
+    member_hash = [int(digest(name, by_module[name].summary_digest)[:32], 16) for name in names]
+    direct: list[int] = []
+    for name in names:
+        bits = 1 << position[name]
+        for target in by_module[name].summary.imports.values():
+            parts = target.split(".")
+            for cut in range(len(parts), 0, -1):
+                found = position.get(".".join(parts[:cut]))
+                if found is not None:
+                    bits |= 1 << found
+                    break
+        direct.append(bits)
+    closure = list(direct)
+    changed = True
+    while changed:  # a few passes: each one follows every import one step further
+        changed = False
+        for i, bits in enumerate(closure):
+            grown = bits
+            rest = bits & ~(1 << i)
+            while rest:
+                low = rest & -rest
+                grown |= closure[low.bit_length() - 1]
+                rest ^= low
+            if grown != bits:
+                closure[i] = grown
+                changed = True
+    hashes: dict[str, int] = {}
+    for i, name in enumerate(names):
+        value, bits = 0, closure[i]
+        while bits:
+            low = bits & -bits
+            value ^= member_hash[low.bit_length() - 1]
+            bits ^= low
+        hashes[name] = value
+    return hashes
 
 
 def facts_digest(index: ProjectIndex) -> str:
