@@ -543,7 +543,7 @@ def _store_bundle(cache, project_key: str, units, file_keys: dict, raw_results: 
 
 
 def _file_keys(units, index: ProjectIndex, static_key: str) -> dict[str, str]:
-    """Each file's result key: its own bytes, the summaries of the project modules it imports
+    """Each file's result key: its own bytes, the interfaces of the project modules it imports
     (transitively: names resolve through them), and the project-wide facts every rule consults
     (jobs, job code, shutdown paths, locks, money chains, Celery settings, ...). An edit that
     changes none of these for a file leaves its cached result valid."""
@@ -556,15 +556,34 @@ def _file_keys(units, index: ProjectIndex, static_key: str) -> dict[str, str]:
     return keys
 
 
+def _interface(summary: ModuleSummary) -> bytes:
+    """What another module can learn from this one when it resolves names through it: imports
+    (re-exports), module-level bindings, classes, and each function's kind and flags. Not the
+    calls a function makes: those reach other files only through the project-wide facts (job
+    code, money chains, shutdown paths), which have their own digest."""
+    classes = [
+        (c.qualname, c.bases, c.decorators, c.methods, sorted(c.attrs.items()), sorted(c.self_attrs.items()))
+        for c in summary.classes.values()
+    ]
+    functions = [
+        (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, f.decorators, f.class_qualname)
+        for f in summary.functions.values()
+    ]
+    return pickle.dumps(
+        (summary.module, sorted(summary.imports.items()), sorted(summary.constants.items()), classes, functions),
+        protocol=pickle.HIGHEST_PROTOCOL,
+    )
+
+
 def _import_closure_hashes(units) -> dict[str, int]:
-    """module -> a hash of the summaries of every project module it imports, directly or not.
+    """module -> a hash of the interfaces of every project module it imports, directly or not.
 
     Sets of modules are bitsets (one bit per module), grown to a fixpoint (import
     cycles are common); a closure's hash is the XOR of its members' hashes."""
     by_module = {u.summary.module: u for u in units if u.summary is not None}
     names = sorted(by_module)
     position = {name: i for i, name in enumerate(names)}
-    member_hash = [int(digest(name, by_module[name].summary_digest)[:32], 16) for name in names]
+    member_hash = [int(digest(name, _interface(by_module[name].summary))[:32], 16) for name in names]
     direct: list[int] = []
     for name in names:
         bits = 1 << position[name]
