@@ -106,6 +106,10 @@ class Cache:
     def _path(self, kind: str, key: str) -> Path:
         return self.base / kind / key[:2] / f"{key}.pickle"
 
+    def has(self, kind: str, key: str) -> bool:
+        """Is there an entry (not read, so not checked)? A cheap test before choosing how to run."""
+        return self._path(kind, key).is_file()
+
     def get(self, kind: str, key: str) -> Any:
         """The stored value, or ``None`` when absent or unreadable."""
         path = self._path(kind, key)

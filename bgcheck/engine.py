@@ -92,6 +92,7 @@ class FileUnit:
     error: Optional[Diagnostic] = None
     content_key: str = ""  # cache key of the file's bytes (with the cache on)
     summary_digest: str = ""  # digest of the summary: the project digest is made of these
+    pending: bool = False  # the summary is in the cache but not read yet (see ensure_summary)
 
     @property
     def has_async(self) -> bool:
@@ -188,6 +189,20 @@ def load_unit(path: Path, display: str, cache=None) -> FileUnit:
         name, is_package = module_name(path)
         key = digest(data, display, name, is_package)
         unit.content_key = key
+        known = cache.get("digests", key)
+        valid = isinstance(known, tuple) and len(known) == 2 and isinstance(known[0], str) and (known[1] is None or isinstance(known[1], Diagnostic))
+        if known is not None and not valid:
+            cache.discard()  # rewritten below
+        if valid:
+            # The summary itself is read only if this run needs the project index
+            # (a bundle of results for the whole unchanged project makes it unnecessary).
+            unit.summary_digest, unit.error = known
+            unit.pending = unit.error is None
+            try:
+                unit.text = decode_source(data)
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                unit.text = ""
+            return unit
         cached = cache.get("summaries", key)
         if cached is not None and not _valid_summary_entry(cached):
             cache.discard()  # the right key over a value of another shape: analysed again and rewritten
@@ -209,6 +224,24 @@ def load_unit(path: Path, display: str, cache=None) -> FileUnit:
         unit.summary_digest = digest(pickle.dumps(unit.summary, protocol=pickle.HIGHEST_PROTOCOL))
     if cache is not None:
         cache.put("summaries", key, (unit.summary, unit.error, unit.summary_digest))
+        cache.put("digests", key, (unit.summary_digest, unit.error))
+    return unit
+
+
+def ensure_summary(unit: FileUnit, cache) -> FileUnit:
+    """Read a pending summary from the cache (or, if it is gone, analyse the file again)."""
+    if not unit.pending:
+        return unit
+    unit.pending = False
+    cached = cache.get("summaries", unit.content_key) if cache is not None else None
+    if cached is not None and _valid_summary_entry(cached) and cached[2] == unit.summary_digest:
+        unit.summary, unit.error, unit.summary_digest = cached
+        return unit
+    analyse_text(unit.path, unit.display, unit.text, unit)
+    if unit.summary is not None:
+        unit.summary_digest = digest(pickle.dumps(unit.summary, protocol=pickle.HIGHEST_PROTOCOL))
+        if cache is not None:
+            cache.put("summaries", unit.content_key, (unit.summary, unit.error, unit.summary_digest))
     return unit
 
 
@@ -364,7 +397,7 @@ def collect_project(
 ) -> tuple[ProjectIndex, list[Diagnostic]]:
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
     runtimes = load_runtimes(config, runtimes_file)
-    units = load_units(paths, config, jobs=jobs, cache=cache)
+    units = [ensure_summary(unit, cache) for unit in load_units(paths, config, jobs=jobs, cache=cache)]
     index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
     return index, [u.error for u in units if u.error is not None]
 
@@ -385,6 +418,8 @@ def run(
     files = discover([Path(p) for p in paths], config.root, config.all_excludes())
     items = [(path, display_path(path, cwd)) for path in files]
     workers = parallel.workers_for(jobs, len(items))
+    if workers > 1 and cache is not None and _mostly_cached(items, cache):
+        workers = 1  # reading summaries back here beats sending them through worker processes
     if workers == 1:
         units = [load_unit(path, display, cache) for path, display in items]
         units = _within_cst_budget(units)
@@ -395,6 +430,19 @@ def run(
         return check_units(
             units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=workers, cache=cache, need_index=need_index, pool=pool
         )
+
+
+def _mostly_cached(items, cache, share: float = 0.95) -> bool:
+    """Do (almost) all files have a stored summary? Then phase 1 is reading, not parsing."""
+    hits = 0
+    for path, display in items:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        name, is_package = module_name(path)
+        hits += cache.has("summaries", digest(data, display, name, is_package))
+    return hits >= share * len(items)
 
 
 def _within_cst_budget(units: list) -> list:
@@ -447,6 +495,8 @@ def check_units(
     def project() -> ProjectIndex:
         nonlocal index
         if index is None:
+            for unit in units:
+                ensure_summary(unit, cache)
             index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
         return index
 
@@ -489,7 +539,7 @@ def check_units(
             unit.index = index
         workers = parallel.workers_for(jobs, len(to_check))
         if pool is not None:
-            by_display = pool.phase2([unit.display for unit in to_check], index, config, rule_classes)
+            by_display = pool.phase2([unit.display for unit in to_check], index, config, rule_classes, cache)
             outcomes = [by_display[unit.display] for unit in to_check]
         elif workers > 1:
             outcomes = parallel.run_phase2(to_check, workers, index, config, rule_classes)

@@ -108,7 +108,7 @@ def _worker_main(connection, budget_chars: int) -> None:
 
 
 def _worker_loop(connection, budget_chars: int) -> None:
-    from bgcheck.engine import check_unit, load_unit
+    from bgcheck.engine import check_unit, ensure_summary, load_unit
 
     units: dict = {}
     while True:
@@ -132,10 +132,10 @@ def _worker_loop(connection, budget_chars: int) -> None:
                     out.append((position, dataclasses.replace(unit, module=None)))  # CSTs stay here
                 connection.send(("ok", out))
             elif kind == "phase2":
-                _, index, config, rules, displays = message
+                _, index, config, rules, displays, cache = message
                 results = []
                 for display in displays:
-                    unit = units[display]
+                    unit = ensure_summary(units[display], cache)
                     unit.index = index
                     results.append((display, check_unit(unit, index, config, rules)))
                     unit.module = None
@@ -207,11 +207,11 @@ class Workers:
         ordered = sorted((entry for reply in replies for entry in reply), key=lambda entry: entry[0])
         return [unit for _position, unit in ordered]
 
-    def phase2(self, displays: Sequence[str], index, config, rules) -> dict:
+    def phase2(self, displays: Sequence[str], index, config, rules, cache=None) -> dict:
         shares: list[list] = [[] for _ in self.connections]
         for display in displays:
             shares[self.owner[display]].append(display)
-        replies = self._exchange([("phase2", index, config, rules, share) for share in shares])
+        replies = self._exchange([("phase2", index, config, rules, share, cache) for share in shares])
         return {display: diagnostics for reply in replies for display, diagnostics in reply}
 
     def close(self) -> None:

@@ -219,7 +219,7 @@ def test_second_run_is_identical_and_served_from_the_cache(celery_project):
     second = runs.check()
     assert second == first
     assert runs.parsed == [] and runs.checked == []  # no parse, no check
-    assert runs.cache.hits == 6 and runs.cache.misses == 0  # 5 summaries + the bundle of every result
+    assert runs.cache.hits == 6 and runs.cache.misses == 0  # 5 summary digests + the bundle of every result
 
 
 def test_demo_service_second_run_is_served_from_the_cache(tmp_path, monkeypatch):
@@ -508,7 +508,7 @@ def test_entry_of_another_version_at_the_same_path_is_foreign(tmp_path, monkeypa
 
 def _damage(cache_dir: Path, how: str) -> int:
     """Damage every entry one way; the number damaged."""
-    paths = entries(cache_dir, "summaries") + entries(cache_dir, "results") + entries(cache_dir, "bundles")
+    paths = entries(cache_dir, "summaries") + entries(cache_dir, "digests") + entries(cache_dir, "results") + entries(cache_dir, "bundles")
     assert paths
     donor = paths[0].read_bytes()
     for n, path in enumerate(paths):
@@ -551,13 +551,13 @@ def test_damaged_entries_are_ignored_and_rewritten(celery_project, how):
     reference = runs.cached()
     cache_dir = runs.root / CACHE_DIR_NAME
     damaged = _damage(cache_dir, how)
-    assert damaged == 11  # 5 summaries, 5 results, 1 bundle
+    assert damaged == 16  # 5 summaries, 5 digests, 5 results, 1 bundle
 
     assert runs.cached() == reference  # no crash, same report
     assert len(runs.parsed) == 5 and len(runs.checked) == 5  # nothing damaged was trusted
     assert runs.cache.hits == 0
     # every entry was rewritten: a valid file again, and the next run is served from it
-    for path in entries(cache_dir, "summaries") + entries(cache_dir, "results") + entries(cache_dir, "bundles"):
+    for path in entries(cache_dir, "summaries") + entries(cache_dir, "digests") + entries(cache_dir, "results") + entries(cache_dir, "bundles"):
         assert path.is_file()
         key, version, _ = pickle.loads(path.read_bytes())
         assert (key, version) == (path.stem, version_tag())

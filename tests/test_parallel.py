@@ -326,10 +326,10 @@ def test_a_worker_that_dies_fails_the_run_cleanly(big_project, monkeypatch):
     """A worker killed between the phases (out of memory, a signal): exit 2 with a message that
     says so, never a hang."""
     class DyingWorkers(parallel.Workers):
-        def phase2(self, displays, index, config, rules):
+        def phase2(self, displays, index, config, rules, *rest):
             self.processes[0].kill()
             self.processes[0].join(timeout=10)
-            return super().phase2(displays, index, config, rules)
+            return super().phase2(displays, index, config, rules, *rest)
 
     monkeypatch.setattr(parallel, "Workers", DyingWorkers)
     monkeypatch.chdir(big_project)
