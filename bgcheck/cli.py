@@ -63,6 +63,9 @@ def _run_guarded(work: Callable[[], int]) -> int:
             outcome["error"] = exc
             outcome["traceback"] = traceback.format_exc()
 
+    from bgcheck.engine import tune_gc
+
+    tune_gc()
     previous_stack = threading.stack_size()
     previous_limit = sys.getrecursionlimit()
     threading.stack_size(_STACK_BYTES)

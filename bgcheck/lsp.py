@@ -827,6 +827,9 @@ def _noqa_code_at(text: str, position: types.Position) -> tuple[Optional[str], O
 
 def serve() -> None:
     """Run the language server over stdio until the client says exit."""
+    from bgcheck.engine import tune_gc
+
+    tune_gc()
     debug = os.environ.get("BGCHECK_DEBUG", "") not in ("", "0")
     logging.basicConfig(
         level=logging.DEBUG if debug else logging.WARNING,

@@ -57,6 +57,9 @@ def _in_big_stack(function: Callable, *args):
 
 
 def _init_worker(state: dict) -> None:
+    from bgcheck.engine import tune_gc
+
+    tune_gc()
     threading.stack_size(_STACK_BYTES)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
     _state.clear()
@@ -100,6 +103,9 @@ def run_phase2(units: Sequence, jobs: int, index, config, rules) -> list:
 
 
 def _worker_main(connection, budget_chars: int) -> None:
+    from bgcheck.engine import tune_gc
+
+    tune_gc()
     threading.stack_size(_STACK_BYTES)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
     thread = threading.Thread(target=_worker_loop, args=(connection, budget_chars))
