@@ -135,6 +135,91 @@ def bgcheck(*args: str) -> list[str]:
     return [sys.executable, "-m", "bgcheck", "check", str(CORPUS), "--exit-zero", "--quiet", *args]
 
 
+# ---------------------------------------------------------------------------
+# LSP: from a change in a 2,000-line file to its published diagnostics.
+
+LSP_DEBOUNCE = 0.3
+
+
+def _lsp_send(process, message: dict) -> None:
+    body = json.dumps(message).encode("utf-8")
+    process.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode("ascii") + body)
+    process.stdin.flush()
+
+
+def _lsp_read(process) -> dict:
+    length = None
+    while True:
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("the language server closed its output")
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return json.loads(process.stdout.read(length))
+
+
+def _wait_for_diagnostics(process, uri: str, version: int) -> dict:
+    while True:
+        message = _lsp_read(process)
+        params = message.get("params") or {}
+        if message.get("method") == "textDocument/publishDiagnostics" and params.get("uri") == uri and params.get("version") == version:
+            return params
+
+
+def lsp_latency(repeat: int) -> dict:
+    """Seconds from didChange of a 2,000-line file to its diagnostics, minus the debounce delay."""
+    workspace = Path(tempfile.mkdtemp(prefix="bgcheck-lsp-bench-"))
+    (workspace / "pyproject.toml").write_text("[tool.bgcheck]\n")
+    package = workspace / "app"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    chunks = ["import asyncio\n\n"]
+    while sum(c.count("\n") for c in chunks) < 2000:
+        n = len(chunks)
+        chunks.append(
+            f"async def worker_{n}(queue):\n    while True:\n        item = await queue.get()\n"
+            f"        try:\n            await handle(item)\n        except asyncio.CancelledError:\n"
+            f"            pass\n        total_{n} = item + {n}\n        queue.task_done()\n\n\n"
+        )
+    text = "".join(chunks)
+    path = package / "workers.py"
+    path.write_text(text)
+    uri = path.resolve().as_uri()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bgcheck", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workspace
+    )
+    try:
+        _lsp_send(process, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": os.getpid(), "rootUri": workspace.as_uri(), "capabilities": {},
+            "initializationOptions": {"debounce": LSP_DEBOUNCE}}})
+        while _lsp_read(process).get("id") != 1:
+            pass
+        _lsp_send(process, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        _lsp_send(process, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}})
+        _wait_for_diagnostics(process, uri, 1)
+        latencies = []
+        for version in range(2, 2 + max(repeat, 5)):
+            text = text.replace("total_", f"t{version}_", 1)
+            start = time.perf_counter()
+            _lsp_send(process, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}})
+            _wait_for_diagnostics(process, uri, version)
+            latencies.append(time.perf_counter() - start - LSP_DEBOUNCE)
+        _lsp_send(process, {"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        _lsp_send(process, {"jsonrpc": "2.0", "method": "exit"})
+    finally:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        shutil.rmtree(workspace, ignore_errors=True)
+    return {"seconds": statistics.median(latencies), "peak_mib": 0, "runs": [round(x, 3) for x in latencies]}
+
+
 def install_peers() -> Path:
     python = PEERS / "bin" / "python"
     if not python.exists():
@@ -184,6 +269,11 @@ def main() -> None:
         changed.write_bytes(original)
         shutil.rmtree(cache, ignore_errors=True)
 
+    rows["bgcheck lsp: change -> diagnostics (2,000 lines, after the debounce)"] = lsp_latency(options.repeat)
+
+    if options.no_peers and RESULTS.exists():  # keep the last measured peers
+        previous = json.loads(RESULTS.read_text()).get("rows", {})
+        rows.update({name: row for name, row in previous.items() if not name.startswith("bgcheck")})
     if not options.no_peers:
         bin_dir = install_peers()
         # flake8-async takes files only; all peers get the same file list.
@@ -201,7 +291,7 @@ def main() -> None:
     print(f"corpus: {files} files, {lines} lines ({', '.join(PINNED)})")
     print(f"{'what':<45} {'median s':>9} {'lines/s':>9} {'vs cold -j1':>11} {'peak MiB':>9}")
     for name, row in rows.items():
-        speed = lines / row["seconds"] if row["seconds"] else 0
+        speed = lines / row["seconds"] if row["seconds"] and not name.startswith("bgcheck lsp") else 0
         print(f"{name:<45} {row['seconds']:>9.2f} {speed:>9.0f} {reference / row['seconds']:>10.2f}x {row['peak_mib']:>9}")
     RESULTS.write_text(
         json.dumps(
