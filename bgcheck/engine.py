@@ -182,22 +182,27 @@ def decode_source(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def load_unit(path: Path, display: str, cache=None) -> FileUnit:
-    """Phase 1 for one file on disk (from the cache when its bytes are unchanged)."""
+def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = None) -> FileUnit:
+    """Phase 1 for one file on disk (from the cache when its bytes are unchanged).
+    ``prepared``: the (bytes, cache key) a caller already read and computed."""
     unit = FileUnit(path=path, display=display)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            unit.error = _bg000(display, f"file not analysed: {size / 1048576:.1f} MiB is over the {MAX_FILE_BYTES // 1048576} MiB limit")
+    if prepared is not None:
+        data, key = prepared
+    else:
+        try:
+            size = path.stat().st_size
+            if size > MAX_FILE_BYTES:
+                unit.error = _bg000(display, f"file not analysed: {size / 1048576:.1f} MiB is over the {MAX_FILE_BYTES // 1048576} MiB limit")
+                return unit
+            data = path.read_bytes()
+        except OSError as exc:
+            unit.error = _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
             return unit
-        data = path.read_bytes()
-    except OSError as exc:
-        unit.error = _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
-        return unit
-    key = None
+        key = None
     if cache is not None:
-        name, is_package = module_name(path)
-        key = digest(data, display, name, is_package)
+        if key is None:
+            name, is_package = module_name(path)
+            key = digest(data, display, name, is_package)
         unit.content_key = key
         known = cache.get("digests", key)
         valid = isinstance(known, tuple) and len(known) == 2 and isinstance(known[0], str) and (known[1] is None or isinstance(known[1], Diagnostic))
@@ -428,10 +433,13 @@ def run(
     files = discover([Path(p) for p in paths], config.root, config.all_excludes())
     items = [(path, display_path(path, cwd)) for path in files]
     workers = parallel.workers_for(jobs, len(items))
-    if workers > 1 and cache is not None and _mostly_cached(items, cache):
-        workers = 1  # reading summaries back here beats sending them through worker processes
+    prepared: dict = {}
+    if workers > 1 and cache is not None:
+        prepared = _prepare(items, cache)
+        if sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
+            workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
     if workers == 1:
-        units = [load_unit(path, display, cache) for path, display in items]
+        units = [load_unit(path, display, cache, prepared.get(path)) for path, display in items]
         units = _within_cst_budget(units)
         return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=1, cache=cache, need_index=need_index)
     # Several processes that keep their files' CSTs from phase 1 to phase 2.
@@ -442,17 +450,19 @@ def run(
         )
 
 
-def _mostly_cached(items, cache, share: float = 0.95) -> bool:
-    """Do (almost) all files have a stored summary? Then phase 1 is reading, not parsing."""
-    hits = 0
+def _prepare(items, cache) -> dict:
+    """path -> (bytes, cache key) for every readable file under the size limit."""
+    prepared = {}
     for path, display in items:
         try:
+            if path.stat().st_size > MAX_FILE_BYTES:
+                continue
             data = path.read_bytes()
         except OSError:
             continue
         name, is_package = module_name(path)
-        hits += cache.has("summaries", digest(data, display, name, is_package))
-    return hits >= share * len(items)
+        prepared[path] = (data, digest(data, display, name, is_package))
+    return prepared
 
 
 def _within_cst_budget(units: list) -> list:
