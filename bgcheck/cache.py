@@ -106,6 +106,10 @@ class Cache:
     def _path(self, kind: str, key: str) -> Path:
         return self.base / kind / key[:2] / f"{key}.pickle"
 
+    def has_kind(self, kind: str) -> bool:
+        """Has any entry of this kind ever been written (a first run has none)?"""
+        return (self.base / kind).is_dir()
+
     def has(self, kind: str, key: str) -> bool:
         """Is there an entry (not read, so not checked)? A cheap test before choosing how to run."""
         return self._path(kind, key).is_file()

@@ -434,7 +434,7 @@ def run(
     items = [(path, display_path(path, cwd)) for path in files]
     workers = parallel.workers_for(jobs, len(items))
     prepared: dict = {}
-    if workers > 1 and cache is not None:
+    if workers > 1 and cache is not None and cache.has_kind("digests"):  # a first run would read every file twice
         prepared = _prepare(items, cache)
         if sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
