@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Optional, Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Diagnostic, Location
@@ -34,8 +34,9 @@ class FileContext:
         # (node, qualname, summary) for every enclosing function, innermost last
         self.functions: list[tuple[cst.FunctionDef, str, Optional[FunctionSummary]]] = []
         self._scopes: list[tuple[str, str]] = [("module", summary.module)]  # (kind, qualname)
-        self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self._positions = None
+        self._positions = None  # the whole module's positions, once many statements have findings
+        self._statement_positions: dict[int, tuple] = {}  # id(top-level statement) -> (positions, line offset)
+        self._line_offsets: Optional[dict[int, int]] = None
         self._resolvers: dict[Optional[str], object] = {}
         self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
 
@@ -111,10 +112,41 @@ class FileContext:
         return self.resolve_call(node) in knowledge.PROCESS_EXIT_CALLS
 
     # --- reporting ----------------------------------------------------------
+    # Positions cost a code-generation pass over what they cover. A finding's
+    # position is computed over its top-level statement alone (shifted by the
+    # lines before it); past a few statements with findings, over the module once.
+    _MAX_STATEMENT_POSITIONS = 12
+
     def position(self, node: cst.CSTNode):
-        if self._positions is None:
-            self._positions = self._wrapper.resolve(PositionProvider)
-        return self._positions[node]
+        if self._positions is not None:
+            return self._positions[node]
+        top = self.ancestors[1] if len(self.ancestors) > 1 else None
+        if top is None or (id(top) not in self._statement_positions and len(self._statement_positions) >= self._MAX_STATEMENT_POSITIONS):
+            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            return self._positions[node]
+        entry = self._statement_positions.get(id(top))
+        if entry is None:
+            single = self.module.with_changes(body=[top])
+            entry = (MetadataWrapper(single, unsafe_skip_copy=True).resolve(PositionProvider), self._line_offset(top))
+            self._statement_positions[id(top)] = entry
+        positions, offset = entry
+        found = positions[node]
+        if not offset:
+            return found
+        return CodeRange(
+            CodePosition(found.start.line + offset, found.start.column), CodePosition(found.end.line + offset, found.end.column)
+        )
+
+    def _line_offset(self, top: cst.CSTNode) -> int:
+        """Lines of the module's code before this top-level statement (after the header)."""
+        if self._line_offsets is None:
+            offsets: dict[int, int] = {}
+            lines = 0
+            for statement in self.module.body:
+                offsets[id(statement)] = lines
+                lines += self.module.code_for_node(statement).count("\n")
+            self._line_offsets = offsets
+        return self._line_offsets[id(top)]
 
     def location(self, node: cst.CSTNode, end_node: Optional[cst.CSTNode] = None, message: str = "") -> Location:
         start = self.position(node).start
