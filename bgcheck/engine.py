@@ -182,6 +182,12 @@ def decode_source(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def content_key(path: Path, display: str, data: bytes) -> str:
+    """A file's cache key: its bytes, how it is shown, and the module it is (from the package layout)."""
+    name, is_package = module_name(path)
+    return digest(data, display, name, is_package)
+
+
 def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = None) -> FileUnit:
     """Phase 1 for one file on disk (from the cache when its bytes are unchanged).
     ``prepared``: the (bytes, cache key) a caller already read and computed."""
@@ -201,8 +207,7 @@ def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = 
         key = None
     if cache is not None:
         if key is None:
-            name, is_package = module_name(path)
-            key = digest(data, display, name, is_package)
+            key = content_key(path, display, data)
         unit.content_key = key
         known = cache.get("digests", key)
         valid = isinstance(known, tuple) and len(known) == 2 and isinstance(known[0], str) and (known[1] is None or isinstance(known[1], Diagnostic))
@@ -389,22 +394,18 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
 
 def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None, jobs: Optional[int] = 1, cache=None) -> list[FileUnit]:
     """Phase 1 for every file the paths name, on ``jobs`` processes (None: one per CPU)."""
-    cwd = cwd or Path.cwd()
-    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
-    items = [(path, display_path(path, cwd)) for path in files]
+    items = _items(paths, config, cwd)
     workers = parallel.workers_for(jobs, len(items))
     if workers > 1:
         return parallel.run_phase1(items, workers, cache)
-    units = []
-    kept = 0
-    for path, display in items:
-        unit = load_unit(path, display, cache)
-        if unit.module is not None:
-            kept += len(unit.text)
-            if kept > KEEP_CST_BUDGET_CHARS:
-                unit.module = None
-        units.append(unit)
-    return units
+    return _within_cst_budget([load_unit(path, display, cache) for path, display in items])
+
+
+def _items(paths: Sequence[Path], config: Config, cwd: Optional[Path]) -> list[tuple[Path, str]]:
+    """(path, display path) of every file the run checks."""
+    cwd = cwd or Path.cwd()
+    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
+    return [(path, display_path(path, cwd)) for path in files]
 
 
 def collect_project(
@@ -429,9 +430,7 @@ def run(
     need_index: bool = False,
 ) -> RunResult:
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
-    cwd = cwd or Path.cwd()
-    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
-    items = [(path, display_path(path, cwd)) for path in files]
+    items = _items(paths, config, cwd)
     workers = parallel.workers_for(jobs, len(items))
     prepared: dict = {}
     if workers > 1 and cache is not None and cache.has_kind("digests"):  # a first run would read every file twice
@@ -439,8 +438,7 @@ def run(
         if sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
     if workers == 1:
-        units = [load_unit(path, display, cache, prepared.get(path)) for path, display in items]
-        units = _within_cst_budget(units)
+        units = _within_cst_budget([load_unit(path, display, cache, prepared.get(path)) for path, display in items])
         return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=1, cache=cache, need_index=need_index)
     # Several processes that keep their files' CSTs from phase 1 to phase 2.
     with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
@@ -460,8 +458,7 @@ def _prepare(items, cache) -> dict:
             data = path.read_bytes()
         except OSError:
             continue
-        name, is_package = module_name(path)
-        prepared[path] = (data, digest(data, display, name, is_package))
+        prepared[path] = (data, content_key(path, display, data))
     return prepared
 
 
