@@ -420,6 +420,13 @@ STREAM_CONSUMERS = re.compile(
 FANOUT_CALLS = re.compile(
     r"asyncio(\.tasks)?\.(create_task|ensure_future)|.*\.create_task|.*\.run_in_executor|.*\.submit|.*\.start_soon"
 )
+# A loop that starts a task per item is bounded (BG303) when its code checks the number in flight:
+# an identifier with one of these words in it (``sem.acquire()``, ``len(pending)``, ``max_concurrency``,
+# ``return_when=FIRST_COMPLETED``) or a call of one of these builtins; or when the function around
+# it makes a limiter (an identifier naming one of its classes).
+FANOUT_BOUND_WORDS = re.compile(r"semaphore|acquire|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
+FANOUT_BOUND_CALLS = frozenset({"len"})
+FANOUT_LIMITERS = re.compile(r"Semaphore|CapacityLimiter")
 QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.queues.QueueFull", "multiprocessing.queues.Full"})
 # What a handler does that records a dropped item (BG304): method or function names.
 RECORDING_CALLS = re.compile(
@@ -461,6 +468,14 @@ EXECUTOR_SHUTDOWN = re.compile(r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecuto
 SCHEDULER_SHUTDOWN = re.compile(r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.shutdown")
 POOL_TERMINATE = re.compile(r"multiprocessing(\.pool)?\.(Pool|ThreadPool)\(\)\.terminate|multiprocessing\.get_context\(\)\.Pool\(\)\.terminate")
 GATHER = frozenset({"asyncio.gather", "asyncio.tasks.gather"})
+# Waiting for started work (BG402, BG601): functions that wait for the tasks or futures passed to
+# them (``asyncio.gather(*tasks)``, ``concurrent.futures.wait(fs)``), by their last name, and methods
+# that wait for their receiver (``future.result()``, ``thread.join()``).
+WAITS_FOR_ARGUMENTS = frozenset({"gather", "wait", "wait_for", "as_completed"})
+WAITS_FOR_RECEIVER = frozenset({"result", "join"})
+# Builtins that iterate an iterator to its end (or to an answer) before returning (BG601:
+# ``list(pool.map(...))`` waits for every call).
+ITERATOR_CONSUMERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted", "sum", "min", "max", "any", "all", "next"})
 # Receivers whose ``cancel()`` abandons no work in flight (BG402): a timer or a
 # scheduled callback that has not run yet, a cancel scope.
 CANCEL_NOT_A_TASK = re.compile(
@@ -622,11 +637,14 @@ PUBLISH_CALLS = re.compile(
     r".*\.(delay|apply_async|send_task|enqueue|enqueue_call|enqueue_in|enqueue_at|enqueue_job|basic_publish|produce|publish)"
     r"|kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
 )
+KAFKA_SEND = re.compile(r"(kafka|aiokafka)(\.\w+)*\.(KafkaProducer|AIOKafkaProducer)\(\)\.send")
+# ``x.publish(...)`` publishes a message only on a receiver whose name or type says so (a pub/sub
+# client, a channel, a broker); ``event.publish()`` on anything else may be a domain method.
+PUBLISHER_WORDS = re.compile(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", re.IGNORECASE)
 DRAMATIQ_SEND = frozenset({"send", "send_with_options"})
 TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.transaction.atomic()"})
 TRANSACTION_BEGIN = re.compile(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")
 TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|db|tx)$", re.IGNORECASE)
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 NON_ATOMIC_REQUESTS = frozenset({"django.db.transaction.non_atomic_requests"})
-ROW_LOCK_WORDS = re.compile(r"select_for_update|with_for_update|FOR\s+UPDATE", re.IGNORECASE)
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})

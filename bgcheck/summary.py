@@ -14,6 +14,7 @@ shadows any global of the same name).
 
 from __future__ import annotations
 
+import bisect
 import builtins
 import re
 from dataclasses import dataclass, field
@@ -160,6 +161,9 @@ class SummaryBuilder(cst.CSTVisitor):
         self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope]] = []
         self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
         self.has_main_block = False
+        # The code of every string literal that spans lines, in source order: the text inside one
+        # is never a ``def`` line (see ``definition_lines``).
+        self.long_strings: list[str] = []
 
     # --- scopes -------------------------------------------------------------
     @property
@@ -370,6 +374,18 @@ class SummaryBuilder(cst.CSTVisitor):
             self.recorded_calls.append((node, self.scope))
         return True
 
+    def visit_SimpleString(self, node: cst.SimpleString) -> bool:
+        if "\n" in node.value or "\r" in node.value:
+            self.long_strings.append(node.value)
+        return False
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+        triple = node.start.endswith(('"""', "'''"))
+        if triple or any(isinstance(p, cst.FormattedStringText) and ("\n" in p.value or "\r" in p.value) for p in node.parts):
+            self.long_strings.append(cst.Module(body=[]).code_for_node(node))
+            return True  # calls inside the replacement fields are still calls
+        return True
+
     def visit_Yield(self, node: cst.Yield) -> bool:
         if self.scope.kind == "function":
             self.scope.is_generator = True
@@ -388,7 +404,7 @@ class SummaryBuilder(cst.CSTVisitor):
     # --- resolution ---------------------------------------------------------
     def build(self, text: Optional[str] = None) -> ModuleSummary:
         summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
-        lines = definition_lines(text, self.module) if text is not None else {}
+        lines = definition_lines(text, self.module, self.long_strings) if text is not None else {}
         # Module constants first: everything else resolves through them.
         summary.constants = {}
         module_resolve = summary.resolver(None)
@@ -597,19 +613,41 @@ def _is_main_test(test: cst.BaseExpression) -> bool:
 _DEFINITION = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.MULTILINE)
 
 
-def definition_lines(text: str, module: str) -> dict[str, int]:
+def string_spans(text: str, long_strings: list[str]) -> list[tuple[int, int]]:
+    """(start, end) offsets in ``text`` of the string literals that span lines, given their code in
+    source order. Each is searched for after the previous one: its code contains a line break, so it
+    cannot appear earlier in a comment or a one-line string."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for code in long_strings:
+        start = text.find(code, position)
+        if start < 0:
+            continue  # pragma: no cover - the CST's code is the text's
+        spans.append((start, start + len(code)))
+        position = start + len(code)
+    return spans
+
+
+def definition_lines(text: str, module: str, long_strings: list[str] = ()) -> dict[str, int]:
     """qualname -> line of each ``def``/``class``, from the text by indentation.
 
     Positions from libcst cost more than the parse itself; definitions are
     the only positions the index needs, and their lines are cheap to read off
-    the text. (A ``def`` inside a docstring can only add a name, and the
-    first occurrence of a qualname wins.)
+    the text. A ``def`` only ever starts a line, so a line that starts with one
+    is a definition unless it lies inside a string literal that spans lines
+    (``long_strings``: their code, in source order, as the summary collects it):
+    a docstring that shows ``def nightly():`` moves nothing.
     """
+    spans = string_spans(text, list(long_strings))
+    starts = [start for start, _end in spans]
     result: dict[str, int] = {}
     stack: list[tuple[int, str, str]] = []  # (indent, kind, qualname)
     line = 1
     last_end = 0
     for match in _DEFINITION.finditer(text):
+        where = bisect.bisect_right(starts, match.start(2)) - 1
+        if where >= 0 and match.start(2) < spans[where][1]:
+            continue  # inside a string
         line += text.count("\n", last_end, match.start())
         last_end = match.start()
         indent = len(match.group(1).expandtabs(8))

@@ -8,6 +8,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.ir import dotted_name
+from bgcheck.walk import walk
 
 
 def argument(node: cst.Call, keyword: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
@@ -28,3 +29,134 @@ def is_executor_receiver(node: cst.Call, ctx) -> bool:
         return True
     text = (dotted_name(node.func.value) or "").lower()
     return "executor" in text or "pool" in text
+
+
+def _is_true(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def sets_daemon(scope: cst.CSTNode, variable: Optional[str] = None, only_true: bool = False) -> bool:
+    """Does ``scope`` make a thread a daemon: ``v.daemon = ...`` or ``v.setDaemon(...)`` on ``variable``
+    (any receiver when None, and then also ``daemon = ...`` and ``Thread(daemon=...)``)? With
+    ``only_true``, only a literal ``True`` counts. Read from the syntax tree: comments and strings
+    say nothing."""
+    found = False
+
+    def value_ok(value: Optional[cst.BaseExpression]) -> bool:
+        return value is not None and (not only_true or _is_true(value))
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal found
+            for target in node.targets:
+                target = target.target
+                if isinstance(target, cst.Attribute) and target.attr.value == "daemon":
+                    if (variable is None or dotted_name(target.value) == variable) and value_ok(node.value):
+                        found = True
+                elif variable is None and isinstance(target, cst.Name) and target.value == "daemon" and value_ok(node.value):
+                    found = True
+
+        def visit_Arg(self, node: cst.Arg) -> None:
+            nonlocal found
+            if variable is None and node.keyword is not None and node.keyword.value == "daemon" and value_ok(node.value):
+                found = True
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "setDaemon":
+                if variable is None or dotted_name(func.value) == variable:
+                    if value_ok(node.args[0].value if node.args else None):
+                        found = True
+
+    walk(scope, _Finder())
+    return found
+
+
+def last_name(call: cst.Call) -> Optional[str]:
+    """``wait`` for ``asyncio.wait(...)`` and ``wait(...)``; None for ``f()()``."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Name):
+        return func.value
+    return None
+
+
+def starts_with(node: cst.BaseExpression, variable: str) -> bool:
+    """Is ``node`` the variable, or an attribute or call on it (``task``, ``task.done``, ``task.result()``)?"""
+    while True:
+        if dotted_name(node) == variable:
+            return True
+        if isinstance(node, cst.Call):
+            node = node.func
+        elif isinstance(node, cst.Attribute):
+            node = node.value
+        elif isinstance(node, cst.Subscript):
+            node = node.value
+        else:
+            return False
+
+
+def mentions(node: cst.CSTNode, variable: str) -> bool:
+    """Does the variable appear in ``node`` (as ``task``, ``*tasks``, ``[t, task]``...)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal found
+            found = found or n.value == variable
+
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
+            nonlocal found
+            if dotted_name(n) == variable:
+                found = True
+                return False
+            return True
+
+    walk(node, _Finder())
+    return found
+
+
+def calls_around(scope: cst.CSTNode, node: cst.CSTNode) -> tuple[list, list]:
+    """(calls before ``node``, calls after it) in ``scope``, in source order; calls inside ``node``
+    itself are in neither."""
+    before: list[cst.Call] = []
+    after: list[cst.Call] = []
+    seen = False
+
+    class _Finder(cst.CSTVisitor):
+        def on_visit(self, n: cst.CSTNode) -> bool:
+            nonlocal seen
+            if n is node:
+                seen = True
+                return False
+            if isinstance(n, cst.Call):
+                (after if seen else before).append(n)
+            return True
+
+    walk(scope, _Finder())
+    return before, after
+
+
+def is_waited_for(scope: cst.CSTNode, variable: str) -> bool:
+    """Is the task, future or thread held in ``variable`` waited for somewhere in ``scope``:
+    ``await task``, ``task.result()``, ``thread.join()``, ``asyncio.gather(*tasks)``,
+    ``wait(futures, ...)``, ``as_completed(futures)``? Read from the syntax tree only."""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Await(self, node: cst.Await) -> None:
+            nonlocal found
+            found = found or starts_with(node.expression, variable)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            name = last_name(node)
+            if name in knowledge.WAITS_FOR_RECEIVER and isinstance(node.func, cst.Attribute):
+                found = found or dotted_name(node.func.value) == variable
+            elif name in knowledge.WAITS_FOR_ARGUMENTS:
+                found = found or any(mentions(arg.value, variable) for arg in node.args)
+
+    walk(scope, _Finder())
+    return found

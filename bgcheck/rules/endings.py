@@ -17,7 +17,7 @@ from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
 from bgcheck.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument
+from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
@@ -137,28 +137,7 @@ def _is_daemon(node: cst.Call, ctx) -> bool:
     if variable is None:
         return False
     scope = ctx.function_node or ctx.module
-    return _sets_daemon(scope, variable)
-
-
-def _sets_daemon(scope: cst.CSTNode, variable: str) -> bool:
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_Assign(self, node: cst.Assign) -> None:
-            nonlocal found
-            for target in node.targets:
-                if isinstance(target.target, cst.Attribute) and target.target.attr.value == "daemon":
-                    if dotted_name(target.target.value) == variable:
-                        found = True
-
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "setDaemon" and dotted_name(func.value) == variable:
-                found = True
-
-    walk(scope, _Finder())
-    return found
+    return sets_daemon(scope, variable)
 
 
 def _made_daemon_where_created(class_qualname: str, ctx) -> bool:
@@ -206,14 +185,13 @@ def _created_as_daemon(call: cst.Call, stack: list, functions: list, ctx) -> boo
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
         variable = dotted_name(parent.targets[0].target)
         if variable is not None:
-            return _sets_daemon(functions[-1] if functions else ctx.module, variable)
+            return sets_daemon(functions[-1] if functions else ctx.module, variable)
     return False
 
 
 def _class_sets_daemon(node: cst.ClassDef) -> bool:
-    """``self.daemon = True`` or ``super().__init__(daemon=True)`` in the class."""
-    text = cst.Module(body=[]).code_for_node(node)
-    return bool(re.search(r"self\.daemon\s*=\s*True|daemon\s*=\s*True|setDaemon\(\s*True", text))
+    """``self.daemon = True``, ``daemon = True`` or ``super().__init__(daemon=True)`` in the class."""
+    return sets_daemon(node, only_true=True)
 
 
 @register
@@ -319,6 +297,8 @@ class RowLockWithoutSkipLocked(Rule):
     def _check_sql(self, node, ctx) -> None:
         if isinstance(ctx.parent(), cst.ConcatenatedString) or not ctx.in_job_code:
             return
+        if isinstance(ctx.parent(), cst.Expr):
+            return  # a docstring or a string on its own: text, not a query
         try:
             text = node.evaluated_value if isinstance(node, cst.SimpleString) else _concatenated(node)
         except Exception:

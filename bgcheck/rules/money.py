@@ -7,7 +7,6 @@ transaction announces something that may then be rolled back.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import libcst as cst
@@ -17,7 +16,7 @@ from bgcheck.celery_config import truthy
 from bgcheck.diagnostics import Location, Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, is_executor_receiver
+from bgcheck.rules.calls import argument, is_executor_receiver, is_waited_for, starts_with
 from bgcheck.walk import walk
 
 
@@ -61,20 +60,36 @@ def _waited_for(ctx, variable: Optional[str], how: str) -> bool:
     if not variable:
         return False
     scope = ctx.function_node or ctx.module
-    code = ctx.module.code_for_node(scope)
-    v = re.escape(variable)
-    patterns = {
-        "task": rf"await\s+{v}\b|gather\([^)]*\b{v}\b|wait\([^)]*\b{v}\b|{v}\.result\(",
-        "future": rf"{v}\.result\(|wait\([^)]*\b{v}\b|as_completed\([^)]*\b{v}\b|await\s+{v}\b",
-        "thread": rf"{v}\.join\(",
-        # Executor.map: iterating its results waits for each call in turn
-        "results": rf"\bfor\b[^\n]*?\bin\s+{v}\b|\b{_CONSUMERS}\(\s*{v}\b|\byield\s+from\s+{v}\b",
-    }[how]
-    return re.search(patterns, code) is not None
+    if how == "results":
+        return _iterated(scope, variable)
+    return is_waited_for(scope, variable)
 
 
-# Builtins that iterate an iterator to its end (or to an answer) before returning.
-_CONSUMERS = r"(?:list|tuple|set|frozenset|dict|sorted|sum|min|max|any|all|next)"
+def _iterated(scope: cst.CSTNode, variable: str) -> bool:
+    """``Executor.map``'s results iterated: ``for r in results``, ``list(results)``, ``yield from results``
+    (iterating them waits for each call in turn)."""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_For(self, node: cst.For) -> None:
+            nonlocal found
+            found = found or starts_with(node.iter, variable)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            nonlocal found
+            found = found or starts_with(node.iter, variable)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if isinstance(node.func, cst.Name) and node.func.value in knowledge.ITERATOR_CONSUMERS and node.args:
+                found = found or (not node.args[0].keyword and starts_with(node.args[0].value, variable))
+
+        def visit_From(self, node: cst.From) -> None:
+            nonlocal found
+            found = found or starts_with(node.item, variable)
+
+    walk(scope, _Finder())
+    return found
 
 
 def _consumed_here(ctx) -> bool:
@@ -84,7 +99,7 @@ def _consumed_here(ctx) -> bool:
         return True
     if isinstance(parent, cst.Arg) and not parent.keyword and not parent.star:
         call = ctx.parent(2)
-        return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and re.fullmatch(_CONSUMERS, call.func.value) is not None
+        return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in knowledge.ITERATOR_CONSUMERS
     return False
 
 
@@ -252,9 +267,9 @@ def _publish_name(node: cst.Call, ctx) -> Optional[str]:
         receiver = ctx.index.resolve_function(ctx.resolve(func.value))
         if receiver and any(j.framework.startswith("Dramatiq") for j in ctx.index.job_roots.get(receiver, ())):
             return f"{dotted_name(func.value)}.{method}()"
-    if method == "send" and re.fullmatch(r"(kafka|aiokafka)(\.\w+)*\.(KafkaProducer|AIOKafkaProducer)\(\)\.send", name):
+    if method == "send" and knowledge.KAFKA_SEND.fullmatch(name):
         return "producer.send()"
-    if method == "publish" and not re.search(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", name + (dotted_name(func.value) or ""), re.IGNORECASE):
+    if method == "publish" and not knowledge.PUBLISHER_WORDS.search(name + (dotted_name(func.value) or "")):
         return None
     if knowledge.PUBLISH_CALLS.fullmatch(name) or knowledge.PUBLISH_CALLS.fullmatch(f"x.{method}"):
         receiver = dotted_name(func.value) or "..."
@@ -389,12 +404,11 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
     """An outbox relay: the transaction locks rows (``select_for_update`` / ``with_for_update`` /
     ``FOR UPDATE``) and the message is made from what it read from them. Locking one row and then
     publishing something else (a parameter, a constant) is still publishing inside the transaction."""
-    code = ctx.module.code_for_node
-    if not knowledge.ROW_LOCK_WORDS.search(code(body)):
-        return False
     reads = _Reads()
     walk(body, reads)
-    flows = [(source, _names(source), bound, bool(knowledge.ROW_LOCK_WORDS.search(code(source)))) for source, bound in reads.flows]
+    flows = [(source, _names(source), bound, _locks_rows(source)) for source, bound in reads.flows]
+    if not any(locks for _source, _used, _bound, locks in flows):
+        return False
     locked: set[str] = set()
     changed = True
     while changed:  # to a fixed point: ``rows = q.select_for_update()``, ``for row in rows``, ``body = row.payload``
@@ -405,6 +419,32 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
                 changed = True
     published = set().union(*(_names(arg.value) for arg in publish.args)) if publish.args else set()
     return bool(published & locked)
+
+
+def _locks_rows(node: cst.CSTNode) -> bool:
+    """Does the expression lock rows: ``.select_for_update()``, ``.with_for_update()``, or a SQL literal
+    with ``FOR UPDATE`` (the query's own text, not a comment)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Name(self, n: cst.Name) -> None:
+            nonlocal found
+            found = found or n.value in knowledge.ROW_LOCK_METHODS
+
+        def visit_SimpleString(self, n: cst.SimpleString) -> None:
+            nonlocal found
+            try:
+                value = n.evaluated_value
+            except Exception:  # pragma: no cover - an escape libcst cannot evaluate
+                return
+            found = found or (isinstance(value, str) and knowledge.SQL_FOR_UPDATE.search(value) is not None)
+
+        def visit_FormattedStringText(self, n: cst.FormattedStringText) -> None:
+            nonlocal found
+            found = found or knowledge.SQL_FOR_UPDATE.search(n.value) is not None
+
+    walk(node, _Finder())
+    return found
 
 
 def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:

@@ -268,18 +268,36 @@ def _enclosing_stream_loop(ctx) -> Optional[cst.CSTNode]:
     return None
 
 
-_BOUND_WORDS = re.compile(r"semaphore|Semaphore|acquire|len\(|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
+class _Identifiers(cst.CSTVisitor):
+    """Every identifier below a node (names, attribute names, keyword and parameter names) and the
+    names of the builtins it calls: what the code says, never its comments or strings."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.called: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.called.add(node.func.value)
+
+
+def _identifiers(node: cst.CSTNode) -> _Identifiers:
+    found = _Identifiers()
+    walk(node, found)
+    return found
 
 
 def _is_bounded(loop: cst.CSTNode, ctx) -> bool:
     """Does the loop (or the function around it) hold a semaphore or check the number in flight?"""
     scope = ctx.function_node or loop
-    code = ctx.module.code_for_node(loop)
-    if _BOUND_WORDS.search(code):
+    in_loop = _identifiers(loop)
+    if in_loop.called & knowledge.FANOUT_BOUND_CALLS or any(knowledge.FANOUT_BOUND_WORDS.search(n) for n in in_loop.names):
         return True
     if scope is not loop:
-        header = ctx.module.code_for_node(scope)
-        return bool(re.search(r"Semaphore|BoundedSemaphore|CapacityLimiter", header))
+        return any(knowledge.FANOUT_LIMITERS.search(n) for n in _identifiers(scope).names)
     return False
 
 

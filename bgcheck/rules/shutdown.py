@@ -8,7 +8,6 @@ in flight is simply abandoned.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 import libcst as cst
@@ -17,7 +16,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument
+from bgcheck.rules.calls import argument, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.shutdown import (
     background_starts,
     entry_scopes,
@@ -157,8 +156,14 @@ class ShutdownWithoutWait(Rule):
         if not knowledge.POOL_TERMINATE.fullmatch(name):
             return
         receiver = dotted_name(node.func.value)
-        before = _code_before(node, ctx)
-        if receiver and f"{receiver}.close()" in before and f"{receiver}.join(" in before:
+        before, _after = calls_around(ctx.function_node or ctx.module, node)
+        called = {
+            last_name(call)
+            for call in before
+            if isinstance(call.func, cst.Attribute) and dotted_name(call.func.value) == receiver
+            and (last_name(call) == "join" or not call.args)
+        }
+        if receiver and {"close", "join"} <= called:
             return
         ctx.report(
             self,
@@ -180,11 +185,8 @@ class ShutdownWithoutWait(Rule):
             collection = dotted_name(loop.iter)
             if collection:
                 names.add(collection)
-        code = ctx.module.code_for_node(ctx.function_node)
-        for name in names:
-            escaped = re.escape(name)
-            if re.search(rf"await\s+{escaped}\b|gather\([^)]*\b{escaped}\b|wait\([^)]*\b{escaped}\b|wait_for\([^)]*\b{escaped}\b", code):
-                return
+        if any(is_waited_for(ctx.function_node, name) for name in names):
+            return
         ctx.report(
             self,
             node,
@@ -194,34 +196,21 @@ class ShutdownWithoutWait(Rule):
         )
 
 
-def _split_at(node: cst.Call, ctx) -> tuple[str, str]:
-    """The code of the enclosing function (or module) before and after this call."""
-    scope = ctx.function_node or ctx.module
-    call_code = ctx.module.code_for_node(node)
-    text = ctx.module.code
-    lines = text.splitlines(keepends=True)
-
-    def offset(position) -> int:
-        return sum(len(line) for line in lines[: position.line - 1]) + position.column
-
-    begin = offset(ctx.position(node).start)
-    if text[begin : begin + len(call_code)] != call_code:  # pragma: no cover - positions always agree with the code
-        code = ctx.module.code_for_node(scope)
-        before, _, after = code.partition(call_code)
-        return before, after
-    if scope is ctx.module:
-        return text[:begin], text[begin + len(call_code) :]
-    region = ctx.position(scope)
-    return text[offset(region.start) : begin], text[begin + len(call_code) : offset(region.end)]
-
-
-def _code_before(node: cst.Call, ctx) -> str:
-    return _split_at(node, ctx)[0]
-
-
 def _bounded_wait_follows(node: cst.Call, ctx) -> bool:
-    after = _split_at(node, ctx)[1]
-    return bool(re.search(r"timeout\s*=|\bwait\(|\.join\(\s*\d|\.result\(\s*\d", after))
+    """After the call, in the same function, something waits for the work: ``wait(...)``,
+    ``t.join(5)``, ``f.result(5)``, or a wait with ``timeout=``. A ``timeout=`` given to anything
+    else (an HTTP call) waits for nothing that was started."""
+    _before, after = calls_around(ctx.function_node or ctx.module, node)
+    for call in after:
+        name = last_name(call)
+        if name == "wait":
+            return True
+        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+        if name in knowledge.WAITS_FOR_RECEIVER and positional and isinstance(positional[0].value, (cst.Integer, cst.Float)):
+            return True
+        if name in knowledge.WAITS_FOR_RECEIVER | knowledge.WAITS_FOR_ARGUMENTS and argument(call, "timeout") is not None:
+            return True
+    return False
 
 
 _DURABLE = knowledge.DURABLE_WRITE_CALLS
@@ -266,8 +255,7 @@ def _daemon(node: cst.Call, ctx) -> bool:
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
         variable = dotted_name(parent.targets[0].target)
         scope = ctx.function_node or ctx.module
-        code = ctx.module.code_for_node(scope)
-        if variable and re.search(rf"\b{re.escape(variable)}\.(daemon\s*=\s*True|setDaemon\(\s*True)", code):
+        if variable and sets_daemon(scope, variable, only_true=True):
             return True
     return False
 
