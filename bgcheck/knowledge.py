@@ -7,7 +7,8 @@ resolves it. Adding a library should mean adding rows here, not a visitor.
 
 Naming convention: ``pkg.Class()`` stands for "an instance of pkg.Class",
 so ``celery.Celery().task`` is the ``task`` method of any Celery app.
-Sources for every fact: ``shared/docs/framework-facts.md``.
+Every fact is the library's documented behaviour (or, where the documentation
+is silent, its source); a short comment by a table says why it is there.
 """
 
 from __future__ import annotations
@@ -507,9 +508,9 @@ DURABLE_WRITE_CALLS = re.compile(
 
 # --- distributed locks (BG5xx) ----------------------------------------------
 #
-# How each lock API takes its key and its time-to-live, from the facts file
-# (section 1). ttl: (keyword, positional index, factor to seconds, default
-# seconds when omitted; None = never expires). A value of None or 0 means no
+# How each lock API takes its key and its time-to-live, from its documentation.
+# ttl: (keyword, positional index, factor to seconds, default seconds when
+# omitted; None = never expires). A value of None or 0 means no
 # expiry for every API below except pottery (always expires) and Django's
 # cache.add (0 = expire at once).
 
@@ -592,7 +593,7 @@ KEY_DELETES = frozenset({"delete", "unlink", "hdel"})
 
 # --- money (BG6xx) ------------------------------------------------------------
 #
-# Payment SDK calls that move money (facts file, section 6), as regexes over
+# Payment SDK calls that move money (from each SDK's reference), as regexes over
 # canonical names. Reading a payment (retrieve, list) does not move money.
 MONEY_CALLS: tuple[str, ...] = (
     # stripe, resource-class style (class or instance methods; sync and _async)

@@ -5,9 +5,8 @@ knows (``JOB_DECORATORS`` / ``JOB_CALLS`` in ``bgcheck.knowledge``, arq worker
 settings, Celery beat schedules, Thread subclasses), by reference, by
 "module:func" or dotted string, and by Celery task name, often in another
 module than the function. The inventory below is exact: a job that appears,
-disappears or changes a field fails the test. Units and defaults follow
-``shared/docs/framework-facts.md`` section 2 (dramatiq limits are in
-milliseconds; ``crontab(hour=3)`` in Celery, Huey and arq fires every minute
+disappears or changes a field fails the test. Units and defaults are the
+frameworks' own (dramatiq limits are in milliseconds; ``crontab(hour=3)`` in Celery, Huey and arq fires every minute
 of hour 3, APScheduler's ``CronTrigger(hour=3)`` once).
 """
 

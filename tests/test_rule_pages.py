@@ -14,7 +14,9 @@ Fenced blocks in those two sections become a small project:
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -296,3 +298,60 @@ def test_parser_keeps_headings_inside_code_and_reads_info_strings():
 def test_parser_rejects_an_unclosed_fence():
     with pytest.raises(ValueError, match="never closed"):
         parse_page("# BG1: x\n\n## Example\n```python\nx = 1\n")
+
+
+# ---------------------------------------------------------------------------
+# (e) links: every relative link resolves, in the checkout and in the wheel
+
+_LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(path: Path) -> set[str]:
+    page = path.read_text(encoding="utf-8")
+    return {_slug(line.lstrip("#")) for line in page.splitlines() if line.startswith("#")}
+
+
+def _force_include() -> dict[str, str]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    data = tomllib.loads((PAGES_DIR.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    return data["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=_page_id)
+def test_relative_links_resolve_in_the_checkout_and_in_the_wheel(path):
+    repository = PAGES_DIR.parent
+    force = _force_include()
+    wheel_pages = PurePosixPath(force["rules"])
+    for match in _LINK.finditer(path.read_text(encoding="utf-8")):
+        target, _, anchor = match["target"].partition("#")
+        if "://" in target or target.startswith("mailto:") or not target:
+            continue
+        checkout = (path.parent / target).resolve()
+        assert checkout.is_file(), f"{path.name}: {match['target']} does not exist in the repository"
+        assert repository in checkout.parents, f"{path.name}: {match['target']} leaves the repository"
+        assert "shared" not in checkout.relative_to(repository).parts
+        if anchor:
+            assert anchor in _anchors(checkout), f"{path.name}: {checkout.name} has no heading for #{anchor}"
+        # In the wheel the page sits in force["rules"]: the link must land where the file is included.
+        in_wheel = PurePosixPath(os.path.normpath(str(wheel_pages / target)))
+        relative = checkout.relative_to(repository).as_posix()
+        shipped = {
+            PurePosixPath(dest) / PurePosixPath(relative).relative_to(source)
+            for source, dest in force.items()
+            if relative == source or relative.startswith(source.rstrip("/") + "/")
+        }
+        assert in_wheel in shipped, f"{path.name}: {match['target']} is not shipped at {in_wheel} in the wheel"
+
+
+def test_pages_link_to_the_failure_model():
+    linked = [path.name for path in PAGES if "../docs/failure-model.md#" in path.read_text(encoding="utf-8")]
+    assert len(linked) == len(PAGES), f"pages without a link to the failure model: {sorted({p.name for p in PAGES} - set(linked))}"

@@ -1,9 +1,9 @@
 """BG401-BG406: stop cleanly, and within the budget.
 
-Each test is one shape from the rule catalog (``shared/docs/rule-catalog.md``):
-the "flags" column gives the positive cases, the "must not flag" column the
-negative ones. Sources start with a newline, so line 1 is empty and the first
-line of code is line 2.
+Each test is one shape the rule must flag, or one it must not flag (the
+rule's page in ``rules/`` lists both: "Example" and "When it stays silent").
+Sources start with a newline, so line 1 is empty and the first line of code
+is line 2.
 """
 
 from __future__ import annotations

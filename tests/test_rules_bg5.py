@@ -1,8 +1,7 @@
 """BG501-BG503: distributed locks.
 
-Each test is one shape from the rule catalog (``shared/docs/rule-catalog.md``)
-and one API fact from ``shared/docs/framework-facts.md`` section 1 (parameter
-names, units, defaults). Sources start with a newline, so line 1 is empty and
+Each test is one shape the rule must flag or must not flag, and one fact of a
+lock API from ``knowledge.LOCK_APIS`` (parameter names, units, defaults). Sources start with a newline, so line 1 is empty and
 the first line of code is line 2. Runtimes come from ``[tool.bgcheck.runtimes]``
 or from a file written inside the project (``runtimes-file``).
 """

@@ -1,10 +1,9 @@
 """BG601-BG604: work that must not be lost, and the money model behind them.
 
-Each test is one shape from the rule catalog (``shared/docs/rule-catalog.md``):
-the "flags" column gives the positive cases, the "must not flag" column the
-negative ones. Payment SDK names come from ``shared/docs/framework-facts.md``
-section 6. Sources start with a newline, so line 1 is empty and the first line
-of code is line 2.
+Each test is one shape the rule must flag, or one it must not flag (the
+rule's page in ``rules/`` lists both: "Example" and "When it stays silent").
+Payment SDK names are the ones in ``knowledge.MONEY_CALLS``. Sources start
+with a newline, so line 1 is empty and the first line of code is line 2.
 """
 
 from __future__ import annotations
