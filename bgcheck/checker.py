@@ -13,7 +13,7 @@ from typing import Iterable, Optional, Sequence
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
-from bgcheck import knowledge
+from bgcheck import execution, knowledge
 from bgcheck.diagnostics import Diagnostic, Location
 from bgcheck.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.project import ProjectIndex
@@ -57,6 +57,14 @@ class FileContext:
     def in_coroutine(self) -> bool:
         node = self.function_node
         return node is not None and node.asynchronous is not None
+
+    @property
+    def thread_context(self) -> str:
+        """coroutine | worker thread | signal handler | main thread (see bgcheck.execution)."""
+        if self.in_coroutine:
+            return execution.COROUTINE
+        model = self.index.execution
+        return model.context(self.function_qualname) if model is not None else execution.MAIN
 
     @property
     def in_job_code(self) -> bool:

@@ -29,6 +29,7 @@ from bgcheck.checker import check_module
 from bgcheck.config import Config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
 from bgcheck.files import PathPatterns, discover
+from bgcheck.execution import ExecutionModel
 from bgcheck.jobs import attach_jobs
 from bgcheck import parallel, transactions
 from bgcheck.cache import digest
@@ -351,6 +352,7 @@ def build_index(
     index = ProjectIndex(summaries)
     index.celery_config = CeleryConfig(index)
     index.jobs = attach_jobs(index)
+    index.execution = ExecutionModel(index)
     index.shutdown = build_shutdown_model(index, console_scripts or {})
     index.runtimes = runtimes or {}
     index.locks = find_locks(index)

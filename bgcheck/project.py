@@ -44,6 +44,7 @@ class ProjectIndex:
         self.runtimes: dict = {}  # job or lock key -> bgcheck.runtimes.Runtime
         self.locks: list = []  # every bgcheck.locks.LockSite
         self.money = None  # bgcheck.money.MoneyModel
+        self.execution = None  # bgcheck.execution.ExecutionModel: thread context
         self.on_commit_callbacks: set = set()  # bgcheck.transactions
         self.transaction_helpers: set = set()
         self.atomic_requests = False

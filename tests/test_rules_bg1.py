@@ -674,7 +674,9 @@ def test_bg101_raise_bound_exception_is_fine(bg):
     assert codes(found) == []
 
 
-def test_bg101_raise_from_is_fine(bg):
+def test_bg101_raise_other_exception_from_is_flagged(bg):
+    # issues 12 (item 5) and 17: the stop turned into an ordinary exception is caught by an
+    # ``except Exception`` further up, and the stop is lost.
     found = bg.code(
         """
         import asyncio
@@ -689,7 +691,8 @@ def test_bg101_raise_from_is_fine(bg):
                 raise Stopped("worker stopped") from exc
         """
     )
-    assert codes(found) == []
+    assert codes(found) == [("BG101", 10)]
+    assert "turns the stop into another exception" in found[0].message
 
 
 def test_bg101_if_else_both_raise_is_fine(bg):
@@ -726,7 +729,8 @@ def test_bg101_if_elif_else_all_raise_is_fine(bg):
                     cleanup()
                     raise
                 else:
-                    raise RuntimeError("stopped")
+                    log("stopped")
+                    raise
         """
     )
     assert codes(found) == []
@@ -1407,7 +1411,7 @@ def test_bg102_reraising_handler_is_fine(bg):
     assert codes(found) == []
 
 
-def test_bg102_base_exception_reraised_as_other_is_fine(bg):
+def test_bg102_base_exception_reraised_as_other_is_flagged(bg):
     found = bg.code(
         """
         import asyncio
@@ -1419,7 +1423,7 @@ def test_bg102_base_exception_reraised_as_other_is_fine(bg):
                 raise RuntimeError("worker failed") from exc
         """
     )
-    assert codes(found) == []
+    assert codes(found) == [("BG102", 7)]
 
 
 def test_bg102_bare_except_in_plain_sync_function_is_fine(bg):

@@ -13,9 +13,11 @@ from typing import Optional
 
 import libcst as cst
 
-from bgcheck import knowledge
+import builtins
+
+from bgcheck import execution, knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.flow import CONTINUE, FALL, RAISE, always_raises, escaping_jumps, exits
+from bgcheck.flow import CONTINUE, CONVERT, FALL, RAISE, always_raises, escaping_jumps, exits
 from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.walk import walk
@@ -59,10 +61,109 @@ def _function_or_module(ctx) -> cst.CSTNode:
     return ctx.function_node or ctx.module
 
 
-def _awaits(body: cst.CSTNode) -> list[cst.CSTNode]:
-    """Every suspension point in a body (not in nested functions): ``await`` expressions,
-    and the ``async for`` / ``async with`` statements, which await implicitly."""
-    found: list[cst.CSTNode] = []
+def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
+    """``t.cancel()`` earlier in the function (or ``self.t.cancel()`` in another method of the class),
+    then ``await t`` in this body: the CancelledError is the cancelled task's outcome, and swallowing
+    it is the idiom. Any other await in the body could receive a cancellation meant for this task,
+    so it must be the only kind of await there."""
+    return execution.awaits_only_cancelled_tasks(body, _function_or_module(ctx), _method_class(ctx))
+
+
+def _method_class(ctx) -> Optional[cst.ClassDef]:
+    """The class whose method we are directly in, if any."""
+    function = ctx.function_node
+    if function is None:
+        return None
+    found = None
+    for node in reversed(ctx.ancestors[:-1]):
+        if node is function:
+            found = True
+            continue
+        if found:
+            return node if isinstance(node, cst.ClassDef) else None
+    return None
+
+
+def _is_critical(handler, ctx) -> bool:
+    """Does an except clause catch a stop: bare, BaseException, or a cancellation exception?"""
+    if handler.type is None:
+        return True
+    names = _caught_names(handler, ctx)
+    return any(n in knowledge.BASE_EXCEPTION for n in names) or any(_cancellation_kind(n) for n in names)
+
+
+def _catches_everything(handler, ctx) -> bool:
+    return handler.type is None or any(n in knowledge.BASE_EXCEPTION for n in _caught_names(handler, ctx))
+
+
+def _bound_name(handler) -> Optional[str]:
+    if handler.name is not None and isinstance(handler.name.name, cst.Name):
+        return handler.name.name.value
+    return None
+
+
+_BUILTIN_EXCEPTIONS = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+)
+_ERROR_WORDS = re.compile(r"(Error|Exception)$")
+
+
+def _ordinary_exception(name: Optional[str], ctx) -> bool:
+    """Is ``name`` (canonical) an exception class that is not a stop: a builtin one, a library class
+    named ``...Error`` / ``...Exception``, or a project class deriving from one of these?
+    Unknown names are not (when the model cannot tell, the rule stays silent)."""
+    if not name or _cancellation_kind(name):
+        return False
+    if name in _BUILTIN_EXCEPTIONS:
+        return name not in ("KeyboardInterrupt", "SystemExit", "GeneratorExit")
+    if name in ctx.index.classes:
+        bases = ctx.index.class_bases(name)
+        if any(_cancellation_kind(b) or b in ("KeyboardInterrupt", "SystemExit") for b in bases):
+            return False
+        return any(b in _BUILTIN_EXCEPTIONS or (b not in ctx.index.classes and _ERROR_WORDS.search(b)) for b in bases if b)
+    if ctx.index.function(name) is not None:
+        return False  # a factory: what it returns is not known
+    return bool(_ERROR_WORDS.search(name.rsplit(".", 1)[-1]))
+
+
+def _raise_classifier(handler, ctx):
+    """How a ``raise`` inside ``handler`` ends: RAISE when it re-raises the stop in flight (bare
+    ``raise``, ``raise exc`` of a name bound by a clause that catches stops, a cancellation raised
+    anew, or anything not known), CONVERT when another exception replaces it: ``raise ValueError()
+    (from exc)``, ``raise g`` of a name bound by an ``except ValueError as g``, ``raise e`` of an
+    outer ordinary exception. Callers up the stack catch that with ``except Exception`` and go on."""
+    own = _bound_name(handler)
+
+    def classify(node: cst.Raise, nested: tuple) -> str:
+        exc = node.exc
+        if exc is None:
+            return RAISE
+        if isinstance(exc, cst.Name):
+            for inner in reversed(nested):
+                if _bound_name(inner) == exc.value:
+                    return RAISE if _is_critical(inner, ctx) else CONVERT
+            if exc.value == own:
+                return RAISE
+            for outer in reversed(ctx.ancestors[:-1]):
+                if isinstance(outer, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                    break
+                if isinstance(outer, (cst.ExceptHandler, cst.ExceptStarHandler)) and outer is not handler and _bound_name(outer) == exc.value:
+                    return RAISE if _is_critical(outer, ctx) else CONVERT
+        target = exc.func if isinstance(exc, cst.Call) else exc
+        if isinstance(target, (cst.Name, cst.Attribute)) and _ordinary_exception(ctx.resolve(target), ctx):
+            return CONVERT
+        return RAISE
+
+    return classify
+
+
+def _handler_exits(handler, ctx) -> set[str]:
+    return exits(handler.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
+
+
+def _yields(body: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """The first ``yield`` in a handler's body (nested functions excluded)."""
+    found: list = []
 
     class _Finder(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
@@ -71,64 +172,53 @@ def _awaits(body: cst.CSTNode) -> list[cst.CSTNode]:
         def visit_Lambda(self, node) -> bool:
             return False
 
-        def visit_Await(self, node: cst.Await) -> None:
+        def visit_Yield(self, node: cst.Yield) -> bool:
             found.append(node)
-
-        def visit_For(self, node: cst.For) -> None:
-            if node.asynchronous is not None:
-                found.append(node)
-
-        def visit_With(self, node: cst.With) -> None:
-            if node.asynchronous is not None:
-                found.append(node)
-
-    walk(body, _Finder())
-    return found
-
-
-def _awaits_cancelled_task(scope: cst.CSTNode, awaits: list[cst.CSTNode]) -> bool:
-    """True if each of ``awaits`` is ``await t`` with ``t.cancel()`` called before it
-    (in source order) in ``scope``, not counting nested functions."""
-    pending = {id(node) for node in awaits}
-    ok = True
-
-    class _Walker(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.cancelled: set[str] = set()
-
-        def visit_FunctionDef(self, node) -> bool:
-            return node is scope
-
-        def visit_Lambda(self, node) -> bool:
             return False
 
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
-                name = dotted_name(func.value)
-                if name:
-                    self.cancelled.add(name)
-
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            nonlocal ok
-            if id(node) in pending:
-                pending.discard(id(node))
-                expression = node.expression if isinstance(node, cst.Await) else None
-                if expression is None or dotted_name(expression) not in self.cancelled:
-                    ok = False
-            return super().on_visit(node)
-
-    walk(scope, _Walker())
-    return ok and not pending
+    walk(body, _Finder())
+    return found[0] if found else None
 
 
-def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
-    """``t.cancel()`` earlier in the function, then ``await t`` in this body: the
-    CancelledError is the one we asked for, and swallowing it is the idiom. Any other
-    await in the body could receive a cancellation meant for this task, so it must be
-    the only kind of await there."""
-    awaits = _awaits(body)
-    return bool(awaits) and _awaits_cancelled_task(_function_or_module(ctx), awaits)
+def _unreachable(node, ctx) -> bool:
+    """An earlier clause of the same try catches everything (bare or BaseException): this one never runs."""
+    for handler in ctx.parent().handlers:
+        if handler is node:
+            return False
+        if _catches_everything(handler, ctx):
+            return True
+    return False
+
+
+def _cancellation_taken_earlier(node, ctx) -> bool:
+    """An earlier clause of the same try names a library's cancellation (asyncio, trio, anyio): it
+    takes the cancellation first (BG101 reports it if it swallows it)."""
+    for handler in ctx.parent().handlers:
+        if handler is node:
+            return False
+        kinds = {k for k in map(_cancellation_kind, _caught_names(handler, ctx)) if k}
+        if kinds - knowledge.PROCESS_INTERRUPTS - {knowledge.EINTR, "concurrent.futures.CancelledError"}:
+            return True
+    return False
+
+
+def _stops_that_can_arrive(kinds: list, try_node, ctx) -> list:
+    """The caught stop kinds that can reach this ``try`` body (see bgcheck.execution): a library's
+    cancellation only at a suspension point of a coroutine; KeyboardInterrupt and SystemExit not in
+    code that runs only in worker threads; an asyncio CancelledError in a plain function only from a
+    loop or future it drives, which is that task's outcome, not a stop to the caller."""
+    context = ctx.thread_context
+    library = lambda k: k not in knowledge.PROCESS_INTERRUPTS and k not in (knowledge.EINTR, "concurrent.futures.CancelledError")  # noqa: E731
+    result = []
+    for kind in kinds:
+        if library(kind) and context == execution.COROUTINE and not execution.can_suspend(try_node.body):
+            continue
+        if kind in knowledge.PROCESS_INTERRUPTS and context == execution.WORKER_THREAD:
+            continue
+        if kind in _FUTURE_CANCELLATIONS and context != execution.COROUTINE and execution.drives_another_task(try_node.body):
+            continue
+        result.append(kind)
+    return result
 
 
 # Only asyncio's: a concurrent.futures CancelledError caught and turned into a
@@ -182,6 +272,9 @@ def _hands_over_exception(handler) -> bool:
     class _Walker(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
             return False
+
+        def visit_Raise(self, node) -> bool:
+            return False  # ``raise Other(str(exc)) from exc`` replaces it, it does not hand it over
 
         def visit_Assign(self, node: cst.Assign) -> None:
             nonlocal found
@@ -261,6 +354,14 @@ _MESSAGES = {
     "concurrent.futures.CancelledError": "`{clause}` can finish without re-raising: a cancelled future is treated as a "
     "result, so work that was stopped is counted as done. Re-raise it, or handle the cancellation explicitly.",
 }
+_CONVERT_MESSAGE = (
+    "`{clause}` turns the stop into another exception (`raise OtherError(...)`): an `except Exception` further up "
+    "catches it and carries on, so the stop request is lost. Re-raise it (`raise`) after cleanup."
+)
+_YIELD_MESSAGE = (
+    "`yield` inside `{clause}` hands control to the consumer before the stop is re-raised: the consumer runs on as if "
+    "nothing happened, and may never resume the generator. Clean up without yielding, then re-raise."
+)
 _DEFAULT_MESSAGE = (
     "`{clause}` can finish without re-raising: the stop request is swallowed, so the task reports success and "
     "TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it (`raise`) after cleanup."
@@ -283,15 +384,17 @@ class CancellationSwallowed(Rule):
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
         # dict.fromkeys: one mention per kind, in the order written
         kinds = list(dict.fromkeys(k for k in map(_cancellation_kind, _caught_names(node, ctx)) if k))
-        if not kinds:
-            return
-        handler_exits = exits(node.body, ctx.is_exit_call)
-        if handler_exits <= {RAISE} or _hands_over_exception(node):
+        if not kinds or _unreachable(node, ctx):
             return
         try_node = ctx.parent()
-        if _is_cancel_then_await(try_node.body, ctx):
+        kinds = _stops_that_can_arrive(kinds, try_node, ctx)
+        if not kinds or _is_cancel_then_await(try_node.body, ctx):
             return
-        if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
+        yielded = _yields(node.body) if ctx.in_coroutine or ctx.in_job_code else None
+        handler_exits = _handler_exits(node, ctx)
+        if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
+            return
+        if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
             return  # the legacy EINTR retry loop
@@ -300,9 +403,15 @@ class CancellationSwallowed(Rule):
         if _inspects_another_future(try_node, kinds, ctx):
             return
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
-        template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
-        where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
-        message = template.format(clause=f"{_except_keyword(node)} {what}", where=where)
+        clause = f"{_except_keyword(node)} {what}"
+        if yielded is not None:
+            message = _YIELD_MESSAGE.format(clause=clause)
+        elif handler_exits <= {RAISE, CONVERT}:
+            message = _CONVERT_MESSAGE.format(clause=clause)
+        else:
+            template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
+            where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
+            message = template.format(clause=clause, where=where)
         ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except)
 
     visit_ExceptStarHandler = visit_ExceptHandler
@@ -351,10 +460,24 @@ class BroadExceptSwallowsCancellation(Rule):
             return
         if any(_cancellation_kind(n) for n in names):
             return  # BG101 reports handlers that name the cancellation exception
-        if always_raises(node.body, ctx.is_exit_call) or _hands_over_exception(node):
+        if _unreachable(node, ctx):
+            return  # an earlier ``except BaseException`` takes everything
+        try_node = ctx.parent()
+        context = ctx.thread_context
+        if context == execution.COROUTINE and not execution.can_suspend(try_node.body):
+            return  # no await in the try: no cancellation can arrive there
+        if context == execution.WORKER_THREAD:
+            return  # a worker thread receives neither KeyboardInterrupt nor a signal handler's SystemExit
+        yielded = _yields(node.body)
+        handler_exits = _handler_exits(node, ctx)
+        if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
         if _stop_reraised_earlier(node, ctx):
             return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
+        if ctx.in_coroutine and _cancellation_taken_earlier(node, ctx):
+            return  # ``except trio.Cancelled:`` above takes the cancellation (BG101 reports it if swallowed)
+        if ctx.in_coroutine and _is_cancel_then_await(try_node.body, ctx):
+            return
         what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"
         if ctx.in_coroutine:
             caught = "asyncio.CancelledError"
@@ -362,12 +485,13 @@ class BroadExceptSwallowsCancellation(Rule):
         else:
             caught = "the worker's stop (SystemExit, KeyboardInterrupt, dramatiq's Shutdown and TimeLimitExceeded)"
             effect = "the job keeps running through a stop and is killed mid-work when the grace period ends"
-        ctx.report(
-            self,
-            node,
-            f"{what} can finish without re-raising and catches {caught}: {effect}. Catch `Exception` instead, or re-raise.",
-            end_node=node.type or node.whitespace_after_except,
-        )
+        if yielded is not None:
+            message = f"`yield` inside {what} hands control to the consumer before the stop ({caught}) is re-raised: the consumer runs on as if nothing happened. Clean up without yielding, then re-raise."
+        elif handler_exits <= {RAISE, CONVERT}:
+            message = f"{what} catches {caught} and turns it into another exception: an `except Exception` further up catches that and carries on, so the stop is lost. Re-raise the caught exception (`raise`)."
+        else:
+            message = f"{what} can finish without re-raising and catches {caught}: {effect}. Catch `Exception` instead, or re-raise."
+        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except)
 
     visit_ExceptStarHandler = visit_ExceptHandler
 

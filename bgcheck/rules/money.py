@@ -187,12 +187,14 @@ class TaskResultDiscarded(Rule):
     def is_relevant(self, unit) -> bool:
         return any(word in unit.text for word in _SPAWNS)
 
-    def visit_Expr(self, node: cst.Expr, ctx) -> None:
-        call = node.value
-        if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Attribute, cst.Name)):
+    def visit_Call(self, call: cst.Call, ctx) -> None:
+        if not isinstance(call.func, (cst.Attribute, cst.Name)):
             return
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else call.func.value
         if method not in _SPAWNS:
+            return
+        how = _dropped(ctx)
+        if how is None:
             return
         name = ctx.resolve_call(call) or ""
         if method in ("create_task",) and (knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(call, ctx)):
@@ -207,7 +209,7 @@ class TaskResultDiscarded(Rule):
         ctx.report(
             self,
             call,
-            f"The {what} returned by `{method}()` is thrown away: "
+            f"The {what} returned by `{method}()` is {how}: "
             + (
                 "the event loop keeps only a weak reference, so the task can be garbage-collected mid-run, and "
                 if what == "task"
@@ -216,6 +218,103 @@ class TaskResultDiscarded(Rule):
             + "its exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
             "or add a done-callback that logs failures.",
         )
+
+
+def _dropped(ctx) -> Optional[str]:
+    """How the value of the call being visited is lost, or None if it is kept (or not known to be lost).
+
+    Lost: a bare statement; an element of a list, tuple or set display that is itself a bare
+    statement; a truth value only (the test of ``if``, ``while``, a conditional expression, a
+    comprehension's ``if``, ``not``); a local name nothing reads. An element of a generator
+    expression that nothing iterates creates no task at all."""
+    node = ctx.parent(0)
+    level = 1
+    parent = ctx.parent(level)
+    # through displays whose value is itself dropped
+    while isinstance(parent, cst.Element):
+        display = ctx.parent(level + 1)
+        if not isinstance(display, (cst.List, cst.Tuple, cst.Set)):
+            return None
+        node, level = display, level + 2
+        parent = ctx.parent(level)
+    if isinstance(parent, cst.Expr):
+        return "thrown away" if level == 1 else "thrown away with the display it is in"
+    if isinstance(parent, (cst.If, cst.While, cst.IfExp, cst.CompIf)) and getattr(parent, "test", None) is node:
+        return "used only as a truth value and then dropped"
+    if isinstance(parent, cst.UnaryOperation) and isinstance(parent.operator, cst.Not):
+        return "used only as a truth value and then dropped"
+    if level == 1 and isinstance(parent, (cst.Assign, cst.AnnAssign, cst.NamedExpr)):
+        target = _single_name_target(parent)
+        if target is not None and ctx.function_node is not None and not _name_read(ctx.function_node, target):
+            return f"kept only in the local `{target}`, which nothing reads, and so dropped when the function returns"
+    return None
+
+
+def _single_name_target(node) -> Optional[str]:
+    if isinstance(node, cst.Assign):
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            return node.targets[0].target.value
+        return None
+    target = node.target
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _name_read(function: cst.FunctionDef, name: str) -> bool:
+    """Is ``name`` read anywhere in the function (nested functions and lambdas included, since a
+    closure keeps it), or made reachable some other way (``global``/``nonlocal``, ``locals()``)?"""
+    stores: set[int] = set()
+    read = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    stores.add(id(target.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            if isinstance(node.target, cst.Name):
+                stores.add(id(node.target))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            if isinstance(node.target, cst.Name):
+                stores.add(id(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            if isinstance(node.target, cst.Name):
+                stores.add(id(node.target))
+
+        def visit_AsName(self, node: cst.AsName) -> None:
+            if isinstance(node.name, cst.Name):
+                stores.add(id(node.name))
+
+        def visit_Global(self, node) -> None:
+            nonlocal read
+            read = read or any(item.name.value == name for item in node.names)
+
+        def visit_Nonlocal(self, node) -> None:
+            nonlocal read
+            read = read or any(item.name.value == name for item in node.names)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            node.value.visit(self)
+            return False  # ``x.name`` is not the local ``name``
+
+        def visit_Arg(self, node: cst.Arg) -> bool:
+            node.value.visit(self)
+            return False  # a keyword is not a read
+
+        def visit_Name(self, node: cst.Name) -> None:
+            nonlocal read
+            if node.value == name and id(node) not in stores:
+                read = True
+            if node.value in ("locals", "vars"):
+                read = True
+
+    walk(function.body, _Finder())
+    for param in (*function.params.params, *function.params.kwonly_params, *function.params.posonly_params):
+        if param.name.value == name:
+            return True
+    return read
 
 
 @register

@@ -1,0 +1,268 @@
+"""How code runs: where a stop can reach it, and on which thread.
+
+Facts rules share about execution, rather than each rule guessing:
+
+* **Suspension points** (``suspension_points``, ``can_suspend``): a coroutine receives a
+  cancellation only where it suspends: an ``await``, an ``async for`` or an ``async with``
+  (not counting nested functions). A ``try`` whose body cannot suspend cannot catch one.
+* **Thread context** (``ExecutionModel.context``): a function runs as a coroutine, in a
+  worker thread only (a ``threading.Thread`` target, a function handed to an executor's
+  ``submit()`` or to ``run_in_executor()``, and what only they call), as a signal handler, or on
+  the main thread. Python delivers signals, so KeyboardInterrupt and the SystemExit a signal
+  handler raises, to the main thread only: code that runs only in worker threads never
+  receives them asynchronously.
+* **Whose cancellation** (``caught_cancellation_is_anothers``): a ``CancelledError`` caught
+  around ``await t`` after ``t.cancel()`` (in the same function, or ``self.t.cancel()`` in any
+  method of the class) is the outcome of the task that was cancelled, not a stop to this one;
+  in a plain function (not a coroutine), an asyncio ``CancelledError`` can only come from a
+  loop or a future it drives (``loop.run_until_complete()``, ``future.result()``): the caller
+  is not a task.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck.ir import dotted_name
+from bgcheck.walk import walk
+
+COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"
+
+
+# --- suspension points -------------------------------------------------------------------
+
+
+def suspension_points(body: cst.CSTNode) -> list[cst.CSTNode]:
+    """Every suspension point in a body (not in nested functions or lambdas): ``await``
+    expressions, and the ``async for`` / ``async with`` statements, which await implicitly."""
+    found: list[cst.CSTNode] = []
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Await(self, node: cst.Await) -> None:
+            found.append(node)
+
+        def visit_For(self, node: cst.For) -> None:
+            if node.asynchronous is not None:
+                found.append(node)
+
+        def visit_With(self, node: cst.With) -> None:
+            if node.asynchronous is not None:
+                found.append(node)
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            if node.asynchronous is not None:
+                found.append(node)
+
+    walk(body, _Finder())
+    return found
+
+
+def can_suspend(body: Optional[cst.CSTNode]) -> bool:
+    return body is not None and bool(suspension_points(body))
+
+
+# --- whose cancellation ----------------------------------------------------------------------
+
+
+def _cancelled_names(scope: cst.CSTNode, before: Optional[set] = None) -> set[str]:
+    """Dotted names ``x`` of every ``x.cancel()`` call in ``scope`` (nested functions excluded
+    unless ``scope`` is one)."""
+    names: set[str] = set()
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is scope
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
+                name = dotted_name(func.value)
+                if name:
+                    names.add(name)
+
+    walk(scope, _Finder())
+    return names
+
+
+_CLASS_CANCELS: dict[int, tuple[cst.ClassDef, set[str]]] = {}
+
+
+def cancelled_attributes(class_node: cst.ClassDef) -> set[str]:
+    """``self.x`` for every ``self.x.cancel()`` in any method of the class."""
+    cached = _CLASS_CANCELS.get(id(class_node))
+    if cached is not None and cached[0] is class_node:
+        return cached[1]
+    names: set[str] = set()
+    for statement in class_node.body.body:
+        if isinstance(statement, cst.FunctionDef):
+            names |= {n for n in _cancelled_names(statement) if n.startswith("self.") and n.count(".") == 1}
+    if len(_CLASS_CANCELS) > 256:
+        _CLASS_CANCELS.clear()
+    _CLASS_CANCELS[id(class_node)] = (class_node, names)
+    return names
+
+
+def _cancelled_before(scope: cst.CSTNode, points: list[cst.CSTNode]) -> set[int]:
+    """ids of the ``await t`` among ``points`` with ``t.cancel()`` called before them, in source
+    order, in ``scope`` (nested functions excluded)."""
+    pending = {id(node) for node in points}
+    ok: set[int] = set()
+
+    class _Walker(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.cancelled: set[str] = set()
+
+        def visit_FunctionDef(self, node) -> bool:
+            return node is scope
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
+                name = dotted_name(func.value)
+                if name:
+                    self.cancelled.add(name)
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if id(node) in pending and isinstance(node, cst.Await) and dotted_name(node.expression) in self.cancelled:
+                ok.add(id(node))
+            return super().on_visit(node)
+
+    walk(scope, _Walker())
+    return ok
+
+
+def awaits_only_cancelled_tasks(body: cst.CSTNode, function: cst.CSTNode, class_node: Optional[cst.ClassDef] = None) -> bool:
+    """Is every suspension point in ``body`` a plain ``await t`` of a task that was cancelled:
+    ``t.cancel()`` earlier in ``function``, or ``self.t.cancel()`` in any method of ``class_node``?
+    Then a CancelledError caught around it is that task's outcome. Any other suspension point
+    could receive a cancellation meant for this task."""
+    points = suspension_points(body)
+    if not points:
+        return False
+    earlier = _cancelled_before(function, points)
+    by_class = cancelled_attributes(class_node) if class_node is not None else set()
+    for point in points:
+        if id(point) in earlier:
+            continue
+        if isinstance(point, cst.Await) and dotted_name(point.expression) in by_class:
+            continue
+        return False
+    return True
+
+
+# Calls that drive an event loop or read a future from plain code: a CancelledError they raise
+# is the outcome of the task or future they run, not a stop to the caller.
+_DRIVES_ANOTHER_TASK = frozenset({"run_until_complete", "run", "result", "exception", "run_forever"})
+
+
+def drives_another_task(body: cst.CSTNode) -> bool:
+    """Does plain (non-coroutine) code in ``body`` run a loop or read a future
+    (``loop.run_until_complete(...)``, ``asyncio.run(...)``, ``future.result()``)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _DRIVES_ANOTHER_TASK:
+                found = True
+
+    walk(body, _Finder())
+    return found
+
+
+# --- thread context --------------------------------------------------------------------------
+
+
+class ExecutionModel:
+    """Which thread each project function runs on, from the job model and signal handlers."""
+
+    def __init__(self, index) -> None:
+        self.index = index
+        self.thread_roots: set[str] = set()
+        for qualname, jobs in index.job_roots.items():
+            func = index.function(qualname)
+            if func is None:
+                continue
+            for job in jobs:
+                if job.kind == "thread" or job.framework == "concurrent.futures" or (
+                    job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
+                ):
+                    self.thread_roots.add(qualname)
+        self.signal_handlers = _signal_handlers(index)
+        self._worker_only = self._worker_thread_only()
+
+    def _worker_thread_only(self) -> set[str]:
+        """Functions that run only in worker threads: thread roots nothing else calls, and functions
+        whose every caller runs only in worker threads. A function also called at import time, from
+        code of another kind, or registered as a signal handler is not."""
+        index = self.index
+        callers: dict[str, set[str]] = {}
+        for name in index.functions:
+            for callee in index.callees(name):
+                callers.setdefault(callee, set()).add(name)
+        module_called: set[str] = set()
+        for summary in index.modules.values():
+            for target in summary.module_calls:
+                resolved = index.resolve_function(target)
+                if resolved:
+                    module_called.add(resolved)
+        other_roots = {q for q, jobs in index.job_roots.items() if q not in self.thread_roots}
+        candidates = set(index.reachable(sorted(self.thread_roots))) if self.thread_roots else set()
+        only = set(candidates) - module_called - self.signal_handlers - other_roots
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(only):
+                if name in self.thread_roots:
+                    ok = not (callers.get(name, set()) - only)
+                else:
+                    ok = bool(callers.get(name)) and callers[name] <= only
+                if not ok:
+                    only.discard(name)
+                    changed = True
+        return only
+
+    def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
+        return qualname is not None and qualname in self._worker_only
+
+    def context(self, qualname: Optional[str]) -> str:
+        """coroutine | worker thread | signal handler | main thread (the default when not known)."""
+        func = self.index.function(qualname) if qualname else None
+        if func is not None and func.is_async:
+            return COROUTINE
+        if qualname in self.signal_handlers:
+            return SIGNAL_HANDLER
+        if self.runs_only_in_worker_threads(qualname):
+            return WORKER_THREAD
+        return MAIN
+
+
+def _signal_handlers(index) -> set[str]:
+    """Project functions installed with ``signal.signal(sig, f)`` or ``loop.add_signal_handler(sig, f)``."""
+    found: set[str] = set()
+    for summary in index.modules.values():
+        for call, _scope in summary.recorded_calls:
+            if not call or call[0] != "call" or not call[1]:
+                continue
+            target = index.canonical(call[1]) or call[1]
+            if target == "signal.signal" or target.endswith(".add_signal_handler"):
+                args = call[2]
+                if len(args) >= 2 and args[1][0] == "ref":
+                    resolved = index.resolve_function(args[1][1])
+                    if resolved:
+                        found.add(resolved)
+    return found
