@@ -525,7 +525,7 @@ def main(argv=None) -> int:
         print("\n".join(rows) if rows else "  (no disagreement)")
     stale = sorted(set(verdicts) - used)
     if stale:
-        print("\nverdicts no longer needed (the disagreement is gone):")
+        print("\nverdicts kept as the record of disagreements that are gone (fixed, or the peer changed):")
         for key in stale:
             print(f"  {key[0]}:{key[1]} {key[2]} {key[3]}: was {verdicts[key][0]}")
     peer_flags = totals["agree_flag"] + totals["miss_peer_right"] + totals["miss_bgcheck_right"]

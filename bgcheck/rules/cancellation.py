@@ -79,7 +79,7 @@ def _method_class(ctx) -> Optional[cst.ClassDef]:
         if node is function:
             found = True
             continue
-        if found:
+        if found and not isinstance(node, cst.IndentedBlock):
             return node if isinstance(node, cst.ClassDef) else None
     return None
 
@@ -524,7 +524,7 @@ class FinallySwallowsCancellation(Rule):
         if node.finalbody is None:
             return
         if ctx.in_coroutine:
-            if not _has_await(node.body) and not any(_has_await(h.body) for h in node.handlers):
+            if not execution.can_suspend(node.body) and not any(execution.can_suspend(h.body) for h in node.handlers):
                 return  # no await in the try: no CancelledError can be in flight here
             why = "the CancelledError in flight"
         elif ctx.in_job_code:
@@ -542,32 +542,6 @@ class FinallySwallowsCancellation(Rule):
                 f"`{keyword}` inside `finally:` discards {why}: the work stops reporting that it was stopped and carries on. "
                 "Move it out of the `finally:` block.",
             )
-
-
-def _has_await(node: cst.CSTNode) -> bool:
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, n) -> bool:
-            return False
-
-        def visit_Await(self, n) -> bool:
-            nonlocal found
-            found = True
-            return False
-
-        def visit_For(self, n: cst.For) -> bool:
-            nonlocal found
-            found = found or n.asynchronous is not None
-            return True
-
-        def visit_With(self, n: cst.With) -> bool:
-            nonlocal found
-            found = found or n.asynchronous is not None
-            return True
-
-    walk(node, _Finder())
-    return found
 
 
 @register

@@ -223,19 +223,23 @@ class TaskResultDiscarded(Rule):
 def _dropped(ctx) -> Optional[str]:
     """How the value of the call being visited is lost, or None if it is kept (or not known to be lost).
 
-    Lost: a bare statement; an element of a list, tuple or set display that is itself a bare
-    statement; a truth value only (the test of ``if``, ``while``, a conditional expression, a
+    Lost: a bare statement; an element of a list, tuple or set display, or of a list or set
+    comprehension, that is itself a bare statement; a truth value only (the test of ``if``, ``while``, a conditional expression, a
     comprehension's ``if``, ``not``); a local name nothing reads. An element of a generator
     expression that nothing iterates creates no task at all."""
     node = ctx.parent(0)
     level = 1
     parent = ctx.parent(level)
-    # through displays whose value is itself dropped
-    while isinstance(parent, cst.Element):
-        display = ctx.parent(level + 1)
-        if not isinstance(display, (cst.List, cst.Tuple, cst.Set)):
-            return None
-        node, level = display, level + 2
+    # through displays and list / set comprehensions whose value is itself dropped (a list
+    # comprehension runs at once; a generator expression only when iterated)
+    while isinstance(parent, cst.Element) or (isinstance(parent, (cst.ListComp, cst.SetComp)) and parent.elt is node):
+        if isinstance(parent, cst.Element):
+            display = ctx.parent(level + 1)
+            if not isinstance(display, (cst.List, cst.Tuple, cst.Set)):
+                return None
+            node, level = display, level + 2
+        else:
+            node, level = parent, level + 1
         parent = ctx.parent(level)
     if isinstance(parent, cst.Expr):
         return "thrown away" if level == 1 else "thrown away with the display it is in"

@@ -1,0 +1,712 @@
+"""BG101-BG103: what the execution model knows about stops (issues 11, 12 and 17).
+
+The stop turned into another exception, ``yield`` in a handler, loops that always raise,
+unreachable clauses, where a stop can arrive (suspension points, worker threads), and whose
+cancellation a caught CancelledError is. Each shape in both directions.
+"""
+
+from __future__ import annotations
+
+from conftest import codes
+
+# ---------------------------------------------------------------------------
+# The stop turned into another exception
+
+
+def test_base_exception_turned_into_value_error_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def poll(feed):
+            try:
+                await feed.next()
+            except BaseException:
+                raise ValueError("feed broke")
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 7)]
+    assert "turns it into another exception" in found[0].message
+
+
+def test_cancelled_caught_with_client_errors_and_converted_is_flagged(bg):
+    # issue 12 item 5
+    found = bg.code(
+        """
+        import asyncio
+        import aiohttp
+
+        class UpstreamError(Exception):
+            pass
+
+        async def fetch(session, url):
+            try:
+                return await session.get(url)
+            except (asyncio.CancelledError, aiohttp.ClientError) as err:
+                raise UpstreamError(f"fetching {url} failed: {err}") from err
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 11)]
+
+
+def test_cancelled_caught_with_client_errors_logged_and_returned_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+        import logging
+        import aiohttp
+
+        async def fetch(session, url):
+            try:
+                return await session.get(url)
+            except (asyncio.CancelledError, aiohttp.ClientError) as err:
+                logging.warning("fetching %s failed: %s", url, err)
+                return None
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 9)]
+
+
+def test_cancelled_reraised_as_a_cancellation_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def step(job):
+            try:
+                await job.run()
+            except asyncio.CancelledError as exc:
+                raise asyncio.CancelledError("stopped while running job") from exc
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_raise_of_an_unknown_factory_result_stays_silent(bg):
+    # what ``wrap()`` returns is not known: the model cannot tell, so the rule stays silent
+    found = bg.code(
+        """
+        import asyncio
+        from errors import wrap
+
+        async def step(job):
+            try:
+                await job.run()
+            except BaseException as exc:
+                raise wrap(exc)
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_nested_ordinary_exception_raised_in_handler_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def step(job):
+            try:
+                await job.run()
+            except BaseException as exc:
+                try:
+                    job.cleanup()
+                except OSError as cleanup_error:
+                    raise cleanup_error
+                raise exc
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 7)]
+
+
+def test_nested_handlers_that_all_reraise_the_stop_are_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def step(job):
+            try:
+                await job.run()
+            except BaseException as exc:
+                try:
+                    job.cleanup()
+                except OSError:
+                    raise exc
+                except BaseException as other:
+                    raise other
+                raise exc
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_outer_ordinary_exception_reraised_from_inner_broad_handler_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def step(job):
+            try:
+                job.prepare()
+            except ValueError as error:
+                try:
+                    await job.report(error)
+                except BaseException:
+                    raise error
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 10)]
+
+
+def test_except_star_conversion_is_flagged_and_reraise_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(group):
+            try:
+                await group.run()
+            except* BaseException:
+                raise ValueError("group failed")
+
+        async def b(group):
+            try:
+                await group.run()
+            except* BaseException:
+                raise
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 7)]
+
+
+def test_trio_cancelled_converted_is_flagged(bg):
+    found = bg.code(
+        """
+        import trio
+
+        async def step(job):
+            try:
+                await job.run()
+            except trio.Cancelled as e:
+                raise ValueError() from e
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 7)]
+
+
+# ---------------------------------------------------------------------------
+# yield inside the handler
+
+
+def test_yield_inside_handler_before_reraise_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def rows(cursor):
+            try:
+                async for row in cursor:
+                    yield row
+            except asyncio.CancelledError:
+                yield None
+                raise
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
+    assert "`yield` inside" in found[0].message
+
+
+def test_yield_after_the_handler_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def rows(cursor):
+            try:
+                async for row in cursor:
+                    yield row
+            except BaseException:
+                await cursor.close()
+                raise
+            yield None
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+# ---------------------------------------------------------------------------
+# Loops that always raise, loops with else
+
+
+def test_while_else_raise_is_fine_and_with_break_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                while conn.pending():
+                    conn.drop()
+                else:
+                    raise
+
+        async def b(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                while conn.pending():
+                    if conn.closed:
+                        break
+                    conn.drop()
+                else:
+                    raise
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 16)]
+
+
+def test_for_else_raise_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(conn, hooks):
+            try:
+                await conn.send()
+            except BaseException:
+                for hook in hooks:
+                    hook()
+                else:
+                    raise
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_for_over_non_empty_literal_that_raises_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                for attempt in range(3):
+                    raise
+
+        async def b(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                for name in ("a", "b"):
+                    raise
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_for_over_unknown_or_empty_iterable_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(conn, items):
+            try:
+                await conn.send()
+            except BaseException:
+                for item in items:
+                    raise
+
+        async def b(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                for item in []:
+                    raise
+
+        async def c(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                for item in [1, 2]:
+                    if item:
+                        continue
+                    raise
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 7), ("BG102", 14), ("BG102", 21)]
+
+
+# ---------------------------------------------------------------------------
+# Unreachable clauses, and a cancellation taken by an earlier clause
+
+
+def test_bare_except_after_base_exception_is_unreachable(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                raise
+            except:
+                pass
+
+        async def b(conn):
+            try:
+                await conn.send()
+            except BaseException:
+                pass
+            except:
+                pass
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 15)]
+
+
+def test_bare_except_after_a_cancellation_clause_is_not_reported_again(bg):
+    found = bg.code(
+        """
+        import trio
+
+        async def a(conn):
+            try:
+                await conn.send()
+            except trio.Cancelled:
+                pass
+            except:
+                pass
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 7)]
+
+
+def test_bare_except_after_an_ordinary_clause_is_still_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def a(conn):
+            try:
+                await conn.send()
+            except OSError:
+                raise
+            except:
+                pass
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 9)]
+
+
+# ---------------------------------------------------------------------------
+# Cause 1: no way for the stop to arrive
+
+
+def test_broad_except_without_suspension_point_in_coroutine_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+        import json
+
+        async def handle(raw, queue):
+            try:
+                message = json.loads(raw)
+            except BaseException:
+                message = None
+            try:
+                value = int(raw)
+            except asyncio.CancelledError:
+                value = 0
+            await queue.put((message, value))
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_broad_except_with_suspension_point_in_coroutine_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def handle(conn):
+            try:
+                async with conn.lock():
+                    conn.flush()
+            except:
+                pass
+            try:
+                async for chunk in conn:
+                    conn.feed(chunk)
+            except asyncio.CancelledError:
+                pass
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 8), ("BG101", 13)]
+
+
+def test_keyboard_interrupt_in_a_coroutine_without_await_is_still_flagged(bg):
+    # KeyboardInterrupt reaches the main thread at any bytecode, await or not
+    found = bg.code(
+        """
+        async def crunch(numbers):
+            total = 0
+            for n in numbers:
+                try:
+                    total += n * n
+                except KeyboardInterrupt:
+                    continue
+            return total
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 7)]
+
+
+def test_thread_target_never_receives_keyboard_interrupt(bg):
+    found = bg.code(
+        """
+        import threading
+
+        def pump(queue, sink):
+            while True:
+                try:
+                    sink.write(queue.get())
+                except KeyboardInterrupt:
+                    continue
+                except:
+                    sink.reset()
+
+        def start(queue, sink):
+            threading.Thread(target=pump, args=(queue, sink), daemon=True).start()
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_executor_submitted_function_never_receives_keyboard_interrupt(bg):
+    found = bg.code(
+        """
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(4)
+
+        def resize(path):
+            try:
+                return convert(path)
+            except BaseException:
+                return None
+
+        def convert(path):
+            try:
+                return open(path).read()
+            except SystemExit:
+                return None
+
+        def submit_all(paths):
+            return [pool.submit(resize, p) for p in paths]
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_function_run_by_a_thread_and_by_a_celery_task_is_still_flagged(bg):
+    found = bg.code(
+        """
+        import threading
+        from celery import shared_task
+
+        def sync_accounts():
+            try:
+                push()
+            except:
+                pass
+
+        def start():
+            threading.Thread(target=sync_accounts).start()
+
+        @shared_task
+        def nightly():
+            sync_accounts()
+        """
+    )
+    assert codes(found, "BG1") == [("BG102", 8)]
+
+
+def test_signal_handler_is_not_a_worker_thread(bg):
+    found = bg.code(
+        """
+        import signal
+        import threading
+
+        def drain():
+            while True:
+                try:
+                    step()
+                except KeyboardInterrupt:
+                    continue
+
+        threading.Thread(target=drain).start()
+        signal.signal(signal.SIGTERM, drain)
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 9)]
+
+
+# ---------------------------------------------------------------------------
+# Cause 7: cancel-then-await across methods
+
+
+def test_cancel_in_stop_then_await_in_another_method_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        class Poller:
+            def __init__(self):
+                self._task = None
+
+            def start(self):
+                self._task = asyncio.create_task(self._run())
+
+            def stop(self):
+                self._task.cancel()
+
+            async def wait_stopped(self):
+                try:
+                    await self._task
+                except asyncio.CancelledError:
+                    pass
+
+            async def _run(self):
+                while True:
+                    await asyncio.sleep(1)
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_await_of_an_attribute_nobody_cancels_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        class Poller:
+            def start(self):
+                self._task = asyncio.create_task(self._run())
+
+            async def wait_stopped(self):
+                try:
+                    await self._task
+                except asyncio.CancelledError:
+                    pass
+
+            async def _run(self):
+                await asyncio.sleep(1)
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 11)]
+
+
+def test_cancelled_attribute_awaited_with_other_awaits_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        class Poller:
+            def stop(self):
+                self._task.cancel()
+
+            async def wait_stopped(self):
+                try:
+                    await self._task
+                    await asyncio.sleep(1)
+                except asyncio.CancelledError:
+                    pass
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 12)]
+
+
+# ---------------------------------------------------------------------------
+# Cause 8: synchronous callers are not tasks
+
+
+def test_cancelled_around_run_until_complete_in_plain_function_is_fine(bg):
+    found = bg.code(
+        """
+        import asyncio
+        import threading
+
+        def run_loop(loop, main):
+            try:
+                loop.run_until_complete(main())
+            except asyncio.CancelledError:
+                pass
+            finally:
+                loop.close()
+
+        def start(loop, main):
+            threading.Thread(target=run_loop, args=(loop, main)).start()
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_cancelled_around_run_until_complete_in_a_coroutine_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def supervise(loop, main):
+            try:
+                await asyncio.sleep(0)
+                loop.run_until_complete(main())
+            except asyncio.CancelledError:
+                pass
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
+
+
+def test_concurrent_futures_cancelled_around_result_in_job_code_is_still_flagged(bg):
+    found = bg.code(
+        """
+        import concurrent.futures
+        from celery import shared_task
+
+        @shared_task
+        def collect(future):
+            try:
+                return future.result()
+            except concurrent.futures.CancelledError:
+                return None
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 9)]
+
+
+# ---------------------------------------------------------------------------
+# The debatable case: swallowing in the outermost frame of a task stays reported
+
+
+def test_log_and_return_in_the_outermost_frame_of_a_task_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+        import logging
+
+        async def refresh(cache):
+            try:
+                await cache.reload()
+            except asyncio.CancelledError:
+                logging.info("refresh cancelled")
+                return
+
+        def schedule(cache):
+            return asyncio.create_task(refresh(cache))
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
