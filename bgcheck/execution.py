@@ -202,8 +202,14 @@ class ExecutionModel:
                     job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
                 ):
                     self.thread_roots.add(qualname)
-        self.signal_handlers = _signal_handlers(index)
-        self._worker_only = self._worker_thread_only()
+        self._signal_handlers: Optional[set[str]] = None
+        self._worker_only: Optional[set[str]] = None  # computed on first use
+
+    @property
+    def signal_handlers(self) -> set[str]:
+        if self._signal_handlers is None:
+            self._signal_handlers = _signal_handlers(self.index)
+        return self._signal_handlers
 
     def _worker_thread_only(self) -> set[str]:
         """Functions that run only in worker threads: thread roots nothing else calls, and functions
@@ -237,7 +243,11 @@ class ExecutionModel:
         return only
 
     def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
-        return qualname is not None and qualname in self._worker_only
+        if qualname is None or not self.thread_roots:
+            return False
+        if self._worker_only is None:
+            self._worker_only = self._worker_thread_only()
+        return qualname in self._worker_only
 
     def context(self, qualname: Optional[str]) -> str:
         """coroutine | worker thread | signal handler | main thread (the default when not known)."""

@@ -710,3 +710,19 @@ def test_log_and_return_in_the_outermost_frame_of_a_task_is_flagged(bg):
         """
     )
     assert codes(found, "BG1") == [("BG101", 8)]
+
+
+def test_suppress_cancelled_without_suspension_point_is_fine_and_with_one_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+        import contextlib
+
+        async def a(cache):
+            with contextlib.suppress(asyncio.CancelledError):
+                cache.clear()
+            with contextlib.suppress(asyncio.CancelledError):
+                await cache.reload()
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]

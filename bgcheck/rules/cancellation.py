@@ -428,6 +428,7 @@ class CancellationSwallowed(Rule):
                 kind = _cancellation_kind(name)
                 if kind:
                     kinds.append(kind)
+            kinds = _stops_that_can_arrive(kinds, node, ctx)
             if not kinds or _is_cancel_then_await(node.body, ctx):
                 continue
             if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, {FALL}):
