@@ -167,4 +167,6 @@ def _atomic_write(path: Path, data: bytes) -> None:
 def open_cache(config, cache_dir: Optional[Path], enabled: bool) -> Optional[Cache]:
     if not enabled:
         return None
+    if cache_dir is None and not config.in_project:
+        return None  # a lone file outside any project gets no cache folder beside it
     return Cache(Path(cache_dir) if cache_dir else Path(config.root) / CACHE_DIR_NAME)

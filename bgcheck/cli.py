@@ -7,6 +7,7 @@ error (one line on stderr; a traceback only with ``--debug`` or
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -144,6 +145,7 @@ def main(debug: bool) -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives (default: .bgcheck_cache at the project root).")
 @click.option("--verbose", "-v", is_flag=True, help="Also say what was not checked and why (e.g. lock TTLs that do not fold).")
+@click.option("--preview/--no-preview", default=None, help="Also run preview rules (default: the configured `preview`, else off).")
 def check(
     paths,
     output_format,
@@ -162,6 +164,7 @@ def check(
     no_cache,
     cache_dir,
     verbose,
+    preview,
 ) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
     select_codes = _parse_codes(select, "--select")
@@ -174,6 +177,10 @@ def check(
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         known = [BG000_CODE] + [rule.code for rule in all_rules()]
         config = load_config(config_file, start=start, known_codes=known)
+        if preview is not None:
+            config = dataclasses.replace(config, preview=preview)
+        for warning in _preview_warnings(config, select_codes):
+            click.echo(f"bgcheck: warning: {warning}", err=True)
         from bgcheck.baseline import apply_baseline, read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
@@ -318,10 +325,24 @@ def lsp() -> None:
     serve()
 
 
+def _preview_warnings(config, select_codes) -> list[str]:
+    """A preview rule selected by its full code while preview is off: say why it will not run."""
+    if config.preview:
+        return []
+    chosen = select_codes if select_codes is not None else (config.select or ())
+    return [
+        f"{rule.code} is a preview rule: it runs only with --preview (or `preview = true`)"
+        for rule in all_rules()
+        if rule.preview and rule.code in chosen
+    ]
+
+
 def rule_table() -> list[dict]:
-    rows = [{"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY}]
+    rows = [
+        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False}
+    ]
     rows += [
-        {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary}
+        {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary, "preview": rule.preview}
         for rule in all_rules()
     ]
     return rows
@@ -336,7 +357,8 @@ def rules(output_format: str) -> None:
         click.echo(json.dumps({"version": __version__, "rules": rows}, indent=2))
         return
     for row in rows:
-        click.echo(f"{row['code']}  {row['name']:<38} {row['severity']:<8} {row['summary']}")
+        mark = " (preview)" if row["preview"] else ""
+        click.echo(f"{row['code']}  {row['name']:<38} {row['severity']:<8} {row['summary']}{mark}")
 
 
 @main.command()

@@ -182,6 +182,7 @@ class Config:
     path: Path | None  # the config file used, or None
     root: Path  # the config file's directory (or the start dir); config paths are relative to it
     select: tuple[str, ...] | None = None  # None means "all rules"
+    preview: bool = False  # run rules still in preview (off by default, as ruff's preview mode)
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
@@ -193,6 +194,9 @@ class Config:
     runtimes_file: Path | None = None
     runtimes: dict[str, float] = field(default_factory=dict)
     money: MoneyConfig = field(default_factory=MoneyConfig)
+    # False when no configuration file and no root marker was found: the paths checked are
+    # then the whole project, and no cache is written beside a lone file.
+    in_project: bool = True
     # The keys the configuration file actually set (TOML spelling), for rules
     # that act only on an explicit setting (BG406 needs a configured grace-period).
     set_keys: frozenset = frozenset()
@@ -322,6 +326,12 @@ def _duration(value: Any, table: _Table, key: str) -> float:
         ) from None
 
 
+def _boolean(value: Any, table: _Table, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise table.expected(key, "true or false", value)
+    return value
+
+
 def _margin(value: Any, table: _Table, key: str) -> float:
     # A margin below 1 would make a lock expire before the job it protects finishes.
     if (
@@ -361,6 +371,7 @@ def _money(value: Any, table: _Table, key: str) -> MoneyConfig:
 _KEYS: dict[str, tuple[str, Validator]] = {
     "select": ("select", _select),
     "ignore": ("ignore", _ignore),
+    "preview": ("preview", _boolean),
     "exclude": ("exclude", _string_list),
     "extend-exclude": ("extend_exclude", _string_list),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
@@ -455,19 +466,24 @@ def _start_dir(start: Path | None) -> Path:
     return directory.parent if directory.is_file() else directory
 
 
+# Files and folders that mark a project's root when no configuration file does.
+ROOT_MARKERS = (PYPROJECT_FILENAME, "setup.cfg", ".git")
+
+
 def _discover(start: Path) -> tuple[Path | None, Path | None]:
-    """Walk up from `start`: (config file or None, first pyproject.toml seen or None)."""
-    first_pyproject: Path | None = None
+    """Walk up from `start`: (config file or None, the nearest folder holding a root marker
+    (pyproject.toml, setup.cfg, .git), or None)."""
+    first_root: Path | None = None
     for directory in (start, *start.parents):
         candidate = directory / CONFIG_FILENAME
         if candidate.is_file():
-            return candidate, first_pyproject
+            return candidate, first_root
+        if first_root is None and any((directory / marker).exists() for marker in ROOT_MARKERS):
+            first_root = directory
         pyproject = directory / PYPROJECT_FILENAME
-        if pyproject.is_file():
-            first_pyproject = first_pyproject or pyproject
-            if _tool_table(_read_toml(pyproject), pyproject) is not None:
-                return pyproject, first_pyproject
-    return None, first_pyproject
+        if pyproject.is_file() and _tool_table(_read_toml(pyproject), pyproject) is not None:
+            return pyproject, first_root
+    return None, first_root
 
 
 def find_config_file(start: Path) -> Path | None:
@@ -490,10 +506,12 @@ def load_config(
         path = Path(config_file).resolve()
     else:
         start_dir = _start_dir(start)
-        found, first_pyproject = _discover(start_dir)
+        found, first_root = _discover(start_dir)
         if found is None:
-            # No settings anywhere: a project's pyproject.toml still marks its root.
-            return default_config(first_pyproject.parent if first_pyproject else start_dir)
+            # No settings anywhere: a pyproject.toml, setup.cfg or .git still marks the root.
+            if first_root is None:
+                return Config(path=None, root=start_dir, in_project=False)
+            return default_config(first_root)
         path = found
 
     raw, names = _config_table(_read_toml(path), path)

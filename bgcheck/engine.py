@@ -133,10 +133,15 @@ def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[st
 
 
 def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
-    """Rules after the configuration's select/ignore; ``select`` from the CLI replaces the configured one."""
+    """Rules after the configuration's select/ignore and preview mode; ``select`` from the CLI
+    replaces the configured one. Preview rules run only in preview mode, even when selected."""
     chosen_select = select if select is not None else config.select
     chosen_ignore = tuple(config.ignore) + tuple(ignore)
-    return [rule for rule in all_rules() if code_enabled(rule.code, chosen_select, chosen_ignore)]
+    return [
+        rule
+        for rule in all_rules()
+        if code_enabled(rule.code, chosen_select, chosen_ignore) and (config.preview or not rule.preview)
+    ]
 
 
 def display_path(path: Path, cwd: Optional[Path] = None) -> str:
@@ -410,6 +415,28 @@ def _items(paths: Sequence[Path], config: Config, cwd: Optional[Path]) -> list[t
     return [(path, display_path(path, cwd)) for path in files]
 
 
+def _project_items(
+    paths: Sequence[Path], config: Config, cwd: Optional[Path]
+) -> tuple[list[tuple[Path, str]], Optional[frozenset[str]]]:
+    """The files a run analyses, and the display paths it reports (None: all of them).
+
+    Named files (pre-commit passes the staged files, editors the one being edited) are checked
+    against the whole project, the configuration's folder or the nearest pyproject.toml,
+    setup.cfg or .git: a task file checked alone still sees the Celery app and settings that
+    live in other files, and gets exactly the findings a whole-project run gives it. Folders
+    name the project part to index, as before; outside any project the named files are all."""
+    named = _items(paths, config, cwd)
+    if not config.in_project or not any(Path(p).is_file() for p in paths):
+        return named, None
+    by_real = {os.path.realpath(path): (path, display) for path, display in _items([config.root], config, cwd)}
+    named_real = {os.path.realpath(path): (path, display) for path, display in named}
+    if named_real.keys() == by_real.keys():
+        return named, None
+    by_real.update(named_real)  # spelled as the user named them
+    items = sorted(by_real.values(), key=lambda item: item[0].as_posix())
+    return items, frozenset(display for _path, display in named_real.values())
+
+
 def collect_project(
     paths: Sequence[Path], config: Config, runtimes_file: Optional[Path] = None, jobs: Optional[int] = 1, cache=None
 ) -> tuple[ProjectIndex, list[Diagnostic]]:
@@ -432,7 +459,7 @@ def run(
     need_index: bool = False,
 ) -> RunResult:
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
-    items = _items(paths, config, cwd)
+    items, report_for = _project_items(paths, config, cwd)
     workers = parallel.workers_for(jobs, len(items))
     prepared: dict = {}
     if workers > 1 and cache is not None and cache.has_kind("digests"):  # a first run would read every file twice
@@ -441,12 +468,23 @@ def run(
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
     if workers == 1:
         units = _within_cst_budget([load_unit(path, display, cache, prepared.get(path)) for path, display in items])
-        return check_units(units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=1, cache=cache, need_index=need_index)
+        return check_units(
+            units, config, select=select, ignore=ignore, runtimes=runtimes, report_for=report_for, jobs=1, cache=cache, need_index=need_index
+        )
     # Several processes that keep their files' CSTs from phase 1 to phase 2.
     with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
         units = pool.phase1(items, cache)
         return check_units(
-            units, config, select=select, ignore=ignore, runtimes=runtimes, jobs=workers, cache=cache, need_index=need_index, pool=pool
+            units,
+            config,
+            select=select,
+            ignore=ignore,
+            runtimes=runtimes,
+            report_for=report_for,
+            jobs=workers,
+            cache=cache,
+            need_index=need_index,
+            pool=pool,
         )
 
 
@@ -506,7 +544,7 @@ def check_units(
         # the bundle of every file's results: any byte of any file, or any setting, changes it
         project_key = digest(static_key, sorted((u.display, u.content_key, u.summary_digest) for u in units))
 
-    result = RunResult(files_checked=len(units))
+    result = RunResult(files_checked=len(units) if report_for is None else len(report_for))
     result.checked_paths = frozenset(u.display for u in units if report_for is None or u.display in report_for)
     result.codes = frozenset([rule.code for rule in rule_classes] + ([BG000_CODE] if bg000_enabled else []))
     index: Optional[ProjectIndex] = None

@@ -605,7 +605,7 @@ def test_rules_text_lists_every_rule_and_bg000():
     assert codes == ["BG000"] + [rule.code for rule in all_rules()]
     for line, rule in zip(lines[1:], all_rules()):
         assert line.split()[1:3] == [rule.name, rule.severity.value]
-        assert line.endswith(rule.summary)
+        assert line.endswith(rule.summary + (" (preview)" if rule.preview else ""))
 
 
 def test_rules_json():
@@ -618,6 +618,7 @@ def test_rules_json():
         "name": "file-not-analysed",
         "severity": "error",
         "summary": document["rules"][0]["summary"],
+        "preview": False,
     }
     assert [
         (r["code"], r["name"], r["severity"], r["summary"]) for r in document["rules"][1:]

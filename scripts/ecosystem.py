@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""bgcheck's ecosystem check: findings on real projects, against a judged list.
+
+    python scripts/ecosystem.py                 # fetch if needed, check, compare, write the report
+    python scripts/ecosystem.py --preview       # preview rules too (their findings are judged as well)
+    python scripts/ecosystem.py --project rq    # one project only (the report is not rewritten)
+    python scripts/ecosystem.py --unjudged FILE # also write the unjudged findings as TSV rows to fill in
+
+The corpus is the package folders of pinned PyPI source distributions (tests, docs and
+examples left out), unpacked into scripts/.ecosystem/ (git-ignored). bgcheck runs on each
+project with its default configuration, from this checkout (not an installed copy). Every
+finding is looked up in scripts/ecosystem/judged.tsv, where each one was judged by reading
+the code as that project's maintainer would:
+
+    real       the failure the rule describes can happen here; a maintainer would change the code
+    false      it cannot happen here (the stop cannot arrive, the object is not what the rule thinks,
+               a bound or guard the rule did not see, the documented idiom)
+    debatable  the letter matches, the harm depends on facts not in the code
+
+Precision = real / (real + false); debatable is shown apart. The report (per-rule and
+per-project tables, findings that appeared or disappeared) is printed and written to
+scripts/ecosystem/report.md. Exit 1 while any finding is unjudged, so a change to a rule
+shows its effect on real code before it lands. Like the benchmark, this is run by hand:
+CI does not run it (it needs the network the first time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+WORK = HERE / ".ecosystem"
+JUDGED = HERE / "ecosystem" / "judged.tsv"
+REPORT = HERE / "ecosystem" / "report.md"
+
+# name==version -> the folder of the sdist that holds the package itself. A mix of
+# applications and worker-heavy libraries across asyncio, threads, Celery, RQ,
+# Dramatiq, Huey, Django and Kafka. Left out on purpose, so that an independent
+# measure remains: arq, APScheduler, prefect, OctoPrint, ArchiveBox,
+# changedetection.io, pulpcore, zigpy, aioesphomeapi, aiohomekit,
+# python-matter-server, uiprotect, lnbits.
+PINNED = {
+    "celery==5.7.0": "celery",
+    "kombu==5.7.0": "kombu",
+    "dramatiq==2.2.1": "dramatiq",
+    "rq==3.0.0": "rq",
+    "huey==3.5.4": "huey",
+    "taskiq==0.13.0": "taskiq",
+    "saq==0.26.4": "saq",
+    "procrastinate==3.10.0": "procrastinate",
+    "faust-streaming==0.15.3": "faust",
+    "aiokafka==0.14.0": "aiokafka",
+    "distributed==2026.8.0": "distributed",
+    "flower==2.2.0": "flower",
+    "django-celery-beat==2.9.0": "django_celery_beat",
+    "django-rq==4.2.0": "django_rq",
+    "sentry-sdk==2.75.0": "sentry_sdk",
+    "uvicorn==0.54.0": "uvicorn",
+    "gunicorn==27.0.1": "gunicorn",
+    "channels==4.3.2": "channels",
+    "locust==2.47.0": "locust",
+    "kopf==1.45.2": "kopf",
+    "errbot==6.2.1": "errbot",
+    "pretalx==2025.2.2": "src/pretalx",
+    "glances==4.5.8": "glances",
+    "python-telegram-bot==22.8": "src/telegram",
+}
+
+VERDICTS = ("real", "false", "debatable")
+TEST_DIRS = {"tests", "test", "testing_tests"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    project: str
+    path: str  # relative to the project's folder, with "/"
+    line: int
+    code: str
+    message: str
+
+    @property
+    def key(self) -> tuple[str, str, int, str]:
+        return (self.project, self.path, self.line, self.code)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    project: str
+    path: str
+    line: int
+    code: str
+    verdict: str
+    reason: str
+
+    @property
+    def key(self) -> tuple[str, str, int, str]:
+        return (self.project, self.path, self.line, self.code)
+
+
+def project_name(pin: str) -> str:
+    return pin.split("==")[0]
+
+
+# -- fetching ---------------------------------------------------------------------------
+
+
+def fetch(pin: str, folder: str) -> Path:
+    """Unpack the package folder of ``pin`` into .ecosystem/src/<name>/ (once)."""
+    name = project_name(pin)
+    dest = WORK / "src" / name
+    if dest.exists():
+        return dest
+    sdists = WORK / "sdists"
+    sdists.mkdir(parents=True, exist_ok=True)
+    version = pin.split("==")[1]
+    found = _find_sdist(sdists, name, version)
+    if found is None:
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
+             pin, "-d", str(sdists)],
+            capture_output=True, text=True, check=False,
+        )
+        if done.returncode != 0:
+            sys.exit(f"ecosystem: could not download {pin}: {done.stderr.strip().splitlines()[-1:]}")
+        found = _find_sdist(sdists, name, version)
+        if found is None:
+            sys.exit(f"ecosystem: pip downloaded no sdist for {pin}")
+    with tempfile.TemporaryDirectory() as tmp:
+        if found.suffix == ".zip":
+            with zipfile.ZipFile(found) as archive:
+                archive.extractall(tmp)
+        else:
+            with tarfile.open(found) as archive:
+                archive.extractall(tmp, filter="data")
+        (top,) = [p for p in Path(tmp).iterdir() if p.is_dir()]
+        source = top / folder
+        target = dest / Path(folder).name
+        shutil.copytree(source, target, ignore=_ignore_tests)
+        # A project marker so bgcheck takes this folder as the project root.
+        (dest / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+    return dest
+
+
+def _find_sdist(folder: Path, name: str, version: str) -> Path | None:
+    stem = name.replace("-", "_").lower()
+    for path in folder.iterdir():
+        lowered = path.name.lower().replace("-", "_")
+        if lowered.startswith(f"{stem}_{version}.") or lowered.startswith(f"{stem}_{version}.tar"):
+            return path
+    return None
+
+
+def _ignore_tests(directory: str, names: list[str]) -> set[str]:
+    return {
+        n for n in names
+        if n in TEST_DIRS or n == "conftest.py" or (n.startswith("test_") and n.endswith(".py"))
+    }
+
+
+def count_lines(root: Path) -> int:
+    total = 0
+    for path in root.rglob("*.py"):
+        with open(path, "rb") as handle:
+            total += sum(1 for _ in handle)
+    return total
+
+
+# -- running ----------------------------------------------------------------------------
+
+
+def check(name: str, root: Path, preview: bool) -> list[Finding]:
+    command = [sys.executable, "-m", "bgcheck", "check", "--format", "json", "--no-cache", "--exit-zero", "."]
+    if preview:
+        command.insert(4, "--preview")
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        sys.exit(f"ecosystem: bgcheck failed on {name} (exit {done.returncode}):\n{done.stderr}")
+    data = json.loads(done.stdout)
+    return [
+        Finding(name, d["path"].replace("\\", "/").removeprefix("./"), d["line"], d["code"], d["message"])
+        for d in data["diagnostics"]
+    ]
+
+
+# -- judged list ------------------------------------------------------------------------
+
+
+def read_judged(path: Path = JUDGED) -> dict[tuple[str, str, int, str], Verdict]:
+    verdicts: dict[tuple[str, str, int, str], Verdict] = {}
+    if not path.exists():
+        return verdicts
+    with open(path, encoding="utf-8", newline="") as handle:
+        for number, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
+            if not row or row[0].startswith("#") or row[0] == "project":
+                continue
+            if len(row) != 6 or row[4] not in VERDICTS or not row[5].strip():
+                sys.exit(f"ecosystem: {path.name}:{number}: want project, path, line, code, verdict "
+                         f"({'/'.join(VERDICTS)}), reason; got {row!r}")
+            verdict = Verdict(row[0], row[1], int(row[2]), row[3], row[4], row[5].strip())
+            verdicts[verdict.key] = verdict
+    return verdicts
+
+
+# -- report -----------------------------------------------------------------------------
+
+
+def precision(real: int, false: int) -> str:
+    return f"{100 * real / (real + false):.0f}%" if real + false else "n/a"
+
+
+def build_report(
+    findings: list[Finding],
+    judged: dict[tuple[str, str, int, str], Verdict],
+    projects: list[tuple[str, str, int]],
+    checked: set[str],
+    preview_codes: set[str],
+) -> tuple[str, list[Finding]]:
+    now = {f.key: f for f in findings}
+    unjudged = [f for f in findings if f.key not in judged]
+    gone = [v for k, v in sorted(judged.items()) if v.project in checked and k not in now]
+    lines: list[str] = []
+    out = lines.append
+
+    out("# Ecosystem check")
+    out("")
+    out("bgcheck's findings on the package folders of pinned PyPI sdists, each judged by reading the code")
+    out("(`scripts/ecosystem/judged.tsv`). Precision = real / (real + false); debatable is shown apart.")
+    out("Produced by `python scripts/ecosystem.py`.")
+    out("")
+    out("| project | version | lines | findings | real | false | debatable |")
+    out("|---|---|---:|---:|---:|---:|---:|")
+    by_project: dict[str, Counter] = defaultdict(Counter)
+    for f in findings:
+        v = judged.get(f.key)
+        by_project[f.project][v.verdict if v else "unjudged"] += 1
+    totals = Counter()
+    for name, version, lines_count in projects:
+        c = by_project[name]
+        n = sum(c.values())
+        totals.update(c)
+        totals["lines"] += lines_count
+        out(f"| {name} | {version} | {lines_count:,} | {n} | {c['real']} | {c['false']} | {c['debatable']} |")
+    out(f"| **all {len(projects)}** | | {totals['lines']:,} | {len(findings)} | {totals['real']} | "
+        f"{totals['false']} | {totals['debatable']} |")
+    out("")
+    out("| rule | findings | real | false | debatable | unjudged | precision |")
+    out("|---|---:|---:|---:|---:|---:|---:|")
+    by_rule: dict[str, Counter] = defaultdict(Counter)
+    for f in findings:
+        v = judged.get(f.key)
+        by_rule[f.code][v.verdict if v else "unjudged"] += 1
+    for code in sorted(by_rule):
+        c = by_rule[code]
+        n = sum(c.values())
+        label = f"{code} (preview)" if code in preview_codes else code
+        note = " (too few to measure)" if c["real"] + c["false"] < 5 else ""
+        out(f"| {label} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | "
+            f"{precision(c['real'], c['false'])}{note} |")
+    default = Counter()
+    for code, c in by_rule.items():
+        if code not in preview_codes:
+            default.update(c)
+    out(f"| **default rules** | {sum(default.values())} | {default['real']} | {default['false']} | "
+        f"{default['debatable']} | {default['unjudged']} | {precision(default['real'], default['false'])} |")
+    out("")
+    if gone:
+        out(f"## Judged findings no longer reported ({len(gone)})")
+        out("")
+        out("A `real` one gone is lost recall; a `false` one gone is a fixed false alarm.")
+        out("")
+        for v in gone:
+            out(f"- {v.verdict}: {v.project} {v.path}:{v.line} {v.code} ({v.reason})")
+        out("")
+    if unjudged:
+        out(f"## Unjudged findings ({len(unjudged)})")
+        out("")
+        for f in unjudged:
+            out(f"- {f.project} {f.path}:{f.line} {f.code}: {f.message[:160]}")
+        out("")
+    return "\n".join(lines), unjudged
+
+
+def preview_rules() -> set[str]:
+    sys.path.insert(0, str(REPO))
+    try:
+        from bgcheck.rules import all_rules  # type: ignore[attr-defined]
+    except ImportError:
+        return set()
+    return {r.code for r in all_rules() if getattr(r, "preview", False)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--preview", action="store_true", help="run preview rules too")
+    parser.add_argument("--project", action="append", help="only this project (repeatable)")
+    parser.add_argument("--unjudged", type=Path, help="write unjudged findings as TSV rows to this file")
+    args = parser.parse_args()
+
+    pins = [p for p in PINNED if not args.project or project_name(p) in args.project]
+    if not pins:
+        sys.exit(f"ecosystem: no such project; known: {', '.join(project_name(p) for p in PINNED)}")
+    findings: list[Finding] = []
+    projects: list[tuple[str, str, int]] = []
+    for pin in pins:
+        root = fetch(pin, PINNED[pin])
+        name, version = pin.split("==")
+        found = check(name, root, args.preview)
+        findings.extend(found)
+        projects.append((name, version, count_lines(root)))
+        print(f"{name}: {len(found)} findings", file=sys.stderr)
+
+    judged = read_judged()
+    report, unjudged = build_report(
+        findings, judged, projects, {project_name(p) for p in pins}, preview_rules()
+    )
+    print(report)
+    if not args.project:
+        REPORT.parent.mkdir(parents=True, exist_ok=True)
+        REPORT.write_text(report + "\n", encoding="utf-8")
+    if args.unjudged:
+        with open(args.unjudged, "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+            for f in unjudged:
+                writer.writerow([f.project, f.path, f.line, f.code, "", f.message])
+    return 1 if unjudged else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

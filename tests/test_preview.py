@@ -1,0 +1,111 @@
+"""Preview rules: off unless `preview = true` or `--preview`, marked in `bgcheck rules`.
+
+Which rules are in preview changes as their precision on real projects improves
+(scripts/ecosystem.py), so these tests put a rule into preview themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgcheck.cli import main
+from bgcheck.config import ConfigError, load_config
+from bgcheck.rules import REGISTRY, all_rules
+
+SWALLOW = """\
+import asyncio
+
+async def consume(queue):
+    try:
+        await queue.get()
+    except asyncio.CancelledError:
+        pass
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    (tmp_path / "worker.py").write_text(SWALLOW, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def bg101_in_preview(monkeypatch):
+    monkeypatch.setattr(REGISTRY["BG101"], "preview", True)
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    return result
+
+
+def found(result) -> list[tuple[str, int]]:
+    return [(d["code"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
+
+
+def test_default_rule_runs_without_preview(project):
+    assert found(run(".")) == [("BG101", 6)]
+
+
+def test_preview_rule_is_off_by_default(project, bg101_in_preview):
+    result = run(".")
+    assert result.exit_code == 0
+    assert found(result) == []
+
+
+def test_preview_flag_turns_preview_rules_on(project, bg101_in_preview):
+    result = run(".", "--preview")
+    assert result.exit_code == 1
+    assert found(result) == [("BG101", 6)]
+
+
+def test_preview_in_configuration(project, bg101_in_preview):
+    (project / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")
+    assert found(run(".")) == [("BG101", 6)]
+    # --no-preview overrides the configuration for one run
+    assert found(run(".", "--no-preview")) == []
+
+
+def test_selecting_a_preview_rule_without_preview_warns_and_does_not_run_it(project, bg101_in_preview):
+    result = run(".", "--select", "BG101")
+    assert found(result) == []
+    assert "bgcheck: warning: BG101 is a preview rule: it runs only with --preview" in result.stderr
+
+
+def test_prefix_selection_does_not_warn(project, bg101_in_preview):
+    result = run(".", "--select", "BG1")
+    assert found(result) == []
+    assert "preview" not in result.stderr
+
+
+def test_rules_listing_marks_preview_rules(bg101_in_preview):
+    result = CliRunner().invoke(main, ["rules"])
+    line = next(l for l in result.stdout.splitlines() if l.startswith("BG101"))
+    assert line.endswith("(preview)")
+    other = next(l for l in result.stdout.splitlines() if l.startswith("BG102"))
+    assert not other.endswith("(preview)") or REGISTRY["BG102"].preview
+    document = json.loads(CliRunner().invoke(main, ["rules", "--format", "json"]).stdout)
+    assert {r["code"]: r["preview"] for r in document["rules"]}["BG101"] is True
+
+
+def test_preview_must_be_a_boolean(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.bgcheck]\npreview = "yes"\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(start=tmp_path)
+    assert "preview" in str(error.value) and "true or false" in str(error.value)
+
+
+def test_every_preview_rule_says_so_on_its_page():
+    from bgcheck.pages import read_page
+
+    for rule in all_rules():
+        page = read_page(rule.code) or ""
+        assert ("preview" in page.lower().split("\n", 3)[2] if rule.preview else True), rule.code
