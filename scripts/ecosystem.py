@@ -166,7 +166,9 @@ def _find_sdist(folder: Path, name: str, version: str) -> Path | None:
 def _ignore_tests(directory: str, names: list[str]) -> set[str]:
     return {
         n for n in names
-        if n in TEST_DIRS or n == "conftest.py" or (n.startswith("test_") and n.endswith(".py"))
+        if n in TEST_DIRS
+        or n == "conftest.py"
+        or (n.endswith(".py") and (n.startswith("test_") or n.endswith("_test.py")))
     }
 
 

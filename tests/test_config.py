@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 from pathlib import Path
 
@@ -188,7 +190,22 @@ def test_no_config_anywhere_gives_defaults_rooted_at_start(project):
     config = load_config(start=start)
     assert config.path is None
     assert config.root == start
-    assert config == default_config(start)
+    assert config.in_project is False  # the named paths are the whole project; no cache beside them
+    assert config == dataclasses.replace(default_config(start), in_project=False)
+
+
+@pytest.mark.parametrize("marker", ["setup.cfg", ".git"])
+def test_root_marker_without_config_roots_the_project(project, marker):
+    start = project / "src" / "pkg"
+    start.mkdir(parents=True)
+    if marker == ".git":
+        (project / ".git").mkdir()
+    else:
+        (project / marker).write_text("[metadata]\nname = x\n", encoding="utf-8")
+    config = load_config(start=start)
+    assert config.path is None
+    assert config.root == project
+    assert config.in_project is True
 
 
 def test_start_defaults_to_cwd(project):
