@@ -633,7 +633,7 @@ def test_bg404_main_block_starts_a_thread(bg):
         import threading
 
         def work():
-            pass
+            outbox.commit()
 
         if __name__ == "__main__":
             threading.Thread(target=work).start()
@@ -651,7 +651,8 @@ def test_bg404_main_block_starts_apscheduler(bg):
 
         def main():
             scheduler = BlockingScheduler()
-            scheduler.add_job(print, "interval", seconds=5)
+            scheduler.add_job(outbox.commit, "interval", seconds=5)
+            outbox.commit()
             scheduler.start()
 
         if __name__ == "__main__":
@@ -659,7 +660,7 @@ def test_bg404_main_block_starts_apscheduler(bg):
         """,
         select=["BG404"],
     )
-    assert codes(found) == [("BG404", 9)]
+    assert codes(found) == [("BG404", 10)]
     assert "`BlockingScheduler.start()`" in found[0].message
 
 
@@ -670,7 +671,8 @@ def test_bg404_main_block_submits_to_an_executor(bg):
 
         if __name__ == "__main__":
             pool = ThreadPoolExecutor()
-            pool.submit(print, 1)
+            pool.submit(outbox.commit)
+            outbox.commit()
         """,
         select=["BG404"],
     )
@@ -683,9 +685,9 @@ def test_bg404_main_block_runs_an_endless_consumer_loop(bg):
         {
             "worker/__init__.py": "",
             "worker/consume.py": """
-                def consume(poll, handle):
+                def consume(poll, producer):
                     while True:
-                        handle(poll())
+                        producer.publish(poll())
                 """,
             "worker/run.py": """
                 from worker.consume import consume
@@ -708,7 +710,7 @@ def test_bg404_console_script(bg):
                 import threading
 
                 def work():
-                    pass
+                    outbox.commit()
 
                 def main():
                     threading.Thread(target=work).start()
@@ -728,13 +730,14 @@ def test_bg404_module_level_asyncio_run(bg):
 
         async def main():
             while True:
+                await outbox.commit()
                 await asyncio.sleep(1)
 
         asyncio.run(main())
         """,
         select=["BG404"],
     )
-    assert codes(found) == [("BG404", 8)]
+    assert codes(found) == [("BG404", 9)]
     assert found[0].message.startswith("This `asyncio.run()` entry point")
 
 
@@ -745,6 +748,7 @@ def test_bg404_asyncio_run_in_main_block(bg):
 
         async def main():
             while True:
+                await outbox.commit()
                 await asyncio.sleep(1)
 
         if __name__ == "__main__":
@@ -752,7 +756,7 @@ def test_bg404_asyncio_run_in_main_block(bg):
         """,
         select=["BG404"],
     )
-    assert codes(found) == [("BG404", 8)]
+    assert codes(found) == [("BG404", 9)]
 
 
 def test_bg404_django_management_command(bg):
@@ -774,7 +778,7 @@ def test_bg404_django_management_command(bg):
                             time.sleep(1)
 
                     def relay_once(self):
-                        pass
+                        outbox.commit()
                 """,
         },
         select=["BG404"],
@@ -790,7 +794,7 @@ def test_bg404_sigint_handler_is_not_enough(bg):
         import threading
 
         def work():
-            pass
+            outbox.commit()
 
         def stop(signum, frame):
             pass
@@ -815,7 +819,7 @@ def test_bg404_handler_installed_in_the_module(bg):
         import threading
 
         def work():
-            pass
+            outbox.commit()
 
         def stop(signum, frame):
             pass
@@ -845,7 +849,7 @@ def test_bg404_handler_installed_in_a_function_the_entry_reaches(bg):
                 from svc.signals import install
 
                 def work():
-                    pass
+                    outbox.commit()
 
                 if __name__ == "__main__":
                     install(lambda signum, frame: None)
@@ -864,7 +868,7 @@ def test_bg404_handler_installed_for_a_loop_over_signals(bg):
         import threading
 
         def work():
-            pass
+            outbox.commit()
 
         def stop(signum, frame):
             pass
@@ -889,7 +893,7 @@ def test_bg404_handler_installed_through_from_imports(bg):
         from signal import SIGTERM, signal
 
         def work():
-            pass
+            outbox.commit()
 
         def stop(signum, frame):
             pass
@@ -911,7 +915,7 @@ def test_bg404_handler_installed_through_a_renamed_import(bg):
         from signal import signal as on_signal
 
         def work():
-            pass
+            outbox.commit()
 
         def stop(signum, frame):
             pass
@@ -954,7 +958,7 @@ def test_bg404_console_script_with_handler(bg):
                 import threading
 
                 def work():
-                    pass
+                    outbox.commit()
 
                 def stop(signum, frame):
                     pass
@@ -977,7 +981,7 @@ def test_bg404_hands_over_to_uvicorn(bg):
         import uvicorn
 
         def work():
-            pass
+            outbox.commit()
 
         if __name__ == "__main__":
             threading.Thread(target=work, daemon=True).start()
@@ -997,7 +1001,7 @@ def test_bg404_hands_over_to_celery_worker_main(bg):
         app = Celery("shop")
 
         def work():
-            pass
+            outbox.commit()
 
         if __name__ == "__main__":
             threading.Thread(target=work).start()
@@ -1024,6 +1028,57 @@ def test_bg404_hands_over_to_arq_run_worker(bg):
         select=["BG404"],
     )
     assert codes(found) == []
+
+
+def test_bg404_monitor_that_writes_nothing_durable(bg):
+    # A curses monitor, a stats screen, a dev watcher: killed at once, they lose nothing.
+    found = bg.files(
+        {
+            "tools/__init__.py": "",
+            "tools/top.py": """
+                import threading
+                import time
+
+                class Display(threading.Thread):
+                    def run(self):
+                        while True:
+                            print(stats())
+                            time.sleep(1)
+
+                def stats():
+                    return {}
+
+                def capture(receiver):
+                    while True:
+                        receiver.poll()
+
+                if __name__ == "__main__":
+                    Display().start()
+                    capture(object())
+                """,
+        },
+        select=["BG404"],
+    )
+    assert codes(found) == []
+
+
+def test_bg404_monitor_that_also_commits_is_flagged(bg):
+    # The same shape, with a thread target that records what it sees: work in flight.
+    found = bg.code(
+        """
+        import threading
+
+        def record(db):
+            while True:
+                db.session.commit()
+
+        if __name__ == "__main__":
+            threading.Thread(target=record, args=(None,)).start()
+        """,
+        select=["BG404"],
+    )
+    assert codes(found) == [("BG404", 8)]
+    assert "that writes durably (`session.commit()`)" in found[0].message
 
 
 def test_bg404_entry_points_without_background_work(bg):
@@ -1061,7 +1116,7 @@ def test_bg404_background_work_outside_entry_points(bg):
         import threading
 
         def work():
-            pass
+            outbox.commit()
 
         def start():
             threading.Thread(target=work).start()

@@ -261,9 +261,23 @@ def _daemon(node: cst.Call, ctx) -> bool:
 
 
 def _durable_write(index, function: str) -> Optional[str]:
-    for reached in index.reachable([function]):
-        summary = index.function(reached)
-        for call in summary.calls if summary else ():
+    return _durable_write_in(index, index.reachable([function]))
+
+
+def _started_work(index, modules: set[str]) -> set[str]:
+    """Functions run by the threads, tasks and schedulers registered in these modules."""
+    files = {index.modules[m].path for m in modules if m in index.modules}
+    roots = [job.function for job in index.jobs if job.function and job.registered_in in files]
+    return set(index.reachable(roots))
+
+
+def _durable_write_in(index, scopes) -> Optional[str]:
+    """The first durable write (described for a message) made by these functions (or a
+    module's top level), or None."""
+    for scope in scopes:
+        summary = index.function(scope)
+        calls = summary.calls if summary else (index.modules[scope].module_calls if scope in index.modules else ())
+        for call in calls:
             canonical = index.canonical(call) or call
             if _DURABLE.fullmatch(canonical):
                 receiver = canonical.replace("()", "").rsplit(".", 2)[-2:][0].lstrip("?")
@@ -290,11 +304,17 @@ class NoSigtermHandler(Rule):
             return
         if installs_sigterm_handler(index.shutdown, scopes, modules):
             return
+        # A monitor, a stats screen or a dev watcher loses nothing when killed: only a program
+        # that writes durably (commits, publishes, enqueues, moves money) has work in flight.
+        write = _durable_write_in(index, sorted(scopes | _started_work(index, modules)))
+        if write is None:
+            return
         what = {"main block": "This `__main__` block", "console script": f"Console script `{entry.script}`", "asyncio.run": "This `asyncio.run()` entry point", "management command": "This management command"}[entry.kind]
         ctx.report(
             self,
             node,
-            f"{what} starts background work ({', '.join(starts[:3])}) and no SIGTERM handler is installed: Python's "
+            f"{what} starts background work ({', '.join(starts[:3])}) that writes durably ({write}) and no SIGTERM "
+            "handler is installed: Python's "
             "default is to die at once on SIGTERM (no `finally`, no atexit), so every deploy loses the work in flight. "
             "Install one (`signal.signal(signal.SIGTERM, ...)` or `loop.add_signal_handler`) that stops intake, waits "
             "with a deadline, then cancels or persists what is left.",
