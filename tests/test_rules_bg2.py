@@ -630,6 +630,62 @@ def test_bg202_not_daemon_subclass(bg):
     assert codes(found, "BG2") == []
 
 
+def test_bg202_not_daemon_set_in_a_base_class_init(bg):
+    # The base class's __init__ makes every subclass a daemon, in another module too.
+    found = bg.files(
+        {
+            "watch/__init__.py": "",
+            "watch/base.py": """
+                import threading
+
+                class WatcherBase(threading.Thread):
+                    def __init__(self, interval=1):
+                        super().__init__()
+                        self.daemon = True
+                        self.interval = interval
+                """,
+            "watch/files.py": """
+                import time
+
+                from watch.base import WatcherBase
+
+                class FileWatcher(WatcherBase):
+                    def run(self):
+                        while True:
+                            time.sleep(self.interval)
+                """,
+        }
+    )
+    assert codes(found, "BG2") == []
+
+
+def test_bg202_base_class_that_sets_daemon_false_is_still_flagged(bg):
+    found = bg.files(
+        {
+            "watch/__init__.py": "",
+            "watch/base.py": """
+                import threading
+
+                class WatcherBase(threading.Thread):
+                    def __init__(self):
+                        super().__init__()
+                        self.daemon = False
+                """,
+            "watch/files.py": """
+                import time
+
+                from watch.base import WatcherBase
+
+                class FileWatcher(WatcherBase):
+                    def run(self):
+                        while True:
+                            time.sleep(1)
+                """,
+        }
+    )
+    assert codes(found, "BG2") == [("BG202", 6)]
+
+
 def test_bg202_not_subclass_created_as_daemon(bg):
     found = bg.code(
         """

@@ -85,7 +85,10 @@ class EndlessThreadKeepsProcessAlive(Rule):
     summary = "A non-daemon thread whose target loops for ever with no stop signal: the process can never exit on its own."
 
     def is_relevant(self, unit) -> bool:
-        return "Thread" in unit.text
+        # A subclass of a project thread class need not spell "Thread" anywhere in its module.
+        return "Thread" in unit.text or any(
+            unit.index.class_bases(name) & knowledge.THREAD_BASES for name in unit.summary.classes
+        )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
@@ -112,8 +115,7 @@ class EndlessThreadKeepsProcessAlive(Rule):
         run = ctx.index.function(f"{qualname}.run")
         if run is None or not run.endless_loop:
             return
-        daemon = ctx.index.classes[qualname][1].attrs.get("daemon") if qualname in ctx.index.classes else None
-        if daemon is not None and ctx.index.fold(daemon) is True or _class_sets_daemon(node):
+        if _daemon_in_ancestry(qualname, ctx.index) or _class_sets_daemon(node):
             return
         if _made_daemon_where_created(qualname, ctx):
             return
@@ -138,6 +140,18 @@ def _is_daemon(node: cst.Call, ctx) -> bool:
         return False
     scope = ctx.function_node or ctx.module
     return sets_daemon(scope, variable)
+
+
+def _daemon_in_ancestry(class_qualname: str, index) -> bool:
+    """``daemon = True`` in the class body or ``self.daemon = True`` in a method, of the class or
+    of any project class it derives from (a base class's ``__init__`` often sets it)."""
+    for name in index.mro(class_qualname):
+        cls = index.classes[name][1]
+        for bindings in (cls.attrs, cls.self_attrs):
+            daemon = bindings.get("daemon")
+            if daemon is not None and index.fold(daemon) is True:
+                return True
+    return False
 
 
 def _made_daemon_where_created(class_qualname: str, ctx) -> bool:
