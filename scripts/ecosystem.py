@@ -45,6 +45,9 @@ REPO = HERE.parent
 WORK = HERE / ".ecosystem"
 JUDGED = HERE / "ecosystem" / "judged.tsv"
 REPORT = HERE / "ecosystem" / "report.md"
+README = REPO / "README.md"
+README_START = "<!-- ecosystem table: written by scripts/ecosystem.py -->"
+README_END = "<!-- end of ecosystem table -->"
 
 # name==version -> the folder of the sdist that holds the package itself. A mix of
 # applications and worker-heavy libraries across asyncio, threads, Celery, RQ,
@@ -296,6 +299,18 @@ def build_report(
     return "\n".join(lines), unjudged
 
 
+def write_readme_table(report: str) -> None:
+    """Put the report's two tables between the README's markers (the README shows the
+    default rules, as a user runs them)."""
+    text = README.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        return
+    tables = [block for block in report.split("\n\n") if block.startswith("|")]
+    head, rest = text.split(README_START, 1)
+    _old, tail = rest.split(README_END, 1)
+    README.write_text(head + README_START + "\n" + "\n\n".join(tables[:2]) + "\n" + README_END + tail, encoding="utf-8")
+
+
 def preview_rules() -> set[str]:
     sys.path.insert(0, str(REPO))
     try:
@@ -333,6 +348,8 @@ def main() -> int:
     if not args.project:
         REPORT.parent.mkdir(parents=True, exist_ok=True)
         REPORT.write_text(report + "\n", encoding="utf-8")
+        if not args.preview:
+            write_readme_table(report)
     if args.unjudged:
         with open(args.unjudged, "w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
