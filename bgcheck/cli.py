@@ -25,9 +25,22 @@ from bgcheck.config import ConfigError, load_config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Severity
 from bgcheck.pages import read_page
 from bgcheck.reporters import REPORTERS, ReportOptions
-from bgcheck.rules import all_rules, rule_by_code_or_name
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+def all_rules():
+    """The registered rules. Imported on first use: the rules pull in libcst, which
+    `bgcheck --version` and `--help` do not need."""
+    from bgcheck.rules import all_rules as registered
+
+    return registered()
+
+
+def rule_by_code_or_name(key: str):
+    from bgcheck.rules import rule_by_code_or_name as lookup
+
+    return lookup(key)
+
+
 BG000_SUMMARY = "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested)."
 
 # libcst walks trees recursively; deeply nested files need more than the
