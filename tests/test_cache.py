@@ -387,7 +387,7 @@ def test_console_scripts_in_pyproject_invalidate(tmp_path, monkeypatch):
     root = tmp_path / "svc"
     files = {
         "svc/__init__.py": "",
-        "svc/main.py": "import threading\n\ndef work():\n    pass\n\ndef main():\n    threading.Thread(target=work).start()\n",
+        "svc/main.py": "import threading\n\ndef work():\n    outbox.commit()\n\ndef main():\n    threading.Thread(target=work).start()\n",
     }
     write_project(root, files)
     runs = Runs(root, monkeypatch)
