@@ -726,3 +726,40 @@ def test_suppress_cancelled_without_suspension_point_is_fine_and_with_one_is_fla
         """
     )
     assert codes(found, "BG1") == [("BG101", 8)]
+
+
+def test_timeout_turning_its_cancellation_into_timeout_error_is_fine(bg):
+    # the idiom of asyncio.timeout() and async_timeout: the cancellation was the timeout's own
+    found = bg.code(
+        """
+        import asyncio
+
+        class Deadline:
+            async def run(self, work):
+                try:
+                    return await work
+                except asyncio.CancelledError:
+                    if self.expired:
+                        raise asyncio.TimeoutError() from None
+                    raise
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_cancellation_turned_into_runtime_error_under_a_condition_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        class Deadline:
+            async def run(self, work):
+                try:
+                    return await work
+                except asyncio.CancelledError:
+                    if self.expired:
+                        raise RuntimeError("expired") from None
+                    raise
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]

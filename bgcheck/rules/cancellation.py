@@ -114,6 +114,8 @@ def _ordinary_exception(name: Optional[str], ctx) -> bool:
     Unknown names are not (when the model cannot tell, the rule stays silent)."""
     if not name or _cancellation_kind(name):
         return False
+    if name.rsplit(".", 1)[-1] == "TimeoutError":
+        return False  # a timeout turning its own cancellation into TimeoutError, as asyncio.timeout() does
     if name in _BUILTIN_EXCEPTIONS:
         return name not in ("KeyboardInterrupt", "SystemExit", "GeneratorExit")
     if name in ctx.index.classes:
