@@ -763,3 +763,66 @@ def test_cancellation_turned_into_runtime_error_under_a_condition_is_flagged(bg)
         """
     )
     assert codes(found, "BG1") == [("BG101", 8)]
+
+
+# ---------------------------------------------------------------------------
+# The execution model itself: thread context of each function
+
+
+def test_execution_model_thread_context(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from bgcheck import execution
+    from bgcheck.config import load_config
+    from bgcheck.engine import build_index, load_units
+    from conftest import write_project
+
+    write_project(
+        tmp_path,
+        {
+            "app.py": """
+            import asyncio
+            import signal
+            import threading
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(2)
+
+            def helper():
+                pass
+
+            def pump():
+                helper()
+
+            def shared():
+                pass
+
+            def resize(path):
+                shared()
+
+            def on_term(signum, frame):
+                pass
+
+            async def serve():
+                await asyncio.sleep(1)
+
+            def main():
+                threading.Thread(target=pump).start()
+                pool.submit(resize, "x")
+                signal.signal(signal.SIGTERM, on_term)
+                shared()
+            """
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    config = load_config(start=tmp_path)
+    units = load_units([Path(".")], config, jobs=1)
+    index = build_index([u.summary for u in units if u.summary is not None], config)
+    model = index.execution
+    assert model.context("app.serve") == execution.COROUTINE
+    assert model.context("app.pump") == execution.WORKER_THREAD
+    assert model.context("app.helper") == execution.WORKER_THREAD  # called only from a thread target
+    assert model.context("app.resize") == execution.WORKER_THREAD
+    assert model.context("app.shared") == execution.MAIN  # also called from main()
+    assert model.context("app.on_term") == execution.SIGNAL_HANDLER
+    assert model.context("app.main") == execution.MAIN
