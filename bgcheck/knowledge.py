@@ -363,21 +363,8 @@ SQL_FOR_UPDATE = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.IGNORECASE)
 SQL_NOT_WAITING = re.compile(r"\bSKIP\s+LOCKED\b|\bNOWAIT\b", re.IGNORECASE)
 SQL_SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)
 
-# Calls that take a distributed lock (BG205: a scheduled job that takes one is
-# guarded against its twin on another replica). The lock model of BG5xx
-# refines this with TTLs.
-LOCK_ACQUIRE_PATTERNS: tuple[str, ...] = (
-    r"redis(\.\w+)*\.(Redis|StrictRedis|RedisCluster)\(\)\.(lock|set|setnx)",
-    r"redis_lock\.(Lock|RedisLock)",
-    r"pottery(\.\w+)*\.(Redlock|AIORedlock|synchronize)",
-    r"sherlock\.(Lock|RedisLock|EtcdLock|MCLock|FileLock)",
-    r"huey(\.\w+)*\.\w*Huey\(\)\.lock_task",
-    r"django\.core\.cache\.cache\.(add|lock)",
-    r"django\.core\.cache\.caches(\.\w+)*\.(add|lock)",
-    r"django_redis(\.\w+)*\.lock",
-    # a ``.lock(...)`` or ``acquire_lock(...)`` on anything that is not an in-process lock
-    r"(?!threading\.|asyncio\.|multiprocessing\.)(.+\.)?(lock|acquire_lock|advisory_lock|try_advisory_lock|distributed_lock)",
-)
+# A decorator whose name says it takes a lock (``@single_instance``, ``@redis_lock(...)``): a scheduled
+# job under one is guarded against its twin on another replica (BG205), whatever the lock.
 LOCK_DECORATOR_WORDS = re.compile(r"lock|single_instance|singleton|once|mutex", re.IGNORECASE)
 
 # --- queues and executors (BG3xx) -------------------------------------------
@@ -517,10 +504,15 @@ DURABLE_WRITE_CALLS = re.compile(
 
 @dataclass(frozen=True)
 class LockApi:
+    """A call (or decorator) that takes a distributed lock: one table for the lock model (BG5xx,
+    ``bgcheck jobs``) and for "this scheduled job takes a lock" (BG205)."""
+
     pattern: str  # regex over the canonical name of the call (or decorator)
     label: str
-    key: tuple  # (keyword, positional index)
-    ttl: tuple  # (keyword, positional index, factor to seconds, default when omitted)
+    key: Optional[tuple] = None  # (keyword, positional index)
+    # (keyword, positional index, factor to seconds, default when omitted); None: a lock whose key
+    # and TTL the model does not read (it still guards a job for BG205)
+    ttl: Optional[tuple] = None
     zero_means_forever: bool = True
     renewal_kw: Optional[str] = None  # auto_renewal=True renews the TTL in the background
     requires_kw: Optional[tuple] = None  # (keyword, value) that makes the call a lock: set(..., nx=True)
@@ -583,7 +575,17 @@ LOCK_APIS: tuple[LockApi, ...] = (
         ("lock_name", 0),
         ("ttl", 1, 1.0, None),
     ),
+    # With limit=1 (the default) a distributed mutex; any limit keeps runs from piling up.
     LockApi(r"dramatiq(\.\w+)*\.ConcurrentRateLimiter", "dramatiq ConcurrentRateLimiter", ("key", 1), ("ttl", None, 0.001, 900.0)),
+    # Locks whose key and TTL are not read: they count as taking a lock, nothing more.
+    LockApi(rf"{_REDIS_CLIENT}\.setnx", "redis setnx()"),
+    LockApi(r"sherlock(\.lock)?\.FileLock", "sherlock FileLock"),
+    LockApi(r"django_redis(\.\w+)*\.lock", "django-redis lock"),
+    # a ``.lock(...)`` or ``acquire_lock(...)`` on anything that is not an in-process lock
+    LockApi(
+        r"(?!threading\.|asyncio\.|multiprocessing\.)(.+\.)?(lock|acquire_lock|advisory_lock|try_advisory_lock|distributed_lock)",
+        "a lock",
+    ),
 )
 # celery_once: @app.task(base=QueueOnce, once={"timeout": N}); default 3600 s.
 CELERY_ONCE_BASES = frozenset({"celery_once.QueueOnce", "celery_once.tasks.QueueOnce"})

@@ -62,13 +62,20 @@ class LockSite:
         }
 
 
-def match_api(canonical: Optional[str]) -> Optional[knowledge.LockApi]:
+def lock_api(canonical: Optional[str]) -> Optional[knowledge.LockApi]:
+    """The lock API a call (or decorator) of this canonical name is, if it takes a distributed lock."""
     if not canonical:
         return None
     for api in knowledge.LOCK_APIS:
         if api.regex.fullmatch(canonical):
             return api
     return None
+
+
+def match_api(canonical: Optional[str]) -> Optional[knowledge.LockApi]:
+    """The lock API of a call whose key and TTL the model reads, or None."""
+    api = lock_api(canonical)
+    return api if api is not None and api.ttl is not None else None
 
 
 def key_text(value, ir: Optional[IR]) -> Optional[str]:

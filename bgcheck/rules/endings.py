@@ -15,6 +15,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
+from bgcheck.locks import lock_api
 from bgcheck.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, sets_daemon
@@ -375,19 +376,20 @@ class ScheduledJobWithoutLock(Rule):
         )
 
 
-_LOCK_CALLS = re.compile("|".join(f"(?:{p})" for p in knowledge.LOCK_ACQUIRE_PATTERNS))
-
-
 def _takes_lock(qualname: str, ctx) -> bool:
+    """Does the job, or a function it calls, take a distributed lock (a call or a decorator of
+    ``knowledge.LOCK_APIS``, or a decorator whose name says lock)?"""
     index = ctx.index
     function = index.function(qualname)
     for decorator in function.decorators if function else ():
         target = decorator[1] if decorator[0] in ("ref", "call") else None
         if target and knowledge.LOCK_DECORATOR_WORDS.search(target.rsplit(".", 1)[-1]):
             return True
+        if target and lock_api(index.canonical(target)) is not None:
+            return True
     for reached in index.reachable([qualname]):
         summary = index.function(reached)
         for call in summary.calls if summary else ():
-            if _LOCK_CALLS.fullmatch(index.canonical(call) or call):
+            if lock_api(index.canonical(call) or call) is not None:
                 return True
     return False

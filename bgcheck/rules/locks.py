@@ -78,7 +78,7 @@ class LockTtlShorterThanRuntime(_LockRule):
         qualname = ctx.function_qualname
         for site in ctx.index.locks:
             if site.lock_api is None and site.function == qualname and isinstance(site.ttl, float):
-                anchor = next((d for d in node.decorators if "QueueOnce" in ctx.module.code_for_node(d)), node.name)
+                anchor = next((d for d in node.decorators if _has_once_base(d, ctx)), node.name)
                 self.check_ttl(anchor, site.api, site.key, site.ttl, site.ttl_note, site.jobs, ctx)
 
     def check_ttl(self, node, label, key, ttl, note, jobs, ctx) -> None:
@@ -108,6 +108,17 @@ class LockTtlShorterThanRuntime(_LockRule):
                 f"(declared {limit_text}): a run that uses its limit outlives the lock, and another replica starts the "
                 "same job on top of it. Make the TTL longer than the job's limit.",
             )
+
+
+def _has_once_base(decorator: cst.Decorator, ctx) -> bool:
+    """``@app.task(base=QueueOnce, ...)``: the decorator that makes the task a celery_once task."""
+    call = decorator.decorator
+    if not isinstance(call, cst.Call):
+        return False
+    return any(
+        arg.keyword is not None and arg.keyword.value == "base" and ctx.resolve(arg.value) in knowledge.CELERY_ONCE_BASES
+        for arg in call.args
+    )
 
 
 @register
