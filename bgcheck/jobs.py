@@ -390,10 +390,10 @@ class _JobFinder:
                 for ancestor in reversed(self.index.mro(qualname)):  # the nearest class wins
                     options.update(self.index.classes[ancestor][1].attrs)
                 name = self.fold(options.get("name"))
-                source = knowledge.JOB_DECORATORS[0]
+                source = knowledge.CELERY_TASK_SOURCE
                 self.add(source, f"{qualname}.run", qualname, summary.path, (), options, name=name if isinstance(name, str) else qualname)
             elif "run" in cls.methods and bases & knowledge.THREAD_BASES:
-                source = knowledge.JobSource("", "threading", "thread")
+                source = knowledge.THREAD_SUBCLASS_SOURCE
                 job = self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname)
                 job.options = dict(cls.attrs)
             self.arq_settings(qualname, summary, cls)
@@ -411,8 +411,7 @@ class _JobFinder:
             else:
                 function, written = self.function_of(entry)
                 kwargs = {}
-            source = knowledge.JobSource("", "arq", "queued", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
-            self.add(source, function, written, summary.path, (), kwargs)
+            self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs)
         for entry in _items(cron_jobs):
             target, args, kwargs = _call_parts(entry)
             if entry[0] != "call" or (self.index.canonical(target) or "") not in knowledge.ARQ_CRON:
@@ -421,8 +420,7 @@ class _JobFinder:
             fields = self.cron_fields(kwargs, ("month", "day", "weekday", "hour", "minute", "second"))
             note = "" if "minute" in kwargs or not any(k in kwargs for k in ("hour", "day", "weekday", "month")) else "no minute given: fires every minute of the matching hours"
             schedule = Schedule("cron", cron=fields or "(every minute)", note=note)
-            source = knowledge.JobSource("", "arq cron", "scheduled", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
-            self.add(source, function, written, summary.path, (), kwargs, schedule=schedule)
+            self.add(knowledge.ARQ_CRON_SOURCE, function, written, summary.path, (), kwargs, schedule=schedule)
 
     def from_calls(self) -> None:
         for summary in sorted(self.index.modules.values(), key=lambda s: s.path):
@@ -436,8 +434,7 @@ class _JobFinder:
                 if func_arg is None:
                     continue  # no function given here: ``@aiocron.crontab("...")`` (the decorator), a partial call
                 function, written = self.function_of(func_arg)
-                generic = source.pattern.startswith("(^|.*\\.)") and source.framework != "Celery beat"
-                if generic and function is None:
+                if source.any_receiver and function is None:
                     continue  # ``x.submit(...)`` on an unknown receiver counts only for a project function
                 position = source.func[1] if isinstance(source.func, tuple) else 0
                 rest = args[position + 1 :] if isinstance(position, int) else args
@@ -475,7 +472,7 @@ class _JobFinder:
         if setting is None or not setting.ir or setting.ir[0] != "dict":
             return
         tasks = {job.name: job for job in self.jobs if job.framework == "Celery"}
-        source = knowledge.JobSource("", "Celery beat", "scheduled")
+        source = knowledge.CELERY_BEAT_SOURCE
         registered_in = setting.where.split(":", 1)[0]
         for key_ir, entry in setting.ir[1]:
             if key_ir is None or entry[0] != "dict":

@@ -139,6 +139,8 @@ class JobSource:
     periodic_option: Optional[str] = None  # an option that turns a queued task into a scheduled one
     name_options: tuple = ()  # options that name the job (``add_job(f, id="x")``); others may be the function's own kwargs
     name_pos: Optional[int] = None  # positional index of the job's id, when it can be passed so
+    # Matched by method name on any receiver (``x.submit(f)``): a job only when ``f`` is a project function.
+    any_receiver: bool = False
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -194,12 +196,18 @@ JOB_CALLS: tuple[JobSource, ...] = (
     JobSource(r"django_q\.models\.Schedule\.objects\.create$", "django-q", "scheduled", ("kw", None, "func"), "django-q", False, name_options=("name",)),
     JobSource(r"django_q\.tasks\.async_task$", "django-q", "queued", ("arg", 0, "func")),
     JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", ("arg", 1, "func"), "cron-arg", True),
-    JobSource(r"threading\.Thread$", "threading", "thread", ("arg", 1, "target"), name_options=("name",)),
-    JobSource(r"asyncio(\.tasks)?\.(create_task|ensure_future)$", "asyncio", "in-process task", ("arg", 0, "coro"), name_options=("name",)),
-    JobSource(r"(^|.*\.)create_task$", "asyncio", "in-process task", ("arg", 0, "coro"), name_options=("name",)),
-    JobSource(r"(^|.*\.)submit$", "concurrent.futures", "in-process task", ("arg", 0, "fn")),
-    JobSource(r"(^|.*\.)run_in_executor$", "asyncio", "in-process task", ("arg", 1, "func")),
 )
+# Threads, tasks and pool submissions are jobs too: ``JOB_CALLS`` ends with the rows of
+# ``WORK_STARTS`` (below) that name a job framework.
+
+# Sources of jobs that are not a decorator or a call: a Celery Task subclass with run(), a Thread
+# subclass with run(), arq's WorkerSettings.functions and cron_jobs, a beat_schedule entry.
+CELERY_TASK_SOURCE = JOB_DECORATORS[0]
+assert CELERY_TASK_SOURCE.framework == "Celery"
+THREAD_SUBCLASS_SOURCE = JobSource("", "threading", "thread")
+ARQ_FUNCTION_SOURCE = JobSource("", "arq", "queued", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
+ARQ_CRON_SOURCE = JobSource("", "arq cron", "scheduled", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
+CELERY_BEAT_SOURCE = JobSource("", "Celery beat", "scheduled")
 
 # Thread subclasses that override run() are thread jobs.
 THREAD_BASES = frozenset({"threading.Thread"})
@@ -404,10 +412,6 @@ STREAM_CONSUMERS = re.compile(
     r"(kafka(\.\w+)*\.KafkaConsumer|aiokafka(\.\w+)*\.AIOKafkaConsumer|confluent_kafka\.Consumer|"
     r"itertools\.(count|cycle)|open|sys\.stdin)(\(\))?$"
 )
-# Methods that make a task fan-out (BG303), by canonical name or, on any receiver, by method name.
-FANOUT_CALLS = re.compile(
-    r"asyncio(\.tasks)?\.(create_task|ensure_future)|.*\.create_task|.*\.run_in_executor|.*\.submit|.*\.start_soon"
-)
 # A loop that starts a task per item is bounded (BG303) when its code checks the number in flight:
 # an identifier with one of these words in it (``sem.acquire()``, ``len(pending)``, ``max_concurrency``,
 # ``return_when=FIRST_COMPLETED``) or a call of one of these builtins; or when the function around
@@ -435,14 +439,6 @@ CELERY_SHUTDOWN_SIGNALS = frozenset(
 )
 DJANGO_COMMAND_BASES = frozenset({"django.core.management.base.BaseCommand", "django.core.management.BaseCommand"})
 
-# What starts background work from an entry point (BG404).
-BACKGROUND_STARTS = re.compile(
-    r"threading\.Thread\(\)\.start|multiprocessing\.Process\(\)\.start|"
-    r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.(submit|map)|"
-    r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.(start|start_in_background|run_until_stopped)|"
-    r"schedule\.run_pending|asyncio(\.\w+)*\.(get_event_loop|new_event_loop)\(\)\.run_forever|"
-    r"multiprocessing(\.pool)?\.Pool\(\)\.(apply_async|map_async|imap|imap_unordered)"
-)
 # Handing the process to a framework that handles SIGTERM itself (BG404 stays silent).
 SIGTERM_HANDLING_RUNNERS = re.compile(
     r"uvicorn\.run|uvicorn(\.\w+)*\.Server\(\)\.(run|serve)|gunicorn(\.\w+)*\.run|"
@@ -629,11 +625,8 @@ MONEY_CALLS: tuple[str, ...] = (
 # project function or an unresolved method whose name has these words moves money.
 DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "disburse", "capture_payment", "transfer_funds")
 
-# Fire-and-forget contexts (BG601, BG602).
-TASK_SPAWNERS = re.compile(r"asyncio(\.tasks)?\.(create_task|ensure_future)|asyncio\.get_event_loop\(\)\.create_task|.*\.create_task")
+# A TaskGroup keeps its tasks and raises their errors (BG601, BG602).
 TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
-BACKGROUND_TASKS = re.compile(r"(fastapi|starlette\.background|fastapi\.background)\.BackgroundTasks\(\)\.add_task")
-BACKGROUND_TASK = frozenset({"starlette.background.BackgroundTask", "fastapi.BackgroundTasks", "starlette.background.BackgroundTasks"})
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.
 PUBLISH_CALLS = re.compile(
@@ -651,3 +644,151 @@ TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|d
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 NON_ATOMIC_REQUESTS = frozenset({"django.db.transaction.non_atomic_requests"})
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+
+
+# --- starting background work ------------------------------------------------
+#
+# One table of the calls that start work which then runs on its own, in a task, a thread, a pool,
+# a process or a scheduler. The job model lists the rows that name a job framework; each rule asks
+# the table for the rows its own field marks.
+
+
+@dataclass(frozen=True)
+class WorkStart:
+    label: str  # how messages name it ("" : by the call as written, ``create_task()``)
+    pattern: str = ""  # regex over the canonical name of the call ("": known by method name only)
+    methods: tuple = ()  # method names that start it on a receiver that may not resolve
+    receiver: Optional[str] = None  # what the receiver must be: "executor" (``rules.calls.is_executor_receiver``), "background-tasks"
+    func: Optional[tuple] = None  # (keyword, position) of the function the work runs
+    handle: Optional[str] = None  # what the call returns to wait on: "task" | "future" | "thread" | "results"
+    started_by: Optional[str] = None  # the method of the instance that starts it (``Thread(...).start()``)
+    spelled: tuple = ()  # words a file that makes the call contains (the rules' cheap relevance test)
+    task_group: bool = False  # a TaskGroup may own it (``tg.create_task``), and then awaits it
+    # the job model lists it: (framework, kind, job-name options); any_receiver as in JobSource
+    job: Optional[tuple] = None
+    any_receiver: bool = False
+    fire_and_forget: bool = False  # BG601: money in it is lost at a stop unless something waits for it
+    per_item: bool = False  # BG303: started once per item of a stream, it piles up without a bound
+    discarded: Optional[str] = None  # BG602: what is thrown away with its result, "task" or "future"
+    from_entry: bool = False  # BG404: an entry point that does this runs work a SIGTERM would kill
+
+    @property
+    def regex(self) -> "re.Pattern[str]":
+        return _compiled(self.pattern)
+
+    def matches(self, canonical: Optional[str], method: Optional[str]) -> bool:
+        """By the canonical name of the call, or by its method name (``method`` is None for a plain call)."""
+        return bool(self.pattern and canonical and self.regex.fullmatch(canonical)) or (method is not None and method in self.methods)
+
+
+WORK_STARTS: tuple[WorkStart, ...] = (
+    WorkStart(
+        "",
+        r"asyncio(\.tasks)?\.(create_task|ensure_future)",
+        methods=("create_task", "ensure_future"),
+        func=("coro", 0),
+        handle="task",
+        spelled=("create_task", "ensure_future"),
+        task_group=True,
+        job=("asyncio", "in-process task", ("name",)),
+        fire_and_forget=True,
+        per_item=True,
+        discarded="task",
+    ),
+    WorkStart(
+        "",
+        r"(.*\.)?create_task",
+        methods=("create_task",),
+        func=("coro", 0),
+        handle="task",
+        spelled=("create_task",),
+        task_group=True,
+        job=("asyncio", "in-process task", ("name",)),
+        any_receiver=True,
+        fire_and_forget=True,
+        per_item=True,
+        discarded="task",
+    ),
+    WorkStart(
+        "`Executor.submit()`",
+        r"(.*\.)?submit",
+        methods=("submit",),
+        receiver="executor",
+        func=("fn", 0),
+        handle="future",
+        spelled=("submit",),
+        job=("concurrent.futures", "in-process task", ()),
+        any_receiver=True,
+        fire_and_forget=True,
+        per_item=True,
+        discarded="future",
+    ),
+    WorkStart("`Executor.map()`", methods=("map",), receiver="executor", func=("fn", 0), handle="results", spelled=("map",), fire_and_forget=True),
+    WorkStart(
+        "`loop.run_in_executor()`",
+        r"(.*\.)?run_in_executor",
+        methods=("run_in_executor",),
+        func=("func", 1),
+        handle="task",
+        spelled=("run_in_executor",),
+        job=("asyncio", "in-process task", ()),
+        any_receiver=True,
+        fire_and_forget=True,
+        per_item=True,
+        discarded="future",
+    ),
+    WorkStart(
+        "`threading.Thread(target=...)`",
+        r"threading\.Thread",
+        func=("target", 1),
+        handle="thread",
+        started_by="start",
+        spelled=("Thread",),
+        job=("threading", "thread", ("name",)),
+        fire_and_forget=True,
+        from_entry=True,
+    ),
+    WorkStart("`multiprocessing.Process(target=...)`", r"multiprocessing\.Process", func=("target", 1), started_by="start", from_entry=True),
+    WorkStart("`Executor.submit()`", r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.(submit|map)", from_entry=True),
+    WorkStart("`Pool.apply_async()`", r"multiprocessing(\.pool)?\.Pool\(\)\.(apply_async|map_async|imap|imap_unordered)", from_entry=True),
+    WorkStart("`scheduler.start()`", r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.(start|start_in_background|run_until_stopped)", from_entry=True),
+    WorkStart("`schedule.run_pending()`", r"schedule\.run_pending", from_entry=True),
+    WorkStart("`loop.run_forever()`", r"asyncio(\.\w+)*\.(get_event_loop|new_event_loop)\(\)\.run_forever", from_entry=True),
+    WorkStart(
+        "`BackgroundTasks.add_task()`",
+        r"(fastapi|starlette\.background|fastapi\.background)\.BackgroundTasks\(\)\.add_task",
+        func=("func", 0),
+        spelled=("add_task",),
+        fire_and_forget=True,
+    ),
+    WorkStart("`BackgroundTasks.add_task()`", methods=("add_task",), receiver="background-tasks", func=("func", 0), spelled=("add_task",), fire_and_forget=True),
+    WorkStart(
+        "`BackgroundTask()`",
+        r"starlette\.background\.BackgroundTasks?|fastapi\.BackgroundTasks",
+        func=("func", 0),
+        spelled=("BackgroundTask",),
+        fire_and_forget=True,
+    ),
+    WorkStart("`loop.call_soon()`", methods=("call_soon",), func=("callback", 0), spelled=("call_soon",), fire_and_forget=True),
+    WorkStart("", r".*\.start_soon", methods=("start_soon",), spelled=("start_soon",), per_item=True),
+)
+
+JOB_CALLS = JOB_CALLS + tuple(
+    JobSource(
+        rf"({start.pattern})$" if not start.any_receiver else rf"(^|.*\.){start.methods[0]}$",
+        start.job[0],
+        start.job[1],
+        ("arg", start.func[1], start.func[0]),
+        name_options=start.job[2],
+        any_receiver=start.any_receiver,
+    )
+    for start in WORK_STARTS
+    if start.job is not None
+)
+# What an entry point calls to start background work (BG404): the call itself, or the method
+# of the instance that starts it.
+ENTRY_STARTS = re.compile(
+    "|".join(f"(?:{s.pattern}){re.escape('().' + s.started_by) if s.started_by else ''}" for s in WORK_STARTS if s.from_entry)
+)
+# ``asyncio.run(main())``: a program's entry point (BG404).
+ASYNCIO_RUN = frozenset({"asyncio.run", "asyncio.runners.run"})

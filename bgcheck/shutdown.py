@@ -186,7 +186,7 @@ def _entry_points(index: ProjectIndex, console_scripts: dict[str, str]) -> list[
         if summary.has_main_block:
             entries.append(EntryPoint("main block", summary.module, summary.path))
         for call, scope in summary.recorded_calls:
-            if scope == summary.module and index.canonical(call[1]) in ("asyncio.run", "asyncio.runners.run") and not summary.has_main_block:
+            if scope == summary.module and index.canonical(call[1]) in knowledge.ASYNCIO_RUN and not summary.has_main_block:
                 function = index.resolve_function(call[2][0][1]) if call[2] and call[2][0][0] == "call" else None
                 entries.append(EntryPoint("asyncio.run", summary.module, summary.path, function))
     for name, target in sorted(console_scripts.items()):
@@ -235,7 +235,7 @@ def background_starts(index: ProjectIndex, scopes: set[str]) -> list[str]:
             if scope not in scopes:
                 continue
             target = index.canonical(call[1]) or ""
-            if knowledge.BACKGROUND_STARTS.fullmatch(target) or _starts_thread_subclass(index, target):
+            if knowledge.ENTRY_STARTS.fullmatch(target) or _starts_thread_subclass(index, target):
                 found.append(f"`{_short(target)}()`")
     for scope in sorted(scopes):
         func = index.function(scope)

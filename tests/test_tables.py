@@ -64,3 +64,66 @@ def test_lock_rows_the_model_cannot_read_are_locks_but_not_lock_sites():
     # rows the model reads come before the catch-all rows, so a readable lock is never shadowed
     readable = [api.ttl is not None for api in knowledge.LOCK_APIS]
     assert readable == sorted(readable, reverse=True)
+
+
+# ---------------------------------------------------------------------------
+# Starting background work: one table (knowledge.WORK_STARTS) for the job model, BG303, BG404,
+# BG601 and BG602.
+
+
+def test_every_work_start_row_is_used_and_complete():
+    for start in knowledge.WORK_STARTS:
+        users = [start.job is not None, start.fire_and_forget, start.per_item, start.discarded is not None, start.from_entry]
+        assert any(users), f"{start} is read by nobody"
+        assert start.pattern or start.methods, f"{start} matches nothing"
+        if start.fire_and_forget or start.job is not None:
+            assert start.func is not None, f"{start} does not say where the function it runs is"
+        if start.fire_and_forget or start.per_item or start.discarded:
+            assert start.spelled, f"{start} gives the rules no word for their relevance test"
+
+
+def test_the_job_model_reads_its_in_process_jobs_from_the_table():
+    derived = [source for source in knowledge.JOB_CALLS if source.framework in ("asyncio", "threading", "concurrent.futures")]
+    assert len(derived) == sum(1 for start in knowledge.WORK_STARTS if start.job is not None)
+    assert {source.func[2] for source in derived} == {"coro", "fn", "func", "target"}
+    # a row matched by method name on any receiver counts only for a project function
+    assert [s.any_receiver for s in derived if s.pattern.startswith("(^|.*\\.)")] == [True, True, True]
+    assert not any(s.any_receiver for s in knowledge.JOB_CALLS if s.framework == "Celery beat")
+
+
+def test_entry_starts_are_the_calls_that_start_the_work():
+    assert knowledge.ENTRY_STARTS.fullmatch("threading.Thread().start")
+    assert not knowledge.ENTRY_STARTS.fullmatch("threading.Thread")  # made, not started
+    assert knowledge.ENTRY_STARTS.fullmatch("concurrent.futures.ThreadPoolExecutor().submit")
+    assert not knowledge.ENTRY_STARTS.fullmatch("asyncio.create_task")
+
+
+def test_bg602_a_plain_function_named_submit_is_no_executor(bg):
+    found = bg.files(
+        {
+            "app/__init__.py": "",
+            "app/forms.py": "def submit(form):\n    return form\n",
+            "app/views.py": "from app.forms import submit\n\ndef post(form):\n    submit(form)\n",
+        },
+        select=["BG602", "BG303", "BG601"],
+    )
+    assert codes(found) == []
+
+
+def test_bg602_and_bg601_on_an_executor_and_not_on_another_submit(bg):
+    found = bg.code(
+        """
+        from concurrent.futures import ThreadPoolExecutor
+
+        POOL = ThreadPoolExecutor(4)
+
+        def work(form):
+            return form
+
+        def post(form, client):
+            POOL.submit(work, form)
+            client.submit(work, form)
+        """,
+        select=["BG602"],
+    )
+    assert codes(found) == [("BG602", 10)]

@@ -160,3 +160,32 @@ def is_waited_for(scope: cst.CSTNode, variable: str) -> bool:
 
     walk(scope, _Finder())
     return found
+
+
+def receiver_is(kind: str, node: cst.Call, ctx) -> bool:
+    if not isinstance(node.func, cst.Attribute):
+        return False
+    if kind == "executor":
+        return is_executor_receiver(node, ctx)
+    if kind == "background-tasks":
+        return "background" in (dotted_name(node.func.value) or "").lower()
+    raise ValueError(f"unknown receiver kind {kind!r}")  # pragma: no cover - a typo in knowledge.WORK_STARTS
+
+
+def work_start(node: cst.Call, ctx, wanted) -> Optional[knowledge.WorkStart]:
+    """The first row of ``knowledge.WORK_STARTS`` that ``wanted(row)`` selects and this call is:
+    by its canonical name or its method name, on a receiver of the kind the row asks for."""
+    canonical = ctx.resolve_call(node)
+    method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+    for start in knowledge.WORK_STARTS:
+        if not wanted(start) or not start.matches(canonical, method):
+            continue
+        if start.receiver is not None and not receiver_is(start.receiver, node, ctx):
+            continue
+        return start
+    return None
+
+
+def spelled(wanted) -> tuple:
+    """Words a file must contain to make a call of the rows ``wanted`` selects (a cheap relevance test)."""
+    return tuple(dict.fromkeys(word for start in knowledge.WORK_STARTS if wanted(start) for word in start.spelled))

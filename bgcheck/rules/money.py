@@ -16,7 +16,7 @@ from bgcheck.celery_config import truthy
 from bgcheck.diagnostics import Location, Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, is_executor_receiver, is_waited_for, starts_with
+from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
 from bgcheck.walk import walk
 
 
@@ -127,32 +127,19 @@ class MoneyInFireAndForget(Rule):
     summary = "A money-moving call runs in a fire-and-forget context (a task, pool, thread or background task) that a stop loses."
 
     def is_relevant(self, unit) -> bool:
-        return bool(unit.index.money.chains) and any(
-            w in unit.text for w in ("create_task", "ensure_future", "submit", "map(", "run_in_executor", "Thread", "add_task", "BackgroundTask", "call_soon")
-        )
+        return bool(unit.index.money.chains) and any(w in unit.text for w in spelled(_fire_and_forget))
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
-        name = ctx.resolve_call(node) or ""
+        start = work_start(node, ctx, _fire_and_forget)
+        if start is None:
+            return
+        if start.task_group and _in_own_task_group(node, ctx):
+            return  # the caller's own ``async with TaskGroup()`` awaits its tasks before the block ends
+        # A TaskGroup held elsewhere (an attribute, a parameter, a long-lived group) is not
+        # awaited by the caller: its tasks run on after the caller returns, like create_task's.
         method = node.func.attr.value if isinstance(node.func, cst.Attribute) else ""
-        function, context, how = None, None, None
-        if knowledge.TASK_SPAWNERS.fullmatch(name) or method in ("create_task", "ensure_future"):
-            if _in_own_task_group(node, ctx):
-                return  # the caller's own ``async with TaskGroup()`` awaits its tasks before the block ends
-            # A TaskGroup held elsewhere (an attribute, a parameter, a long-lived group) is not
-            # awaited by the caller: its tasks run on after the caller returns, like create_task's.
-            function, context, how = _function_of(argument(node, "coro", 0), ctx), f"`{method or name}()`", "task"
-        elif method in ("submit", "map") and is_executor_receiver(node, ctx):
-            function, context, how = _function_of(argument(node, "fn", 0), ctx), f"`Executor.{method}()`", "future" if method == "submit" else "results"
-        elif method == "run_in_executor":
-            function, context, how = _function_of(argument(node, "func", 1), ctx), "`loop.run_in_executor()`", "task"
-        elif name == "threading.Thread":
-            function, context, how = _function_of(argument(node, "target", 1), ctx), "`threading.Thread(target=...)`", "thread"
-        elif knowledge.BACKGROUND_TASKS.fullmatch(name) or (method == "add_task" and _looks_like_background_tasks(node, ctx)):
-            function, context, how = _function_of(argument(node, "func", 0), ctx), "`BackgroundTasks.add_task()`", None
-        elif name in knowledge.BACKGROUND_TASK:
-            function, context, how = _function_of(argument(node, "func", 0), ctx), "`BackgroundTask()`", None
-        elif method == "call_soon":
-            function, context, how = _function_of(argument(node, "callback", 0), ctx), "`loop.call_soon()`", None
+        context = start.label or f"`{method or ctx.resolve_call(node)}()`"
+        function, how = _function_of(argument(node, *start.func), ctx), start.handle
         if function is None or not ctx.index.money.moves_money(function):
             return
         if how is not None and _waited_for(ctx, _assigned_name(ctx), how):
@@ -169,12 +156,12 @@ class MoneyInFireAndForget(Rule):
         )
 
 
-def _looks_like_background_tasks(node: cst.Call, ctx) -> bool:
-    text = (dotted_name(node.func.value) or "").lower()
-    return "background" in text
+def _fire_and_forget(start: knowledge.WorkStart) -> bool:
+    return start.fire_and_forget
 
 
-_SPAWNS = ("create_task", "ensure_future", "submit", "run_in_executor")
+def _discarded(start: knowledge.WorkStart) -> bool:
+    return start.discarded is not None
 
 
 @register
@@ -185,27 +172,31 @@ class TaskResultDiscarded(Rule):
     summary = "The task or future returned by create_task / ensure_future / submit / run_in_executor is thrown away."
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in _SPAWNS)
+        return any(word in unit.text for word in spelled(_discarded))
 
     def visit_Call(self, call: cst.Call, ctx) -> None:
         if not isinstance(call.func, (cst.Attribute, cst.Name)):
             return
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else call.func.value
-        if method not in _SPAWNS:
+        start = next((s for s in knowledge.WORK_STARTS if _discarded(s) and method in s.methods), None)
+        if start is None:
             return
         how = _dropped(ctx)
         if how is None:
             return
         name = ctx.resolve_call(call) or ""
-        if method in ("create_task",) and (knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(call, ctx)):
+        if start.task_group and method == "create_task" and (
+            knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(call, ctx)
+        ):
             return  # a TaskGroup keeps its tasks and raises their errors
-        if method == "submit" and not is_executor_receiver(call, ctx):
+        if start.receiver is not None and not receiver_is(start.receiver, call, ctx):
             return
-        if method in ("create_task", "ensure_future") and isinstance(call.func, cst.Attribute):
+        if start.task_group and isinstance(call.func, cst.Attribute):
+            # asyncio's and the event loop's own: another object's create_task may return anything
             receiver = ctx.resolve(call.func.value) or ""
             if not (name.startswith("asyncio.") or "loop" in receiver.lower() or "loop" in (dotted_name(call.func.value) or "").lower()):
                 return  # some other object's create_task
-        what = {"submit": "future", "run_in_executor": "future"}.get(method, "task")
+        what = start.discarded
         ctx.report(
             self,
             call,

@@ -17,7 +17,7 @@ from bgcheck.flow import is_constant_true
 from bgcheck.flow import always_raises
 from bgcheck.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, is_executor_receiver
+from bgcheck.rules.calls import argument, spelled, work_start
 from bgcheck.walk import walk
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
@@ -215,14 +215,12 @@ class UnboundedTaskFanout(Rule):
     summary = "A task or future is started per item of a stream with no bound on how many run at once."
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in ("create_task", "ensure_future", "run_in_executor", "submit", "start_soon"))
+        return any(word in unit.text for word in spelled(_per_item))
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
+        if work_start(node, ctx, _per_item) is None:
+            return
         name = ctx.resolve_call(node) or _method_path(node)
-        if not name or not knowledge.FANOUT_CALLS.fullmatch(name):
-            return
-        if name.endswith(".submit") and not is_executor_receiver(node, ctx):
-            return
         loop = _enclosing_stream_loop(ctx)
         if loop is None:
             return
@@ -239,6 +237,10 @@ class UnboundedTaskFanout(Rule):
             "running is lost at a stop. Hold an `asyncio.Semaphore` (or a bounded queue and a fixed set of workers), "
             "or check the number in flight before starting more.",
         )
+
+
+def _per_item(start: knowledge.WorkStart) -> bool:
+    return start.per_item
 
 
 def _method_path(node: cst.Call) -> Optional[str]:

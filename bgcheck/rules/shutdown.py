@@ -333,7 +333,7 @@ class NoSigtermHandler(Rule):
                 self._check(ctx, entry, node.name)
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
-        if ctx.function_node is not None or ctx.resolve_call(node) not in ("asyncio.run", "asyncio.runners.run"):
+        if ctx.function_node is not None or ctx.resolve_call(node) not in knowledge.ASYNCIO_RUN:
             return
         for entry in ctx.index.shutdown.entry_points:
             if entry.kind == "asyncio.run" and entry.module == ctx.summary.module:
