@@ -243,9 +243,16 @@ def ir_path(ir: IR | None) -> str | None:
         return None
     if ir[0] == "ref":
         return ir[1]
+    if ir[0] == "call" and ir[1] in PARTIALS and ir[2] and ir[2][0][0] in ("ref", "call"):
+        # ``functools.partial(ThreadPoolExecutor, 4)`` is called like ThreadPoolExecutor itself
+        inner = ir[2][0]
+        return inner[1] if inner[0] == "ref" else ir_path(inner)
     if ir[0] == "call" and ir[1]:
         return ir[1] + "()"
     return None
+
+
+PARTIALS = frozenset({"functools.partial"})
 
 
 # ---------------------------------------------------------------------------

@@ -33,7 +33,64 @@ FACTORY_INSTANCES: dict[str, str] = {
     "django_redis.get_redis_connection()": "redis.Redis()",
     "asyncio.get_running_loop()": "asyncio.get_event_loop()",
     "asyncio.new_event_loop()": "asyncio.get_event_loop()",
+    # tasks and futures: what create_task / submit / run_in_executor return
+    "asyncio.create_task()": "asyncio.Task()",
+    "asyncio.tasks.create_task()": "asyncio.Task()",
+    "asyncio.ensure_future()": "asyncio.Future()",
+    "asyncio.tasks.ensure_future()": "asyncio.Future()",
+    "asyncio.get_event_loop().create_task()": "asyncio.Task()",
+    "asyncio.get_event_loop().run_in_executor()": "asyncio.Future()",
+    "asyncio.TaskGroup().create_task()": "asyncio.Task()",
+    "asyncio.taskgroups.TaskGroup().create_task()": "asyncio.Task()",
+    "concurrent.futures.ThreadPoolExecutor().submit()": "concurrent.futures.Future()",
+    "concurrent.futures.ProcessPoolExecutor().submit()": "concurrent.futures.Future()",
+    "concurrent.futures.thread.ThreadPoolExecutor().submit()": "concurrent.futures.Future()",
+    "concurrent.futures.process.ProcessPoolExecutor().submit()": "concurrent.futures.Future()",
 }
+
+# --- receiver types -----------------------------------------------------------
+#
+# Library classes whose methods rules match on a receiver (``pool.submit``,
+# ``q.get``, ``t.join``, ``fut.result``), and what each is. The index gives a
+# receiver one of these types only when it knows it: from an assignment, a
+# ``with ... as``, an annotation, a project factory's return, a partial; a
+# project class that derives from one and does not define the method itself
+# gets the library's method. A project class that only has a suggestive name
+# (``JobExecutor.submit``) is not one of these, and an unknown receiver matches
+# nothing (``--verbose`` says so for the methods in RECEIVER_NOTE_METHODS).
+RECEIVER_APIS: dict[str, str] = {
+    "concurrent.futures.ThreadPoolExecutor": "executor",
+    "concurrent.futures.ProcessPoolExecutor": "executor",
+    "concurrent.futures.thread.ThreadPoolExecutor": "executor",
+    "concurrent.futures.process.ProcessPoolExecutor": "executor",
+    "concurrent.futures.Executor": "executor",
+    "concurrent.futures.Future": "future",
+    "asyncio.Future": "future",
+    "asyncio.Task": "task",
+    "threading.Thread": "thread",
+    "multiprocessing.Process": "process",
+    "queue.Queue": "queue",
+    "queue.LifoQueue": "queue",
+    "queue.PriorityQueue": "queue",
+    "queue.SimpleQueue": "queue",
+    "asyncio.Queue": "queue",
+    "asyncio.LifoQueue": "queue",
+    "asyncio.PriorityQueue": "queue",
+    "multiprocessing.pool.Pool": "pool",
+    "multiprocessing.pool.ThreadPool": "pool",
+    "redis.Redis": "redis client",
+    "redis.StrictRedis": "redis client",
+    "redis.client.Redis": "redis client",
+    "redis.asyncio.Redis": "redis client",
+}
+# Methods whose receiver --verbose reports when its type is unknown (the rule that would have looked).
+RECEIVER_NOTE_METHODS: dict[str, str] = {
+    "submit": "BG303/BG601/BG602",
+    "run_in_executor": "BG303/BG601/BG602",
+    "shutdown": "BG402/BG405",
+}
+# Methods that put an item into a queue (recorded in the summary for BG301/BG304/BG203).
+QUEUE_PUT_METHODS = frozenset({"put", "put_nowait"})
 
 # --- cancellation (BG101) ---------------------------------------------------
 
@@ -411,6 +468,14 @@ UNSIZED_ITERABLE_CALLS = frozenset({"itertools.count", "itertools.cycle", "open"
 STREAM_CONSUMERS = re.compile(
     r"(kafka(\.\w+)*\.KafkaConsumer|aiokafka(\.\w+)*\.AIOKafkaConsumer|confluent_kafka\.Consumer|"
     r"itertools\.(count|cycle)|open|sys\.stdin)(\(\))?$"
+)
+# BG303 judges a per-item start (WORK_STARTS) only on a receiver whose type is known: by the call's
+# canonical name, an event loop, a TaskGroup, an anyio task group or trio nursery, an executor.
+FANOUT_CALLS = re.compile(
+    r"asyncio(\.tasks)?\.(create_task|ensure_future)|asyncio\.get_event_loop\(\)\.(create_task|run_in_executor)|"
+    r"asyncio(\.taskgroups)?\.TaskGroup\(\)\.create_task|"
+    r"(anyio(\.\w+)*\.create_task_group|trio(\.\w+)*\.open_nursery)\(\)\.start_soon|"
+    r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor|Executor)\(\)\.submit"
 )
 # A loop that starts a task per item is bounded (BG303) when its code checks the number in flight:
 # an identifier with one of these words in it (``sem.acquire()``, ``len(pending)``, ``max_concurrency``,

@@ -91,8 +91,15 @@ class ProjectIndex:
         if qualified in summary.classes:
             if is_instance and tail:
                 return self._instance_attribute(qualified, tail)
+            if tail and tail[0].endswith("()") and len(tail[0]) > 2:
+                # ``Cls.create()``: what a classmethod or staticmethod factory returns
+                result = self._returned(f"{qualified}.{tail[0][:-2]}")
+                return _join(result, tail[1:]) if result else None
             return None
         if qualified in summary.functions:
+            if is_instance:
+                result = self._returned(qualified)  # ``make_pool()`` -> what make_pool returns
+                return _join(result, tail) if result else None
             return None
         if name in summary.imports and summary.imports[name] != qualified:
             return _join(summary.imports[name] + ("()" if is_instance else ""), tail)
@@ -107,15 +114,87 @@ class ProjectIndex:
     def _instance_attribute(self, class_qualname: str, tail: list[str]) -> Optional[str]:
         """``Cls().attr...``: a method, or an attribute bound in ``__init__`` and friends."""
         attr, rest = tail[0], tail[1:]
+        called = attr.endswith("()") and len(attr) > 2
+        name = attr[:-2] if called else attr
         for cls_name in self.mro(class_qualname):
             _summary, cls = self.classes[cls_name]
-            if attr in cls.methods:
+            if name in cls.methods:
+                if called:  # ``self.get_pool()``: what the method returns
+                    result = self._returned(f"{cls_name}.{name}")
+                    return _join(result, rest) if result else None
                 return _join(f"{cls_name}.{attr}", rest)
+            if called:
+                continue
             binding = cls.self_attrs.get(attr) or cls.attrs.get(attr)
             if binding is not None:
                 base = irmod.ir_path(binding)
                 return _join(base, rest) if base else None
+        # Not the project's own: a method inherited from a library class the table knows
+        # (``class Pool(ThreadPoolExecutor)``: ``Pool().submit`` is ThreadPoolExecutor's).
+        api = self.api_base(class_qualname)
+        if api is not None:
+            return _join(f"{api}().{attr}", rest)
         return None
+
+    def _returned(self, qualname: str) -> Optional[str]:
+        """The path of what calling a project function returns (``concurrent.futures.ThreadPoolExecutor()``), or None."""
+        func = self.function(qualname)
+        if func is None:
+            return None
+        return irmod.ir_path(getattr(func, "returns", None))
+
+    def api_base(self, class_qualname: str) -> Optional[str]:
+        """The library class from knowledge.RECEIVER_APIS a project class derives from, if any."""
+        for base in sorted(self.class_bases(class_qualname)):
+            if base in knowledge.RECEIVER_APIS:
+                return base
+        return None
+
+    # --- receivers ------------------------------------------------------------
+    def receiver_type(self, path: Optional[str]) -> Optional[str]:
+        """The library class (a key of knowledge.RECEIVER_APIS) an instance path denotes, or None when
+        it is not known to be one: ``pkg.mod.POOL`` bound to ``ThreadPoolExecutor()`` ->
+        "concurrent.futures.ThreadPoolExecutor"; a project class derived from one -> that class."""
+        canonical = self.canonical(path)
+        if not canonical or not canonical.endswith("()"):
+            return None
+        name = canonical[:-2]
+        if name in knowledge.RECEIVER_APIS:
+            return name
+        if name in self.classes:
+            return self.api_base(name)
+        return None
+
+    def binding(self, path: Optional[str]) -> Optional[IR]:
+        """The IR a module-level name or an instance attribute (``pkg.mod.Cls().attr``) is bound to."""
+        if not path:
+            return None
+        head, _, attr = path.rpartition(".")
+        if head.endswith("()") and head[:-2] in self.classes:
+            for cls_name in self.mro(head[:-2]):
+                cls = self.classes[cls_name][1]
+                found = cls.self_attrs.get(attr) or cls.attrs.get(attr)
+                if found is not None:
+                    return found
+            return None
+        return self.lookup_constant(path)
+
+    def queue_puts(self, holder: str) -> list:
+        """Every put into the queue kept at ``holder`` (``pkg.mod.Q``, ``pkg.mod.Cls().q``) anywhere in the
+        project: (IR of the item, inside a loop, function qualname, module summary)."""
+        found = []
+        head, _, attr = holder.rpartition(".")
+        classes = {head}
+        if head.endswith("()"):
+            # ``self.q`` in a subclass's methods is resolved against the subclass
+            owner = head[:-2]
+            classes |= {f"{name}()" for name, (_s, _c) in self.classes.items() if owner in self.mro(name)}
+        receivers = {f"{cls}.{attr}" for cls in classes} if head.endswith("()") else {holder}
+        for summary in self.modules.values():
+            for path, item, in_loop, scope in getattr(summary, "queue_puts", ()):
+                if path in receivers:
+                    found.append((item, in_loop, scope, summary))
+        return found
 
     def mro(self, class_qualname: str) -> list[str]:
         """The project classes in a class's ancestry, nearest first (depth-first, deduplicated)."""
@@ -230,11 +309,15 @@ class ProjectIndex:
 
 def _known_instance(path: str) -> str:
     """Rewrite a factory call's result to the class it returns (``redis.from_url()`` -> ``redis.Redis()``)."""
-    if "()" not in path:
-        return path
-    for prefix, instance in knowledge.FACTORY_INSTANCES.items():
-        if path == prefix or path.startswith(prefix + "."):
-            return instance + path[len(prefix) :]
+    for _ in range(4):  # ``asyncio.get_running_loop().create_task()`` -> a loop's -> ``asyncio.Task()``
+        if "()" not in path:
+            return path
+        for prefix, instance in knowledge.FACTORY_INSTANCES.items():
+            if path == prefix or path.startswith(prefix + "."):
+                path = instance + path[len(prefix) :]
+                break
+        else:
+            return path
     return path
 
 

@@ -47,6 +47,9 @@ class FunctionSummary:
     endless_loop: bool = False
     is_generator: bool = False  # contains ``yield``: calling it returns a generator
     calls_after_yield: tuple = ()  # targets called after the first ``yield`` (a lifespan's shutdown half)
+    # What calling it returns, as IR: from the return annotation, else the one value every
+    # ``return`` gives (``return ThreadPoolExecutor(...)``); UNKNOWN_IR when neither tells.
+    returns: IR = UNKNOWN_IR
 
 
 @dataclass
@@ -73,6 +76,8 @@ class ModuleSummary:
     module_calls: tuple = ()  # resolved targets of calls made at import time
     attr_assignments: tuple = ()  # (resolved target path, IR, scope qualname)
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
+    # Items put into a queue: (receiver path as resolved here, IR of the item, inside a loop, scope qualname)
+    queue_puts: tuple = ()
     has_main_block: bool = False
 
     def global_ref(self, name: str) -> Optional[IR]:
@@ -125,8 +130,9 @@ def _extend(binding: IR, rest: str) -> Optional[IR]:
 class _Scope:
     """Raw bindings collected while visiting one function (or the module)."""
 
-    def __init__(self, qualname: str, kind: str) -> None:
+    def __init__(self, qualname: str, kind: str, module_scope: Optional["_Scope"] = None) -> None:
         self.qualname = qualname
+        self.module_scope = module_scope  # where ``global`` names are bound
         self.kind = kind  # "module" | "function" | "class"
         self.bindings: dict[str, list] = {}  # name -> list of raw binding values
         self.calls: list[cst.Call] = []
@@ -134,9 +140,14 @@ class _Scope:
         self.globals: set[str] = set()
         self.endless_loop = False
         self.is_generator = False
+        self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
+        self.loop_depth = 0  # loops around the node being visited, in this scope
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
+            # ``global POOL; POOL = ThreadPoolExecutor()``: another binding of the module's name
+            if self.module_scope is not None:
+                self.module_scope.bindings.setdefault(name, []).append(value)
             return
         self.bindings.setdefault(name, []).append(value)
 
@@ -160,6 +171,7 @@ class SummaryBuilder(cst.CSTVisitor):
         self.self_attrs: dict[str, dict[str, list]] = {}  # class qualname -> attr -> raw values
         self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope]] = []
         self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
+        self.queue_puts: list[tuple[cst.Call, _Scope, bool]] = []
         self.has_main_block = False
         # The code of every string literal that spans lines, in source order: the text inside one
         # is never a ``def`` line (see ``definition_lines``).
@@ -186,7 +198,7 @@ class SummaryBuilder(cst.CSTVisitor):
         qualname = self._child_qualname(node.name.value)
         enclosing_class = self.scope.qualname if self.scope.kind == "class" else None
         self.scope.bind(node.name.value, ("def", qualname))
-        scope = _Scope(qualname, "function")
+        scope = _Scope(qualname, "function", self.module_scope)
         self._bind_params(node, scope, enclosing_class)
         if qualname not in self.functions:
             self.functions[qualname] = (node, scope, enclosing_class)
@@ -289,7 +301,10 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
-        if node.value is not None:
+        if _is_none(node.value) and isinstance(node.target, (cst.Name, cst.Attribute)):
+            # ``self.pool: Optional[ThreadPoolExecutor] = None``: the annotation says what it will hold
+            self._bind_target(node.target, ("declared", node.annotation.annotation))
+        elif node.value is not None:
             self._bind_target(node.target, node.value)
         elif isinstance(node.target, cst.Name) and self.scope.kind == "function":
             self.scope.bind(node.target.value, ("annotated", node.annotation.annotation))
@@ -307,6 +322,18 @@ class SummaryBuilder(cst.CSTVisitor):
 
     def visit_For(self, node: cst.For) -> bool:
         self._bind_opaque(node.target)
+        self.scope.loop_depth += 1
+        return True
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.scope.loop_depth -= 1
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.scope.loop_depth -= 1
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        if self.scope.kind == "function":
+            self.scope.returns.append(node.value)
         return True
 
     def visit_AsyncFor(self, node) -> bool:  # pragma: no cover - libcst folds into For
@@ -339,7 +366,7 @@ class SummaryBuilder(cst.CSTVisitor):
             if base in ("self",) and func_scope is not None and self._self_class() is not None:
                 attrs = self.self_attrs.setdefault(self._self_class(), {})
                 attrs.setdefault(target.attr.value, []).append(value)
-            else:
+            elif isinstance(value, cst.CSTNode):
                 self.attr_assignments.append((target, value, self.scope))
         else:
             self._bind_opaque(target)
@@ -372,6 +399,8 @@ class SummaryBuilder(cst.CSTVisitor):
             last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
         ):
             self.recorded_calls.append((node, self.scope))
+        if last in knowledge.QUEUE_PUT_METHODS and isinstance(func, cst.Attribute) and node.args:
+            self.queue_puts.append((node, self.scope, self.scope.loop_depth > 0))
         return True
 
     def visit_SimpleString(self, node: cst.SimpleString) -> bool:
@@ -394,6 +423,7 @@ class SummaryBuilder(cst.CSTVisitor):
     def visit_While(self, node: cst.While) -> bool:
         if self.scope.kind == "function" and is_endless(node):
             self.scope.endless_loop = True
+        self.scope.loop_depth += 1
         return True
 
     def visit_If(self, node: cst.If) -> bool:
@@ -435,6 +465,8 @@ class SummaryBuilder(cst.CSTVisitor):
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
             func.calls = _resolved_calls(scope.calls, resolve)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve) if scope.is_generator else ()
+            if node.asynchronous is None and not scope.is_generator:
+                func.returns = _returned(node, scope, resolve)
         for qualname, (node, scope) in self.classes.items():
             cls = summary.classes[qualname]
             parent_func = _enclosing_function(summary, qualname)
@@ -448,7 +480,11 @@ class SummaryBuilder(cst.CSTVisitor):
             raw_self = self.self_attrs.get(qualname, {})
             cls.self_attrs = {}
             for attr, values in raw_self.items():
-                if len(values) == 1:
+                # resolved inside the method that binds it would be better; the class's scope is what we have
+                merged = _merge_bindings(values, resolve)
+                if merged is not None:
+                    cls.self_attrs[attr] = merged
+                elif len(values) == 1 and isinstance(values[0], cst.CSTNode):
                     cls.self_attrs[attr] = to_ir(values[0], resolve)
                 else:
                     cls.self_attrs[attr] = UNKNOWN_IR
@@ -465,6 +501,13 @@ class SummaryBuilder(cst.CSTVisitor):
         summary.recorded_calls = tuple(
             (call_to_ir(node, self._resolver_for(summary, scope)), scope.qualname) for node, scope in self.recorded_calls
         )
+        summary.queue_puts = tuple(
+            (path, to_ir(_first_arg(node), resolver), in_loop, scope.qualname)
+            for node, scope, in_loop in self.queue_puts
+            for resolver in [self._resolver_for(summary, scope)]
+            for path in [_receiver_path(node.func.value, resolver)]
+            if path is not None
+        )
         summary.has_main_block = self.has_main_block
         return summary
 
@@ -472,6 +515,59 @@ class SummaryBuilder(cst.CSTVisitor):
         if scope.kind == "function":
             return summary.resolver(summary.functions.get(scope.qualname))
         return summary.resolver(None)
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _first_arg(node: cst.Call) -> cst.BaseExpression:
+    for arg in node.args:
+        if arg.keyword is None or arg.keyword.value == "item":
+            return arg.value
+    return node.args[0].value
+
+
+def _receiver_path(node: cst.BaseExpression, resolve) -> Optional[str]:
+    """The path of a receiver as resolved in its module (``pkg.mod.QUEUE``, ``pkg.mod.Cls().queue``), not canonical."""
+    ir = to_ir(node, resolve) if dotted_name(node) is not None else UNKNOWN_IR
+    return ir[1] if ir[0] == "ref" else None
+
+
+def _merge_bindings(values: list, resolve) -> Optional[IR]:
+    """One IR for a name bound several times, when the bindings agree on what it holds.
+
+    An annotation naming a class (``pool: Optional[ThreadPoolExecutor] = None``) says it; else
+    ``None`` placeholders are set aside when every other binding makes the same kind of instance
+    (``self.pool = None`` in ``__init__``, ``self.pool = ThreadPoolExecutor()`` in ``start()``).
+    None when they do not agree (the name is unknown)."""
+    for value in values:
+        if isinstance(value, tuple) and value[:1] in (("annotated",), ("declared",)):
+            declared = _declared_instance(value[1], resolve)
+            if declared != UNKNOWN_IR:
+                return declared
+    nodes = [v for v in values if not _is_none(v) and not (isinstance(v, tuple) and v[:1] == ("declared",))]
+    if not nodes or not all(isinstance(v, cst.BaseExpression) for v in nodes):
+        return None
+    irs = [to_ir(v, resolve) for v in nodes]
+    first = irs[0]
+    if first[0] != "call" or not first[1] or first[1].startswith("?"):
+        return None
+    if all(ir[0] == "call" and ir[1] == first[1] for ir in irs):
+        return first if len(irs) == 1 else ("call", first[1], (), ())
+    return None
+
+
+def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
+    """What a plain function returns: its annotation's class, else the instance every ``return`` makes."""
+    if node.returns is not None:
+        declared = _declared_instance(node.returns.annotation, resolve)
+        if declared != UNKNOWN_IR:
+            return declared
+    values = [v for v in scope.returns if v is not None]
+    if not values or len(values) != len(scope.returns):
+        return UNKNOWN_IR
+    return _merge_bindings(values, resolve) or UNKNOWN_IR
 
 
 def _enclosing_function(summary: ModuleSummary, qualname: str) -> Optional[FunctionSummary]:
@@ -561,7 +657,7 @@ def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, modu
         if len(values) != 1:
             if imports and len(imports) == len(values):
                 return ("ref", imports[0][1])  # try/except ImportError fallbacks
-            return UNKNOWN_IR
+            return _merge_bindings(values, resolve) or UNKNOWN_IR
         value = values[0]
         if value == _OPAQUE:
             return UNKNOWN_IR
@@ -576,6 +672,9 @@ def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, modu
                 return ("ref", class_qualname) if is_classmethod else ("call", class_qualname, (), ())
             if kind == "annotated":
                 return _annotation_instance(value[1], resolve)
+            if kind == "declared":
+                declared = _declared_instance(value[1], resolve)
+                return declared if declared != UNKNOWN_IR else ("v", None)
             return UNKNOWN_IR
         return to_ir(value, resolve)
 
@@ -587,8 +686,37 @@ def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, modu
     return result
 
 
-def _annotation_instance(annotation: cst.BaseExpression, resolve) -> IR:
-    """``x: Foo`` -> an instance of Foo; string annotations and generics are unknown."""
+_OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional", "Optional"})
+_UNION = frozenset({"typing.Union", "typing_extensions.Union", "Union"})
+
+
+def _annotation_instance(annotation: cst.BaseExpression, resolve, depth: int = 0) -> IR:
+    """``x: Foo`` -> an instance of Foo. Looks through ``Optional[Foo]``, ``Foo | None``,
+    ``Union[Foo, None]``, ``"Foo"`` and generics (``asyncio.Queue[int]`` is an asyncio.Queue).
+    A union of two real types, builtins and anything else are unknown."""
+    if depth > 5:
+        return UNKNOWN_IR
+    if isinstance(annotation, cst.SimpleString):
+        try:
+            annotation = cst.parse_expression(annotation.evaluated_value)
+        except Exception:
+            return UNKNOWN_IR
+        return _annotation_instance(annotation, resolve, depth + 1)
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        sides = [s for s in (annotation.left, annotation.right) if not _is_none(s)]
+        return _annotation_instance(sides[0], resolve, depth + 1) if len(sides) == 1 else UNKNOWN_IR
+    if isinstance(annotation, cst.Subscript):
+        base = _annotation_instance(annotation.value, resolve, depth + 1)
+        written = dotted_name(annotation.value) or ""
+        base_name = base[1] if base[0] == "call" else None
+        members = [
+            e.slice.value
+            for e in annotation.slice
+            if isinstance(e.slice, cst.Index) and not _is_none(e.slice.value)
+        ]
+        if written in _OPTIONAL or written in _UNION or base_name in _OPTIONAL or base_name in _UNION:
+            return _annotation_instance(members[0], resolve, depth + 1) if len(members) == 1 else UNKNOWN_IR
+        return base
     name = dotted_name(annotation)
     if name is None:
         return UNKNOWN_IR
@@ -596,6 +724,12 @@ def _annotation_instance(annotation: cst.BaseExpression, resolve) -> IR:
     if ref is None or ref[0] != "ref":
         return UNKNOWN_IR
     return ("call", ref[1], (), ())
+
+
+def _declared_instance(annotation: cst.BaseExpression, resolve) -> IR:
+    """``x: Optional[Foo] = None``: an instance of a library or project class Foo; builtins stay unknown."""
+    declared = _annotation_instance(annotation, resolve)
+    return declared if declared[0] == "call" and "." in declared[1] else UNKNOWN_IR
 
 
 def _is_main_test(test: cst.BaseExpression) -> bool:

@@ -22,13 +22,21 @@ def argument(node: cst.Call, keyword: str, position: Optional[int] = None) -> Op
     return positional[position].value if len(positional) > position else None
 
 
+def receiver_kind(node: cst.Call, ctx) -> Optional[str]:
+    """What the receiver of ``x.method(...)`` is known to be ("executor", "queue", "thread", "task",
+    "future", ...: knowledge.RECEIVER_APIS), from the project model; None when it is not known to be
+    one of those (a project class with its own method, a parameter with no annotation, ...)."""
+    func = node.func
+    if not isinstance(func, cst.Attribute):
+        return None
+    api = ctx.index.receiver_type(ctx.resolve(func.value))
+    return knowledge.RECEIVER_APIS.get(api) if api else None
+
+
 def is_executor_receiver(node: cst.Call, ctx) -> bool:
-    """``x.submit(...)`` / ``x.map(...)`` on a concurrent.futures executor, or on a name that says executor/pool."""
-    receiver = ctx.resolve(node.func.value) or ""
-    if any(receiver == f"{cls}()" for cls in knowledge.EXECUTOR_CLASSES):
-        return True
-    text = (dotted_name(node.func.value) or "").lower()
-    return "executor" in text or "pool" in text
+    """``x.submit(...)`` / ``x.map(...)`` on something the model knows is a concurrent.futures executor
+    (a name that merely says "executor" or "pool" is not enough)."""
+    return receiver_kind(node, ctx) == "executor"
 
 
 def _is_true(node: cst.BaseExpression) -> bool:

@@ -220,10 +220,14 @@ class UnboundedTaskFanout(Rule):
     def visit_Call(self, node: cst.Call, ctx) -> None:
         if work_start(node, ctx, _per_item) is None:
             return
-        name = ctx.resolve_call(node) or _method_path(node)
+        name = ctx.resolve_call(node)
+        if not name or not knowledge.FANOUT_CALLS.fullmatch(name):
+            return  # an unknown receiver (``x.submit``, ``self.loop.create_task``) is not matched by name
         loop = _enclosing_stream_loop(ctx)
         if loop is None:
             return
+        if _awaited_in_loop(node, loop, ctx):
+            return  # one at a time: the loop waits for each before starting the next
         if _is_bounded(loop, ctx):
             return
         what = "`async for` loop" if isinstance(loop, cst.For) and loop.asynchronous else (
@@ -243,11 +247,40 @@ def _per_item(start: knowledge.WorkStart) -> bool:
     return start.per_item
 
 
-def _method_path(node: cst.Call) -> Optional[str]:
-    func = node.func
-    if isinstance(func, cst.Attribute):
-        return f"?.{func.attr.value}"
-    return None
+def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx) -> bool:
+    """Is the task or future this call starts awaited in the same pass of the loop? Either the call
+    is under an ``await`` (``await loop.run_in_executor(...)``, ``await asyncio.wait_for(create_task(...), 5)``),
+    or its result is bound to a name the loop's body then awaits (``t = create_task(...); await t``)."""
+    for ancestor in reversed(ctx.ancestors[:-1]):
+        if ancestor is loop or isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
+            break
+        if isinstance(ancestor, cst.Await):
+            return True
+    parent = ctx.parent()
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+        return False
+    name = parent.targets[0].target.value
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Await(self, node: cst.Await) -> None:
+            nonlocal found
+            value = node.expression
+            if isinstance(value, cst.Name) and value.value == name:
+                found = True
+            elif isinstance(value, cst.Call):
+                # ``await asyncio.wait_for(t, 5)``, ``await asyncio.gather(t, u)``, ``await asyncio.shield(t)``
+                if any(isinstance(arg.value, cst.Name) and arg.value.value == name for arg in value.args):
+                    found = True
+
+    walk(loop.body, _Finder())
+    return found
 
 
 def _enclosing_stream_loop(ctx) -> Optional[cst.CSTNode]:
