@@ -387,6 +387,9 @@ class BlockingWait:
     explicit_none_only: bool = False  # bounded by default; unbounded only with timeout=None
     nonblocking_kw: Optional[str] = None  # ``queue.get(block=False)`` does not wait
     nonblocking_pos: Optional[int] = None
+    # A consumer's wait for its next item: it holds no stop when the queue carries a stop sentinel
+    # (``if item is None: break``) or when only unjoined daemon threads wait in it.
+    consumer_wait: bool = False
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -395,7 +398,6 @@ class BlockingWait:
 
 _HTTP_METHODS = r"(get|post|put|patch|delete|head|options|request)"
 BLOCKING_WAITS: tuple[BlockingWait, ...] = (
-    BlockingWait(r".*\.submit\(\)\.result", "`Future.result()`", timeout_pos=0),
     BlockingWait(r"concurrent\.futures(\.\w+)*\.Future\(\)\.result", "`Future.result()`", timeout_pos=0),
     BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.send\(\)\.get", "kafka-python `send().get()`", timeout_pos=0),
     BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.flush", "`KafkaProducer.flush()`", timeout_pos=0),
@@ -407,6 +409,7 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
         timeout_pos=1,
         nonblocking_kw="block",
         nonblocking_pos=0,
+        consumer_wait=True,
     ),
     BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "A `requests` call"),
     BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "A `requests` call"),

@@ -179,6 +179,112 @@ class ProjectIndex:
             return None
         return self.lookup_constant(path)
 
+    def _thread_holders(self) -> dict:
+        """Where threads are kept: the path of each module global, class attribute or ``self.x`` bound
+        to ``threading.Thread(...)`` or a project Thread subclass -> that call's IR. Computed once."""
+        cached = self.__dict__.get("_thread_holder_cache")
+        if cached is None:
+            cached = {}
+            bindings = []
+            for summary in self.modules.values():
+                bindings.extend((f"{summary.module}.{name}", ir) for name, ir in summary.constants.items())
+            for qualname, (_summary, cls) in self.classes.items():
+                bindings.extend((f"{qualname}().{name}", ir) for name, ir in cls.self_attrs.items())
+                bindings.extend((f"{qualname}.{name}", ir) for name, ir in cls.attrs.items())
+            for path, ir in bindings:
+                if ir and ir[0] == "call" and ir[1] and self.receiver_type(ir[1] + "()") == "threading.Thread":
+                    cached[path] = ir
+            self.__dict__["_thread_holder_cache"] = cached
+        return cached
+
+    def is_unjoined_daemon_thread_code(self, qualname: Optional[str]) -> bool:
+        """Does this function run only as (part of) daemon threads that nothing joins? Such a thread never
+        holds up a stop: the interpreter exits without waiting for it (and BG403 is about what it writes)."""
+        if not qualname:
+            return False
+        root = self.job_code.get(qualname)
+        jobs = self.job_roots.get(root or "", ())
+        if not jobs or any(job.kind != "thread" for job in jobs):
+            return False
+        for job in jobs:
+            if not self._daemon(job.options) and not (job.target in self.classes and self._daemon_class(job.target)):
+                return False
+        targets = self.all_call_targets()
+        for holder, ir in self._thread_holders().items():
+            runs = self._thread_runs(ir)
+            if runs is not None and runs in (root, root.rsplit(".run", 1)[0]) and f"{holder}.join" in targets:
+                return False  # joined (on a shutdown path or elsewhere): its waits hold whoever joins it
+        return True
+
+    def _thread_runs(self, ir) -> Optional[str]:
+        """The function a ``Thread(target=f)`` runs, or the Thread subclass a call makes."""
+        if self.canonical(ir[1]) in self.classes:
+            return self.canonical(ir[1])
+        for key, value in ir[3]:
+            if key == "target":
+                return self.resolve_function(irmod.ir_path(value))
+        return None
+
+    def _daemon(self, options: dict) -> bool:
+        return self.fold(options.get("daemon")) is True
+
+    def _daemon_class(self, class_qualname: str) -> bool:
+        for name in self.mro(class_qualname):
+            cls = self.classes[name][1]
+            if self.fold(cls.attrs.get("daemon")) is True or self.fold(cls.self_attrs.get("daemon")) is True:
+                return True
+        return False
+
+    def constructed(self, ir: Optional[IR]) -> Optional[IR]:
+        """The constructor call (IR) a receiver was made by: a local's own binding, or what the global or
+        instance attribute it refers to is bound to. None when it is not known."""
+        for _ in range(4):
+            if ir is None:
+                return None
+            if ir[0] == "call":
+                return ir
+            if ir[0] != "ref":
+                return None
+            ir = self.binding(ir[1])
+        return None
+
+    def queue_is_unbounded(self, ir: Optional[IR]) -> Optional[bool]:
+        """True when this receiver is a queue made with no bound (no maxsize, maxsize <= 0, SimpleQueue),
+        False when it is made with one, None when that is not known."""
+        call = self.constructed(ir)
+        if call is None:
+            return None
+        name = self.canonical(call[1])
+        if name not in knowledge.QUEUE_CONSTRUCTORS:
+            return None
+        position = knowledge.QUEUE_CONSTRUCTORS[name]
+        if position is None:
+            return True
+        args, kwargs = call[2], call[3]
+        if any(arg == ("*",) for arg in args) or any(key == "**" for key, _value in kwargs):
+            return None
+        value = dict(kwargs).get("maxsize", args[position] if len(args) > position else None)
+        if value is None:
+            return True
+        folded = self.fold(value)
+        if isinstance(folded, bool) or not isinstance(folded, (int, float)):
+            return None
+        return folded <= 0
+
+    def is_sentinel(self, item: Optional[IR]) -> bool:
+        """Is a queued item a wake-up or stop sentinel rather than work: ``None``, or a module-level
+        constant made by ``object()`` or bound to a literal (``STOP = object()``, ``_WAKE = "wake"``)?"""
+        if item == ("v", None):
+            return True
+        if item is None or item[0] != "ref":
+            return False
+        bound = self.lookup_constant(item[1])
+        if bound is None:
+            return False
+        if bound[0] == "v":
+            return True
+        return bound[0] == "call" and self.canonical(bound[1]) in ("object", "builtins.object")
+
     def queue_puts(self, holder: str) -> list:
         """Every put into the queue kept at ``holder`` (``pkg.mod.Q``, ``pkg.mod.Cls().q``) anywhere in the
         project: (IR of the item, inside a loop, function qualname, module summary)."""
@@ -189,7 +295,9 @@ class ProjectIndex:
             # ``self.q`` in a subclass's methods is resolved against the subclass
             owner = head[:-2]
             classes |= {f"{name}()" for name, (_s, _c) in self.classes.items() if owner in self.mro(name)}
-        receivers = {f"{cls}.{attr}" for cls in classes} if head.endswith("()") else {holder}
+        if head in self.classes:  # a class attribute, put into through ``self.q`` too
+            classes |= {f"{name}()" for name in self.classes if head in self.mro(name)}
+        receivers = {f"{cls}.{attr}" for cls in classes}
         for summary in self.modules.values():
             for path, item, in_loop, scope in getattr(summary, "queue_puts", ()):
                 if path in receivers:

@@ -29,10 +29,24 @@ def test_bg301_every_constructor_without_maxsize(bg):
         f = asyncio.PriorityQueue()
         g = multiprocessing.Queue()
         h = multiprocessing.JoinableQueue()
+
+        def fan_in(stream):
+            for item in stream:
+                for q in (a, b, c, d, e, f, g, h):
+                    q.put(item)
+                a.put(item)
+                b.put(item)
+                c.put(item)
+                d.put_nowait(item)
+                e.put_nowait(item)
+                f.put_nowait(item)
+                g.put(item)
+                h.put(item)
         """,
         select=["BG3"],
     )
     assert codes(found) == [("BG301", line) for line in range(6, 14)]
+    assert "is fed in a loop in `fan_in()`" in found[0].message
 
 
 def test_bg301_maxsize_zero_and_negative(bg):
@@ -47,6 +61,14 @@ def test_bg301_maxsize_zero_and_negative(bg):
         c = queue.PriorityQueue(maxsize=-1)
         d = asyncio.Queue(maxsize=0)
         e = multiprocessing.JoinableQueue(-1)
+
+        async def pump(reader):
+            async for line in reader:
+                a.put(line)
+                b.put(line)
+                c.put(line)
+                d.put_nowait(line)
+                e.put(line)
         """,
         select=["BG3"],
     )
@@ -61,6 +83,10 @@ def test_bg301_simple_queue(bg):
         import queue
 
         jobs = queue.SimpleQueue()
+
+        def listen(sock):
+            while True:
+                jobs.put(sock.recv(4096))
         """,
         select=["BG3"],
     )
@@ -68,21 +94,27 @@ def test_bg301_simple_queue(bg):
     assert "`queue.SimpleQueue()` has no bound at all" in found[0].message
 
 
-def test_bg301_import_alias_and_inside_a_function(bg):
+def test_bg301_import_alias_and_kept_on_self(bg):
     found = bg.code(
         """
         from asyncio import Queue as AQ
         from queue import LifoQueue
 
-        async def main():
-            inbox = AQ()
-            stack = LifoQueue()
-            return inbox, stack
+        class Consumer:
+            def __init__(self):
+                self.inbox = AQ()
+                self.stack = LifoQueue()
+
+            async def read(self, ws):
+                async for message in ws:
+                    self.inbox.put_nowait(message)
+                    self.stack.put(message)
         """,
         select=["BG3"],
     )
-    assert codes(found) == [("BG301", 6), ("BG301", 7)]
+    assert codes(found) == [("BG301", 7), ("BG301", 8)]
     assert found[0].message.startswith("`asyncio.Queue()` is created with no maxsize")
+    assert "fed in a loop in `read()`" in found[0].message
 
 
 def test_bg301_multiprocessing_context_queue_is_named_plainly(bg):
@@ -92,6 +124,10 @@ def test_bg301_multiprocessing_context_queue_is_named_plainly(bg):
 
         ctx = multiprocessing.get_context("spawn")
         results = ctx.Queue()
+
+        def produce(rows):
+            for row in rows:
+                results.put(row)
         """,
         select=["BG3"],
     )
@@ -114,10 +150,20 @@ def test_bg301_maxsize_folded_from_another_module_is_zero(bg):
                 a = queue.Queue(maxsize=QUEUE_SIZE)
                 b = queue.Queue(settings.QUEUE_SIZE - 1)
                 """,
+            "app/feed.py": """
+                from app import work
+
+                def feed(source):
+                    while True:
+                        item = source.read()
+                        work.a.put(item)
+                        work.b.put(item)
+                """,
         },
         select=["BG3"],
     )
     assert codes(found) == [("BG301", 6), ("BG301", 7)]
+    assert "fed in a loop in `feed()`" in found[0].message
     assert "maxsize=0" in found[0].message
     assert "maxsize=-1" in found[1].message
 

@@ -197,3 +197,25 @@ def work_start(node: cst.Call, ctx, wanted) -> Optional[knowledge.WorkStart]:
 def spelled(wanted) -> tuple:
     """Words a file must contain to make a call of the rows ``wanted`` selects (a cheap relevance test)."""
     return tuple(dict.fromkeys(word for start in knowledge.WORK_STARTS if wanted(start) for word in start.spelled))
+
+
+def holder_of(node: cst.Call, ctx) -> Optional[str]:
+    """Where the object a call makes is kept: ``pkg.mod.NAME`` (a global), ``pkg.mod.Cls.NAME`` (a class
+    attribute) or ``pkg.mod.Cls().attr`` (``self.attr = ...`` in a method); None for a local or anything else."""
+    parent = ctx.parent()
+    if not isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        return None
+    targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+    if len(targets) != 1:
+        return None
+    target = targets[0]
+    if isinstance(target, cst.Name):
+        if ctx.function_node is None:
+            owner = ctx.class_qualname or ctx.summary.module
+            return f"{owner}.{target.value}"
+        return None  # a local variable: not kept
+    if isinstance(target, cst.Attribute) and dotted_name(target.value) == "self":
+        function = ctx.function
+        if function is not None and function.class_qualname:
+            return f"{function.class_qualname}().{target.attr.value}"
+    return None

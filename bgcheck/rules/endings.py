@@ -228,6 +228,10 @@ class UnboundedWaitInJob(Rule):
         for wait in knowledge.BLOCKING_WAITS:
             if wait.regex.fullmatch(name):
                 if _is_unbounded(node, wait, ctx):
+                    if wait.consumer_wait and (
+                        _stops_on_sentinel(node, ctx) or ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname)
+                    ):
+                        return
                     job = ctx.job_of()
                     ctx.report(
                         self,
@@ -264,6 +268,66 @@ def _sleeps(loop: cst.While, ctx) -> bool:
 
     walk(loop.body, _Finder())
     return found
+
+
+def _stops_on_sentinel(node: cst.Call, ctx) -> bool:
+    """``item = q.get()`` followed, in the same function, by ``if item is None: break`` (or ``return``,
+    ``raise``; ``is``/``==`` a module-level sentinel), or ``while (item := q.get()) is not None``: the
+    standard library's way to stop a worker: whoever stops it puts the sentinel, and the wait ends."""
+    parent = ctx.parent()
+    if isinstance(parent, cst.NamedExpr) and isinstance(parent.target, cst.Name):
+        comparison = ctx.parent(2)
+        if isinstance(comparison, cst.Comparison) and _is_sentinel_test(comparison, parent.target.value, ctx):
+            return True
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+        return False
+    name = parent.targets[0].target.value
+    scope = ctx.function_node
+    if scope is None:
+        return False
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is scope
+
+        def visit_If(self, node: cst.If) -> None:
+            nonlocal found
+            if isinstance(node.test, cst.Comparison) and _is_sentinel_test(node.test, name, ctx) and _leaves(node.body):
+                found = True
+
+    walk(scope, _Finder())
+    return found
+
+
+def _is_sentinel_test(test: cst.Comparison, name: str, ctx) -> bool:
+    """``name is None`` / ``name is STOP`` / ``name == STOP`` (and ``is not``, for a ``while`` test)."""
+    if not isinstance(test.left, cst.Name) or test.left.value != name or len(test.comparisons) != 1:
+        return False
+    comparison = test.comparisons[0]
+    if not isinstance(comparison.operator, (cst.Is, cst.IsNot, cst.Equal)):
+        return False
+    other = comparison.comparator
+    if isinstance(other, cst.Name) and other.value == "None":
+        return True
+    value = ctx.to_ir(other)
+    if value[0] != "ref":
+        return False
+    bound = ctx.index.lookup_constant(value[1])
+    return bound is not None and bound[0] in ("call", "v")  # ``STOP = object()``, ``STOP = "stop"``
+
+
+def _leaves(body: cst.BaseSuite) -> bool:
+    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for statement in statements:
+        small = statement.body if isinstance(statement, cst.SimpleStatementLine) else []
+        if any(isinstance(s, (cst.Break, cst.Return, cst.Raise)) for s in small):
+            return True
+        if isinstance(statement, cst.SimpleStatementSuite) and any(isinstance(s, (cst.Break, cst.Return, cst.Raise)) for s in statement.body):
+            return True
+    if isinstance(body, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Break, cst.Return, cst.Raise)) for s in body.body)
+    return False
 
 
 def _is_unbounded(node: cst.Call, wait, ctx) -> bool:

@@ -17,7 +17,7 @@ from bgcheck.flow import is_constant_true
 from bgcheck.flow import always_raises
 from bgcheck.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, spelled, work_start
+from bgcheck.rules.calls import argument, holder_of, spelled, work_start
 from bgcheck.walk import walk
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
@@ -53,10 +53,14 @@ class UnboundedQueue(Rule):
                 if value is UNKNOWN or not isinstance(value, (int, float)) or isinstance(value, bool) or value > 0:
                     return  # a positive bound, or one we cannot prove unbounded
                 detail = f"`{short}(maxsize={value:g})` is unbounded (maxsize <= 0 means no limit)"
+        feeder = _fed_in_a_loop(node, ctx)
+        if feeder is None:
+            return
         ctx.report(
             self,
             node,
-            f"{detail}: when producers outrun consumers it grows until memory runs out instead of pushing back, and "
+            f"{detail} and is fed in a loop in `{feeder}()`: when producers outrun consumers it grows until memory "
+            "runs out instead of pushing back, and "
             "everything queued is lost at a stop. Give it a maxsize and decide what happens when it is full "
             "(block, reject upstream, or drop and count).",
         )
@@ -98,6 +102,19 @@ class UnboundedExecutorMap(Rule):
             f"`Executor.map()` over {what} submits every item before yielding the first result: the whole input sits "
             f"in memory as pending futures, and everything not yet run is lost at a stop. {advice[0].upper()}{advice[1:]}.",
         )
+
+
+def _fed_in_a_loop(node: cst.Call, ctx) -> Optional[str]:
+    """The function that puts work into this queue from inside a loop, if any: the shape that can outrun
+    its consumer. A queue made per call (a local), one that only ever receives sentinels, or one fed
+    once per call of something (a result queue, a wake-up queue) is not reported: nothing says it grows."""
+    holder = holder_of(node, ctx)
+    if holder is None:
+        return None
+    for item, in_loop, scope, _summary in ctx.index.queue_puts(holder):
+        if in_loop and not ctx.index.is_sentinel(item):
+            return scope.rsplit(".", 1)[-1]
+    return None
 
 
 _CURSOR_METHODS = frozenset({"cursor", "execute", "iterator"})
@@ -362,6 +379,10 @@ class WorkDroppedWhenFull(Rule):
             return
         if always_raises(node.body, ctx.is_exit_call) or _records(node.body, ctx):
             return
+        try_node = ctx.parent()
+        puts = _puts(try_node.body, ctx) if isinstance(try_node, (cst.Try, cst.TryStar)) else []
+        if puts and all(not _can_drop_work(call, ctx) for call in puts):
+            return  # a queue with no bound is never full; a wake-up sentinel is not work
         ctx.report(
             self,
             node,
@@ -383,6 +404,35 @@ class WorkDroppedWhenFull(Rule):
                         f"`suppress({caught[0]})` drops the item without a trace when the queue is full: the work is "
                         "lost and nobody can tell how much. Block with a timeout, reject upstream, or log and count it.",
                     )
+
+
+def _puts(body: cst.CSTNode, ctx) -> list:
+    """The ``x.put(...)`` / ``x.put_nowait(...)`` calls in a ``try`` body (not in nested functions)."""
+    found: list = []
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in knowledge.QUEUE_PUT_METHODS and node.args:
+                found.append(node)
+
+    walk(body, _Finder())
+    return found
+
+
+def _can_drop_work(call: cst.Call, ctx) -> bool:
+    """Can this put raise Full and so lose an item of work? Not when the queue has no bound (it is
+    never full: BG301 is the finding there), nor when the item is a wake-up sentinel."""
+    item = argument(call, "item", 0)
+    if item is not None and ctx.index.is_sentinel(ctx.to_ir(item)):
+        return False
+    return ctx.index.queue_is_unbounded(ctx.to_ir(call.func.value)) is not True
 
 
 def _records(body: cst.CSTNode, ctx) -> bool:
