@@ -269,13 +269,16 @@ def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache,
 
 
 def _skipped_checks(index) -> list[str]:
-    """What --verbose explains: locks whose TTL could not be folded (never guessed)."""
+    """What --verbose explains: locks whose TTL could not be folded, and method calls whose receiver's
+    type is not known, so the rules that match that method did not look (never guessed)."""
     notes = []
     for site in index.locks if index else ():
         if site.ttl is None:
             key = f"`{site.key}`" if site.key else "a lock"
             where = f"{site.path}:{site.line}" if site.line else site.path
             notes.append(f"{where}: {key} in {site.function.rsplit('.', 1)[-1]}() ({site.api}): TTL not checked: {site.ttl_note}")
+    if index is not None:
+        notes.extend(index.unknown_receivers())
     return notes
 
 

@@ -33,6 +33,8 @@ FACTORY_INSTANCES: dict[str, str] = {
     "django_redis.get_redis_connection()": "redis.Redis()",
     "asyncio.get_running_loop()": "asyncio.get_event_loop()",
     "asyncio.new_event_loop()": "asyncio.get_event_loop()",
+    "asyncio.AbstractEventLoop()": "asyncio.get_event_loop()",  # ``loop: asyncio.AbstractEventLoop``
+    "asyncio.events.AbstractEventLoop()": "asyncio.get_event_loop()",
     # tasks and futures: what create_task / submit / run_in_executor return
     "asyncio.create_task()": "asyncio.Task()",
     "asyncio.tasks.create_task()": "asyncio.Task()",
@@ -82,6 +84,11 @@ RECEIVER_APIS: dict[str, str] = {
     "redis.StrictRedis": "redis client",
     "redis.client.Redis": "redis client",
     "redis.asyncio.Redis": "redis client",
+    "asyncio.get_event_loop": "event loop",  # every loop getter and AbstractEventLoop end up as this (FACTORY_INSTANCES)
+    "asyncio.TaskGroup": "task group",
+    "asyncio.taskgroups.TaskGroup": "task group",
+    "anyio.create_task_group": "task group",
+    "trio.open_nursery": "task group",
 }
 # Methods whose receiver --verbose reports when its type is unknown (the rule that would have looked).
 RECEIVER_NOTE_METHODS: dict[str, str] = {

@@ -165,6 +165,27 @@ class ProjectIndex:
             return self.api_base(name)
         return None
 
+    def unknown_receivers(self) -> list[str]:
+        """One note per function and written call whose method rules match on a receiver
+        (knowledge.RECEIVER_NOTE_METHODS) but whose receiver's type is not known: nothing was checked there."""
+        notes = []
+        for qualname, (summary, func) in sorted(self.functions.items()):
+            for target in func.calls:
+                method = target.rsplit(".", 1)[-1]
+                rules = knowledge.RECEIVER_NOTE_METHODS.get(method)
+                if rules is None or "." not in target or self.resolve_function(target):
+                    continue
+                receiver = (self.canonical(target.lstrip("?")) if not target.startswith("?") else target).rsplit(".", 1)[0]
+                if not target.startswith("?") and (self.receiver_type(receiver) or knowledge.APSCHEDULER_CLASS.match(receiver)):
+                    continue
+                written = target.lstrip("?").lstrip(".") or method
+                where = f"{summary.path}:{func.line}" if func.line else summary.path
+                notes.append(
+                    f"{where}: `{written}()` in {func.name}(): the receiver's type is not known "
+                    f"(not an executor, event loop or task group bgcheck can see), {rules} not checked there"
+                )
+        return notes
+
     def binding(self, path: Optional[str]) -> Optional[IR]:
         """The IR a module-level name or an instance attribute (``pkg.mod.Cls().attr``) is bound to."""
         if not path:

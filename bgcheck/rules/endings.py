@@ -302,7 +302,8 @@ def _stops_on_sentinel(node: cst.Call, ctx) -> bool:
 
 def _is_sentinel_test(test: cst.Comparison, name: str, ctx) -> bool:
     """``name is None`` / ``name is STOP`` / ``name == STOP`` (and ``is not``, for a ``while`` test)."""
-    if not isinstance(test.left, cst.Name) or test.left.value != name or len(test.comparisons) != 1:
+    left = test.left.target if isinstance(test.left, cst.NamedExpr) else test.left
+    if not isinstance(left, cst.Name) or left.value != name or len(test.comparisons) != 1:
         return False
     comparison = test.comparisons[0]
     if not isinstance(comparison.operator, (cst.Is, cst.IsNot, cst.Equal)):
