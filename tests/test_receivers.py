@@ -610,3 +610,32 @@ def test_queue_fed_from_a_stream_loop_in_another_module_and_subclass(bg):
     assert codes(found) == [("BG301", 5), ("BG301", 9)]
     assert "fed in a loop in `read()`" in found[0].message
     assert "fed in a loop in `pump()`" in found[1].message
+
+
+def test_cancel_in_a_shutdown_path_only_on_tasks(bg):
+    found = bg.code(
+        """
+        import asyncio
+        import signal
+
+        class Download:
+            def cancel(self):
+                self.cancelled = True
+
+        download = Download()
+        loop = asyncio.new_event_loop()
+
+        async def work():
+            return 1
+
+        task = loop.create_task(work())
+
+        def on_sigterm(signum, frame):
+            download.cancel()
+            task.cancel()
+
+        signal.signal(signal.SIGTERM, on_sigterm)
+        """,
+        select=["BG402"],
+    )
+    assert codes(found) == [("BG402", 19)]

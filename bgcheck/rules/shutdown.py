@@ -16,7 +16,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, calls_around, is_waited_for, last_name, sets_daemon
+from bgcheck.rules.calls import receiver_kind, argument, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.shutdown import (
     background_starts,
     entry_scopes,
@@ -179,6 +179,11 @@ class ShutdownWithoutWait(Rule):
             return
         if knowledge.CANCEL_NOT_A_TASK.fullmatch(ctx.resolve(node.func.value) or ""):
             return  # a timer or a scheduled callback that has not run: nothing in flight
+        if ctx.index.resolve_function(ctx.resolve_call(node)):
+            return  # a project class's own cancel(): not a task's
+        kind = receiver_kind(node, ctx)
+        if kind is not None and kind not in ("task", "future"):
+            return  # known to be something else (an executor, a thread, a queue...)
         names = {receiver}
         loop = ctx.enclosing(cst.For)
         if loop is not None and dotted_name(loop.target) == receiver:
