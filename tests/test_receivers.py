@@ -639,3 +639,33 @@ def test_cancel_in_a_shutdown_path_only_on_tasks(bg):
         select=["BG402"],
     )
     assert codes(found) == [("BG402", 19)]
+
+
+def test_lock_key_deleted_only_through_a_key_store(bg):
+    found = bg.files(
+        {
+            "clients.py": "import redis\nr = redis.Redis()\nLOCK_KEY = 'reports:nightly'\n",
+            "jobs.py": """
+                from celery import Celery
+                from clients import LOCK_KEY, r
+
+                app = Celery("proj")
+
+                class Registry:
+                    def delete(self, name):
+                        return name
+
+                registry = Registry()
+                local = {}
+
+                @app.task
+                def nightly():
+                    with r.lock(LOCK_KEY, timeout=600):
+                        pass
+                    registry.delete(LOCK_KEY)
+                    r.delete(LOCK_KEY)
+                """,
+        },
+        select=["BG503"],
+    )
+    assert codes(found) == [("BG503", 19)]

@@ -27,6 +27,7 @@ from bgcheck.locks import (
     runtime_for,
 )
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.calls import receiver_kind
 
 _LOCK_WORDS = ("lock", "Lock", "set(", "add(", "Redlock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")
 
@@ -156,6 +157,10 @@ class LockReleasedWithoutOwnershipCheck(Rule):
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.KEY_DELETES or not node.args:
             return
+        if ctx.index.resolve_function(ctx.resolve_call(node)):
+            return  # a project class's own delete(): not a key store's
+        if receiver_kind(node, ctx) not in (None, "redis client"):
+            return  # known to be something else than a key store
         keys = []
         positional = [arg for arg in node.args if arg.keyword is None]
         if func.attr.value == "hdel":
