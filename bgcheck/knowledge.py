@@ -555,12 +555,22 @@ TIMED_WAITS: dict[str, tuple[str, Optional[int]]] = {
     "shutdown": ("timeout", None),
 }
 
+# Publishing a message or enqueueing a task, by method name on any receiver (BG403: a durable
+# write; BG604: a message out before the transaction commits), and Kafka producers' send.
+PUBLISH_METHODS = frozenset(
+    {"delay", "apply_async", "send_task", "enqueue", "enqueue_call", "enqueue_in", "enqueue_at", "enqueue_job", "basic_publish", "produce", "publish"}
+)
+KAFKA_SEND_PATTERN = r"kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
+# Calls that sleep: a loop that sleeps between checks polls (BG203).
+SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sleep", "anyio.sleep"})
+# ``asyncio.wait_for(aw, timeout)``: a deadline around what it waits for (BG405).
+WAIT_FOR = frozenset({"asyncio.wait_for", "asyncio.tasks.wait_for"})
+
 # Calls that write durably (BG403: a daemon thread is killed mid-write at exit):
 # by the last name of the canonical call target. The money model (BG6xx) adds SDK calls.
 DURABLE_WRITE_CALLS = re.compile(
-    r"(.+\.)?(commit|publish|basic_publish|produce|delay|apply_async|send_task|enqueue|enqueue_call|enqueue_job|"
-    r"bulk_create|save|send_message|send_mail|xadd|lpush|rpush)$"
-    r"|kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
+    r"(.+\.)?(commit|bulk_create|save|send_message|send_mail|xadd|lpush|rpush|" + "|".join(sorted(PUBLISH_METHODS)) + r")$"
+    rf"|{KAFKA_SEND_PATTERN}"
     r"|stripe(\.\w+)*\.(create|capture|confirm|pay)"
 )
 
@@ -704,11 +714,8 @@ DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "d
 TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.
-PUBLISH_CALLS = re.compile(
-    r".*\.(delay|apply_async|send_task|enqueue|enqueue_call|enqueue_in|enqueue_at|enqueue_job|basic_publish|produce|publish)"
-    r"|kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
-)
-KAFKA_SEND = re.compile(r"(kafka|aiokafka)(\.\w+)*\.(KafkaProducer|AIOKafkaProducer)\(\)\.send")
+PUBLISH_CALLS = re.compile(r".*\.(" + "|".join(sorted(PUBLISH_METHODS)) + rf")|{KAFKA_SEND_PATTERN}")
+KAFKA_SEND = re.compile(KAFKA_SEND_PATTERN)
 # ``x.publish(...)`` publishes a message only on a receiver whose name or type says so (a pub/sub
 # client, a channel, a broker); ``event.publish()`` on anything else may be a domain method.
 PUBLISHER_WORDS = re.compile(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", re.IGNORECASE)

@@ -81,7 +81,8 @@ def exits_on_stop_signal(body: cst.CSTNode) -> bool:
 
 
 def _looks_like_exit(call: cst.Call) -> bool:
-    return dotted_name(call.func) in ("sys.exit", "exit", "quit", "os._exit")
+    """A process exit as written (the summary has no resolver here): ``sys.exit()``, ``os._exit()``."""
+    return dotted_name(call.func) in knowledge.PROCESS_EXIT_CALLS
 
 
 def is_endless(loop: cst.While) -> bool:

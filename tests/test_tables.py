@@ -127,3 +127,24 @@ def test_bg602_and_bg601_on_an_executor_and_not_on_another_submit(bg):
         select=["BG602"],
     )
     assert codes(found) == [("BG602", 10)]
+
+
+def test_bg302_executor_made_in_another_module(bg):
+    found = bg.files(
+        {
+            "app/__init__.py": "",
+            "app/pools.py": "import concurrent.futures\n\nPOOL = concurrent.futures.ThreadPoolExecutor(8)\n",
+            "app/jobs.py": """
+                from app.pools import POOL
+
+                def handle(line):
+                    return line
+
+                def run(path):
+                    with open(path) as lines:
+                        return list(POOL.map(handle, lines))
+                """,
+        },
+        select=["BG302"],
+    )
+    assert codes(found) == [("BG302", 9)]

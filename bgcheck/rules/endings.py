@@ -22,7 +22,6 @@ from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
-_SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sleep", "anyio.sleep"})
 
 
 def _job_for(ctx, kinds: frozenset):
@@ -263,7 +262,7 @@ def _sleeps(loop: cst.While, ctx) -> bool:
 
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found
-            if not found and ctx.resolve_call(node) in _SLEEP_CALLS:
+            if not found and ctx.resolve_call(node) in knowledge.SLEEP_CALLS:
                 found = True
 
     walk(loop.body, _Finder())

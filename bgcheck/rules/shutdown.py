@@ -430,7 +430,7 @@ def _is_none(node: cst.BaseExpression) -> bool:
 
 def _under_deadline(ctx) -> bool:
     for ancestor in reversed(ctx.ancestors[:-1]):
-        if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in ("asyncio.wait_for", "asyncio.tasks.wait_for"):
+        if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in knowledge.WAIT_FOR:
             timeout = argument(ancestor, "timeout", 1)
             return timeout is not None and not _is_none(timeout)
         if isinstance(ancestor, cst.With):
