@@ -25,6 +25,7 @@ from typing import Optional
 
 import libcst as cst
 
+from bgcheck import knowledge
 from bgcheck.ir import dotted_name
 from bgcheck.walk import walk
 
@@ -204,6 +205,7 @@ class ExecutionModel:
                     self.thread_roots.add(qualname)
         self._signal_handlers: Optional[set[str]] = None
         self._worker_only: Optional[set[str]] = None  # computed on first use
+        self._task_only: Optional[set[str]] = None
 
     @property
     def signal_handlers(self) -> set[str]:
@@ -249,6 +251,17 @@ class ExecutionModel:
             self._worker_only = self._worker_thread_only()
         return qualname in self._worker_only
 
+    def runs_only_as_task(self, qualname: Optional[str]) -> bool:
+        """Is this coroutine function run only as a task of its own (``create_task(f())``,
+        ``ensure_future(f())``, ``asyncio.run(f())``), never awaited by project code? Then, when it
+        returns, nothing of the project's goes on from its result: a cancellation it swallows on
+        its way out ends the task (as a success), and no caller keeps running through the stop."""
+        if qualname is None:
+            return False
+        if self._task_only is None:
+            self._task_only = _task_only(self.index)
+        return qualname in self._task_only
+
     def context(self, qualname: Optional[str]) -> str:
         """coroutine | worker thread | signal handler | main thread (the default when not known)."""
         func = self.index.function(qualname) if qualname else None
@@ -276,3 +289,42 @@ def _signal_handlers(index) -> set[str]:
                     if resolved:
                         found.add(resolved)
     return found
+
+
+def _task_only(index) -> set[str]:
+    """Coroutine functions started as tasks, whose every project caller is a scope that
+    starts them (the call inside ``create_task(...)`` is a call of the function too)."""
+    starters: dict[str, set[str]] = {}  # function -> scopes that start it as a task
+    for summary in index.modules.values():
+        for call, scope in summary.recorded_calls:
+            if not call or call[0] != "call" or not call[1] or not call[2]:
+                continue
+            target = index.canonical(call[1]) or call[1]
+            if not (target in knowledge.EVENT_LOOP_ROOTS or any(
+                start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS
+            )):
+                continue
+            started = call[2][0]
+            if started[0] != "call" or not started[1]:
+                continue
+            function = index.resolve_function(started[1])
+            func = index.function(function) if function else None
+            if func is not None and func.is_async:
+                starters.setdefault(function, set()).add(scope)
+    callers: dict[str, set[str]] = {}
+    for name in index.functions:
+        for callee in index.callees(name):
+            if callee in starters:
+                callers.setdefault(callee, set()).add(name)
+    module_called: set[str] = set()
+    for summary in index.modules.values():
+        for target in summary.module_calls:
+            resolved = index.resolve_function(target)
+            if resolved in starters:
+                module_called.add(resolved)
+    return {
+        function
+        for function, scopes in starters.items()
+        if callers.get(function, set()) <= scopes
+        and (function not in module_called or any(scope in index.modules for scope in scopes))
+    }

@@ -711,6 +711,10 @@ MONEY_CALLS: tuple[str, ...] = (
 DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "disburse", "capture_payment", "transfer_funds")
 
 # A TaskGroup keeps its tasks and raises their errors (BG601, BG602).
+# Calls that run a coroutine as the root of an event loop: when the coroutine returns, no caller
+# goes on from its result (unlike ``await f()``, ``gather(f())`` or ``wait_for(f(), t)``). Tasks of
+# their own are the WORK_STARTS rows whose function is a coroutine (``create_task(f())``).
+EVENT_LOOP_ROOTS = frozenset({"asyncio.run", "asyncio.runners.run"})
 TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.

@@ -337,8 +337,10 @@ def test_github_annotations_of_the_demo(demo, demo_json):
         assert unescape(match["title"]) == f"{d['code']} {d['name']}"
         assert unescape(match["message"]) == d["message"]
     assert {m["command"] for m in map(GITHUB_LINE.fullmatch, lines)} == {"error", "warning"}
-    main_py = [line for line in lines if "file=shop/main.py,line=28," in line]
-    assert main_py and main_py[0].startswith("::error file=shop/main.py,line=28,col=9,endLine=28,endColumn=58,title=BG101 cancellation-swallowed::")
+    workers_py = [line for line in lines if "file=shop/workers.py,line=27," in line]
+    assert workers_py and workers_py[0].startswith(
+        "::error file=shop/workers.py,line=27,col=13,endLine=27,endColumn=42,title=BG101 cancellation-swallowed::"
+    )
 
 
 def test_github_escapes_data_and_properties():

@@ -17,7 +17,7 @@ import builtins
 
 from bgcheck import execution, knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.flow import CONTINUE, CONVERT, FALL, RAISE, always_raises, escaping_jumps, exits
+from bgcheck.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.walk import walk
@@ -323,6 +323,31 @@ def _in_loop(ctx) -> bool:
     return False
 
 
+def _ends_the_task(ctx, handler_exits: set[str]) -> bool:
+    """Does swallowing the cancellation here end the coroutine rather than keep it running, in a
+    coroutine run only as a task of its own (nobody in the project awaits it)?
+
+    The handler must not go round a loop again: outside loops any way out does; inside a loop,
+    only ``return``, a raise, or a ``break`` out of the one loop there is. Then the task stops
+    when asked, as a success, and no caller carries on from it. What keeps running through the
+    stop (a loop that goes on, a caller that awaits this coroutine and goes on) is reported."""
+    if not ctx.in_coroutine or CONVERT in handler_exits:
+        return False
+    model = ctx.index.execution
+    if model is None or not model.runs_only_as_task(ctx.function_qualname):
+        return False
+    loops = 0
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            break
+        if isinstance(node, (cst.For, cst.While)):
+            loops += 1
+    if loops == 0:
+        return True
+    allowed = {RETURN, RAISE} | ({BREAK} if loops == 1 else set())
+    return handler_exits <= allowed
+
+
 def _interrupt_keeps_work_running(ctx, handler_exits: set[str]) -> bool:
     """Whether swallowing KeyboardInterrupt / SystemExit here keeps work going.
 
@@ -365,7 +390,7 @@ _YIELD_MESSAGE = (
     "nothing happened, and may never resume the generator. Clean up without yielding, then re-raise."
 )
 _DEFAULT_MESSAGE = (
-    "`{clause}` can finish without re-raising: the stop request is swallowed, so the task reports success and "
+    "`{clause}` can finish without re-raising: the stop request is swallowed and the work goes on, so "
     "TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it (`raise`) after cleanup."
 )
 
@@ -404,6 +429,8 @@ class CancellationSwallowed(Rule):
             return  # ``except (BlockingIOError, InterruptedError)``: non-blocking I/O's "try again later"
         if _inspects_another_future(try_node, kinds, ctx):
             return
+        if yielded is None and not self.config.preview and _ends_the_task(ctx, handler_exits):
+            return  # the task stops when asked (as a success); preview mode reports it
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
         clause = f"{_except_keyword(node)} {what}"
         if yielded is not None:
@@ -481,6 +508,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # ``except trio.Cancelled:`` above takes the cancellation (BG101 reports it if swallowed)
         if ctx.in_coroutine and _is_cancel_then_await(try_node.body, ctx):
             return
+        if yielded is None and not self.config.preview and _ends_the_task(ctx, handler_exits):
+            return  # the task stops when asked (as a success); preview mode reports it
         what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"
         if ctx.in_coroutine:
             caught = "asyncio.CancelledError"
