@@ -135,8 +135,10 @@ def _cancelled_before(scope: cst.CSTNode, points: list[cst.CSTNode]) -> set[int]
                     self.cancelled.add(name)
 
         def on_visit(self, node: cst.CSTNode) -> bool:
-            if id(node) in pending and isinstance(node, cst.Await) and dotted_name(node.expression) in self.cancelled:
-                ok.add(id(node))
+            if id(node) in pending and isinstance(node, cst.Await):
+                names = awaited_names(node)
+                if names and names <= self.cancelled:
+                    ok.add(id(node))
             return super().on_visit(node)
 
     walk(scope, _Walker())
@@ -156,10 +158,39 @@ def awaits_only_cancelled_tasks(body: cst.CSTNode, function: cst.CSTNode, class_
     for point in points:
         if id(point) in earlier:
             continue
-        if isinstance(point, cst.Await) and dotted_name(point.expression) in by_class:
+        if isinstance(point, cst.Await) and awaited_names(point) and awaited_names(point) <= by_class:
             continue
         return False
     return True
+
+
+# Waiting helpers that end when the tasks given to them end: awaiting them after cancelling
+# those tasks waits for the cancellation to finish, as ``await t`` does.
+_WAIT_HELPERS = frozenset({"wait_for", "shield", "gather", "wait"})
+
+
+def awaited_names(node: cst.Await) -> set[str]:
+    """Dotted names of the tasks an ``await`` waits for: ``await t``, ``await wait_for(t, 5)``,
+    ``await shield(t)``, ``await gather(t, u)``, ``await wait([t, u])``; empty for anything else."""
+    expression = node.expression
+    name = dotted_name(expression)
+    if name:
+        return {name}
+    if not isinstance(expression, cst.Call):
+        return set()
+    func = expression.func
+    helper = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    if helper not in _WAIT_HELPERS or not expression.args:
+        return set()
+    if helper in ("wait_for", "shield"):
+        values = [expression.args[0].value]
+    elif helper == "wait":
+        first = expression.args[0].value
+        values = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple, cst.Set)) else [first]
+    else:  # gather(t, u, return_exceptions=True)
+        values = [a.value for a in expression.args if a.keyword is None and a.star == ""]
+    names = {dotted_name(v) for v in values}
+    return set() if None in names or not names else names
 
 
 # Calls that drive an event loop or read a future from plain code: a CancelledError they raise
@@ -300,9 +331,11 @@ def _task_only(index) -> set[str]:
             if not call or call[0] != "call" or not call[1] or not call[2]:
                 continue
             target = index.canonical(call[1]) or call[1]
-            if not (target in knowledge.EVENT_LOOP_ROOTS or any(
-                start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS
-            )):
+            if not (
+                target in knowledge.EVENT_LOOP_ROOTS
+                or target.rsplit(".", 1)[-1] in knowledge.EVENT_LOOP_ROOT_METHODS
+                or any(start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS)
+            ):
                 continue
             started = call[2][0]
             if started[0] != "call" or not started[1]:

@@ -335,6 +335,7 @@ RECORDED_CALL_NAMES = frozenset(
         "start",
         "start_in_background",
         "run_until_stopped",
+        "run_until_complete",
         "shutdown",
         "terminate",
         "join",
@@ -715,6 +716,7 @@ DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "d
 # goes on from its result (unlike ``await f()``, ``gather(f())`` or ``wait_for(f(), t)``). Tasks of
 # their own are the WORK_STARTS rows whose function is a coroutine (``create_task(f())``).
 EVENT_LOOP_ROOTS = frozenset({"asyncio.run", "asyncio.runners.run"})
+EVENT_LOOP_ROOT_METHODS = frozenset({"run_until_complete"})  # loop.run_until_complete(f())
 TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.

@@ -998,3 +998,87 @@ def test_execution_model_thread_context(tmp_path, monkeypatch):
     assert model.context("app.shared") == execution.MAIN  # also called from main()
     assert model.context("app.on_term") == execution.SIGNAL_HANDLER
     assert model.context("app.main") == execution.MAIN
+
+
+def test_second_cancel_swallowed_during_cleanup_in_finally_is_silent(bg):
+    # shield-until-cleanup: the exception in flight carries on once the cleanup is done
+    found = bg.code(
+        """
+        import asyncio
+        import contextlib
+
+        async def watch(stream, scheduler):
+            try:
+                while True:
+                    await stream.next()
+            finally:
+                closing = asyncio.create_task(scheduler.close())
+                while not closing.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.shield(closing)
+                try:
+                    await scheduler.wait_closed()
+                except asyncio.CancelledError:
+                    pass
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_cancel_swallowed_inside_a_reraising_handler_is_silent(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def start(scheduler):
+            try:
+                await scheduler.start()
+            except Exception:
+                try:
+                    await scheduler.rollback()
+                except asyncio.CancelledError:
+                    pass
+                raise
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_cancel_swallowed_in_a_handler_that_carries_on_is_still_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def start(scheduler):
+            try:
+                await scheduler.start()
+            except Exception:
+                try:
+                    await scheduler.rollback()
+                except asyncio.CancelledError:
+                    pass
+            await scheduler.run()
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 10)]
+
+
+def test_root_of_run_until_complete_that_ends_is_silent(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        class Worker:
+            def run(self):
+                loop = asyncio.new_event_loop()
+                loop.run_until_complete(self._serve())
+
+            async def _serve(self):
+                try:
+                    await self.server.serve_forever()
+                except asyncio.CancelledError:
+                    pass
+                await self.server.wait_closed()
+        """
+    )
+    assert codes(found, "BG1") == []

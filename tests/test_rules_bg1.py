@@ -622,15 +622,38 @@ def test_bg101_cancel_then_await_with_other_awaits_in_try_is_not_the_idiom(bg):
     assert codes(found) == [("BG101", 9)]
 
 
-def test_bg101_cancel_then_await_of_a_call_is_not_the_idiom(bg):
+def test_bg101_cancel_then_wait_for_the_cancelled_task_is_the_idiom(bg):
+    # wait_for(t), shield(t), gather(t) and wait([t]) end when t ends, as `await t` does: the
+    # CancelledError is the cancelled task's outcome.
     found = bg.code(
         """
         import asyncio
 
-        async def stop(task):
+        async def stop(task, other):
             task.cancel()
             try:
                 await asyncio.wait_for(task, timeout=5)
+            except asyncio.CancelledError:
+                pass
+            other.cancel()
+            try:
+                await asyncio.gather(other, return_exceptions=False)
+            except asyncio.CancelledError:
+                pass
+        """
+    )
+    assert codes(found) == []
+
+
+def test_bg101_cancel_then_wait_for_of_a_call_is_not_the_idiom(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def stop(task, client):
+            task.cancel()
+            try:
+                await asyncio.wait_for(client.close(), timeout=5)
             except asyncio.CancelledError:
                 pass
         """

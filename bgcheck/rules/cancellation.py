@@ -323,6 +323,21 @@ def _in_loop(ctx) -> bool:
     return False
 
 
+def _during_cleanup(ctx) -> bool:
+    """Is this code inside a ``finally:`` block, or inside an ``except`` clause that re-raises on
+    every path (same function)? An exception is then already on its way out, and carries on once
+    the cleanup is done: swallowing a second cancellation that arrives during the cleanup (the
+    shield-until-cleanup idiom) holds the stop off until then; it does not lose it."""
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.Finally):
+            return True
+        if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and always_raises(node.body, ctx.is_exit_call):
+            return True
+    return False
+
+
 def _ends_the_task(ctx, handler_exits: set[str]) -> bool:
     """Does swallowing the cancellation here end the coroutine rather than keep it running, in a
     coroutine run only as a task of its own (nobody in the project awaits it)?
@@ -431,6 +446,8 @@ class CancellationSwallowed(Rule):
             return
         if yielded is None and not self.config.preview and _ends_the_task(ctx, handler_exits):
             return  # the task stops when asked (as a success); preview mode reports it
+        if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
+            return  # a second cancel during cleanup: the exception in flight goes on after it
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
         clause = f"{_except_keyword(node)} {what}"
         if yielded is not None:
@@ -460,6 +477,8 @@ class CancellationSwallowed(Rule):
             kinds = _stops_that_can_arrive(kinds, node, ctx)
             if not kinds or _is_cancel_then_await(node.body, ctx):
                 continue
+            if ctx.in_coroutine and _during_cleanup(ctx):
+                continue  # a second cancel during cleanup: the exception in flight goes on after it
             if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, {FALL}):
                 continue
             what = ", ".join(dict.fromkeys(kinds))
@@ -510,6 +529,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return
         if yielded is None and not self.config.preview and _ends_the_task(ctx, handler_exits):
             return  # the task stops when asked (as a success); preview mode reports it
+        if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
+            return  # a second cancel during cleanup: the exception in flight goes on after it
         what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"
         if ctx.in_coroutine:
             caught = "asyncio.CancelledError"
