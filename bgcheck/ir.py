@@ -31,6 +31,8 @@ from typing import Callable, Optional
 
 import libcst as cst
 
+from bgcheck import knowledge
+
 IR = tuple
 UNKNOWN_IR: IR = ("?",)
 
@@ -252,7 +254,7 @@ def ir_path(ir: IR | None) -> str | None:
     return None
 
 
-PARTIALS = frozenset({"functools.partial"})
+PARTIALS = knowledge.PARTIALS
 
 
 # ---------------------------------------------------------------------------

@@ -143,7 +143,7 @@ class _JobFinder:
             return self.index.resolve_function(path), self.index.canonical(path) or path
         if tag == "call" and value[1]:
             target = value[1]
-            if target == "functools.partial" and value[2]:
+            if target in knowledge.PARTIALS and value[2]:
                 return self.function_of(value[2][0])
             if (self.index.canonical(target) or target) in knowledge.CELERY_SIGNATURE_BY_NAME:
                 task_name = self.fold(value[2][0] if value[2] else kwarg(value, "name"))

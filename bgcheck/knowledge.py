@@ -18,6 +18,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
+# --- calls that run a function given to them ----------------------------------
+
+# ``functools.partial(f, ...)`` is ``f`` with arguments bound: what runs is ``f``.
+PARTIALS = frozenset({"functools.partial"})
+# ``asyncio.to_thread(f, ...)`` runs ``f`` in a worker thread (BG601: what the task runs is ``f``).
+THREAD_RUNNERS = frozenset({"asyncio.to_thread", "asyncio.threads.to_thread"})
+
 # --- instances made by factories --------------------------------------------
 
 # Calls that return an instance of a known class: ``redis.from_url(...)`` is a
@@ -474,6 +481,9 @@ EXECUTOR_CLASSES = frozenset(
 )
 POOL_CLASSES = frozenset({"multiprocessing.Pool", "multiprocessing.pool.Pool", "multiprocessing.pool.ThreadPool", "multiprocessing.get_context().Pool"})
 APSCHEDULER_CLASS = re.compile(r"apscheduler(\.\w+)*\.(\w*Scheduler)")
+# Methods that return a database cursor or iterate one, by name: the connection is often a
+# parameter, so the receiver does not resolve (BG302: not sized).
+CURSOR_METHODS = frozenset({"cursor", "execute", "iterator"})
 # Iterables that are not sized: every item is submitted at once (BG302).
 UNSIZED_ITERABLE_CALLS = frozenset({"itertools.count", "itertools.cycle", "open", "io.open", "iter", "os.scandir", "os.walk", "sys.stdin"})
 STREAM_CONSUMERS = re.compile(
@@ -566,6 +576,8 @@ KAFKA_SEND_PATTERN = r"kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.
 SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sleep", "anyio.sleep"})
 # ``asyncio.wait_for(aw, timeout)``: a deadline around what it waits for (BG405).
 WAIT_FOR = frozenset({"asyncio.wait_for", "asyncio.tasks.wait_for"})
+# Waits for an event or a process, with no deadline unless given ``timeout`` (BG405).
+EVENT_WAITS = frozenset({"threading.Event().wait", "asyncio.Event().wait", "subprocess.Popen().wait"})
 
 # Calls that write durably (BG403: a daemon thread is killed mid-write at exit):
 # by the last name of the canonical call target. The money model (BG6xx) adds SDK calls.

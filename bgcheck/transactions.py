@@ -20,7 +20,7 @@ def on_commit_callbacks(index: ProjectIndex) -> set[str]:
             if index.canonical(call[1]) not in knowledge.ON_COMMIT or not call[2]:
                 continue
             argument = call[2][0]
-            if argument[0] == "call" and argument[1] == "functools.partial" and argument[2]:
+            if argument[0] == "call" and argument[1] in knowledge.PARTIALS and argument[2]:
                 argument = argument[2][0]
             if argument[0] == "ref":
                 function = index.resolve_function(argument[1])

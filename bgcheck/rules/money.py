@@ -33,7 +33,7 @@ def _function_of(node: Optional[cst.BaseExpression], ctx) -> Optional[str]:
         return _function_of(node.body, ctx) if isinstance(node.body, cst.Call) else None
     if isinstance(node, cst.Call):
         target = ctx.resolve_call(node)
-        if target in ("functools.partial", "asyncio.to_thread", "asyncio.threads.to_thread") and node.args:
+        if (target in knowledge.PARTIALS or target in knowledge.THREAD_RUNNERS) and node.args:
             return _function_of(node.args[0].value, ctx)
         return ctx.index.resolve_function(target)
     return ctx.index.resolve_function(ctx.resolve(node))

@@ -117,7 +117,6 @@ def _fed_in_a_loop(node: cst.Call, ctx) -> Optional[str]:
     return None
 
 
-_CURSOR_METHODS = frozenset({"cursor", "execute", "iterator"})
 
 
 def _unsized(node: cst.BaseExpression, ctx, function: Optional[cst.FunctionDef] = None) -> Optional[str]:
@@ -146,7 +145,7 @@ def _unsized(node: cst.BaseExpression, ctx, function: Optional[cst.FunctionDef] 
         if summary is not None and summary.is_generator:
             return f"the generator `{summary.name}()`"
         # By the method name: the connection is often a parameter, so the receiver does not resolve.
-        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _CURSOR_METHODS:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in knowledge.CURSOR_METHODS:
             return "a database cursor"
         return None
     resolved = ctx.resolve(node) or ""

@@ -418,7 +418,7 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
         if _under_deadline(ctx):
             return None
         return "`asyncio.gather()`"
-    if name in ("threading.Event().wait", "asyncio.Event().wait", "subprocess.Popen().wait") and not node.args:
+    if name in knowledge.EVENT_WAITS and not node.args:
         if argument(node, "timeout", None) is None and not _under_deadline(ctx):
             return f"`{method}()`"
     return None
