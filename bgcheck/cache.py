@@ -1,29 +1,35 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Three kinds of entry, each a pickle of plain data under
-``<root>/.bgcheck_cache/v<version>/``:
+Four kinds of entry under ``<root>/.bgcheck_cache/v<version>/``, each plain data
+(JSON, see serial.py):
 
 * ``summaries/``: a file's phase-1 result (its summary, or its BG000), keyed
   by the file's bytes, its path, its module name and bgcheck's version;
-* ``index/``: the project index with all its models, keyed by the digest of
-  every summary plus the configuration and the runtimes;
+* ``digests/``: the digest of that summary (and the BG000), all a run needs
+  of a file when every result is served from the cache;
 * ``results/``: a file's diagnostics, keyed by the file's bytes, the project
-  digest, the configuration and the enabled rules.
+  facts and imported interfaces it depends on, the configuration and the
+  enabled rules;
+* ``bundles/``: every file's diagnostics at once, keyed by every file's bytes
+  and the configuration (one read when nothing changed).
 
 A file's diagnostics can depend on any other module (a callee starts moving
-money, a settings module turns on ``acks_late``), so the project digest is
-part of every result key: when any summary changes, every file is checked
-again, from its cached summary; a change inside a function body that leaves
-every summary alone (a message, a comment) reuses everything.
+money, a settings module turns on ``acks_late``), so the facts that cross files
+are part of every result key; a change inside a function body that leaves
+every summary alone (a message, a comment) reuses everything else.
 
 Keys are digests of a canonical form of their parts (sets sorted,
 dataclasses field by field), so they are the same in every process whatever
 the hash seed: a key that changed from run to run would never hit.
 
-Writes are atomic (write to a temporary file, then rename). An entry that
-cannot be read (corrupt, truncated, written by another version, a folder
-where a file should be) is ignored and rewritten; the cache never makes a
-run fail.
+The cache is data, never code: a cache folder may come with a repository,
+so nothing in it is trusted. An entry is read only if it is a regular file
+(not a link, not a FIFO) within the size limit whose first line names this
+entry format, this bgcheck and Python, this kind and this key; the rest is
+JSON, converted back field by field with every type checked. Anything else
+(corrupt, truncated, foreign, of another shape, a pickle) is a miss, and is
+rewritten. Writes are atomic (a temporary file, then a rename) and never go
+through a link inside the cache; the cache never makes a run fail.
 """
 
 from __future__ import annotations
@@ -31,15 +37,17 @@ from __future__ import annotations
 import dataclasses
 import enum
 import hashlib
+import json
 import os
-import pickle
 import shutil
+import stat
 import sys
 import tempfile
 from pathlib import Path, PurePath
 from typing import Any, Optional
 
 import bgcheck
+from bgcheck import serial
 
 CACHE_DIR_NAME = ".bgcheck_cache"
 
@@ -78,8 +86,18 @@ def digest(*parts: Any) -> str:
 
 def version_tag() -> str:
     """The cache's namespace: bgcheck's version (read at each use, never frozen at import)
-    and the Python version (pickles and CPython's syntax-error messages differ between them)."""
+    and the Python version (CPython's syntax-error messages, in a cached BG000, differ between them)."""
     return f"v{bgcheck.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+# An entry's first line: what it is, for which bgcheck, under which key. Checked, byte for
+# byte, before anything else in the entry is looked at.
+ENTRY_FORMAT = 1
+# An entry larger than this is not read (nor written): reading costs memory in proportion.
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+# Entries are opened without following a symbolic link, and without blocking on a FIFO.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_MISSING = object()
 
 
 class Cache:
@@ -90,11 +108,13 @@ class Cache:
         self.hits = 0
         self.misses = 0
         self._ready = False
+        self._folders: set = set()  # folders known to be real folders (not links) inside the cache
 
     def _prepare(self) -> None:
         if self._ready:
             return
-        self.base.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._real_folder(self.base)
         ignore = self.root / ".gitignore"
         if not ignore.exists():
             _atomic_write(ignore, b"# Created by bgcheck: this folder is a cache.\n*\n")
@@ -103,8 +123,24 @@ class Cache:
             _atomic_write(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n# bgcheck cache\n")
         self._ready = True
 
+    def _real_folder(self, folder: Path) -> None:
+        """Make ``folder`` (one level below a checked one) or check that it is a real folder:
+        never write through a link a repository committed inside its cache."""
+        if folder in self._folders:
+            return
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            pass
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            raise NotADirectoryError(f"{folder} is not a folder")
+        self._folders.add(folder)
+
     def _path(self, kind: str, key: str) -> Path:
-        return self.base / kind / key[:2] / f"{key}.pickle"
+        return self.base / kind / key[:2] / f"{key}.json"
+
+    def _header(self, kind: str, key: str) -> bytes:
+        return f"bgcheck-cache {ENTRY_FORMAT} {self.version} {kind} {key}\n".encode("utf-8", "surrogateescape")
 
     def has_kind(self, kind: str) -> bool:
         """Has any entry of this kind ever been written (a first run has none)?"""
@@ -115,38 +151,55 @@ class Cache:
         return self._path(kind, key).is_file()
 
     def get(self, kind: str, key: str) -> Any:
-        """The stored value, or ``None`` when absent or unreadable."""
-        path = self._path(kind, key)
+        """The stored value, or ``None`` when absent or not exactly an entry of this kind, key,
+        format and version (read as JSON, every field checked: see serial.py)."""
+        value = _MISSING
         try:
-            with open(path, "rb") as handle:
-                stored_key, stored_version, value = pickle.load(handle)
-            # anything but this exact key and version (another entry's pickle copied over, another
-            # bgcheck's format) is foreign
-            valid = type(stored_key) is str and stored_key == key and type(stored_version) is str and stored_version == self.version
-        except Exception:  # missing, corrupt, truncated, a folder, from another bgcheck: ignore and rewrite
-            valid = False
-        if not valid:
+            decode = serial.ENTRY_CODECS[kind][1]
+            data = _read_entry(self._path(kind, key))
+            header = self._header(kind, key)
+            if data is not None and data.startswith(header):
+                value = decode(json.loads(data[len(header):]))
+        except Exception:  # missing, corrupt, truncated, a folder, of another shape: ignore and rewrite
+            value = _MISSING
+        if value is _MISSING:
             self.misses += 1
             return None
         self.hits += 1
         return value
 
     def discard(self) -> None:
-        """Count the value ``get`` just returned as a miss: the caller found it unusable (the
-        right key over a value of the wrong shape) and rewrites it with ``put``."""
+        """Count the value ``get`` just returned as a miss: the caller found it unusable
+        and rewrites it with ``put``."""
         self.hits -= 1
         self.misses += 1
 
     def put(self, kind: str, key: str, value: Any) -> None:
         try:
+            encode = serial.ENTRY_CODECS[kind][0]
+            data = self._header(kind, key) + serial.dumps(encode(value))
+            if len(data) > MAX_ENTRY_BYTES:
+                return  # it would not be read back
             self._prepare()
-            data = pickle.dumps((key, self.version, value), protocol=pickle.HIGHEST_PROTOCOL)
             path = self._path(kind, key)
+            self._real_folder(path.parent.parent)
+            self._real_folder(path.parent)
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path)  # a folder where the entry should be: cannot be replaced otherwise
             _atomic_write(path, data)
-        except Exception:  # unwritable folder, full disk, unpicklable value: the cache only costs time
+        except Exception:  # unwritable folder, full disk, a value of the wrong shape: the cache only costs time
             pass
+
+
+def _read_entry(path: Path) -> Optional[bytes]:
+    """An entry's bytes: None for anything but a regular file within the size limit."""
+    fd = os.open(path, _OPEN_FLAGS)
+    with open(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        data = handle.read(MAX_ENTRY_BYTES + 1)
+    return data if len(data) <= MAX_ENTRY_BYTES else None
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -167,6 +220,11 @@ def _atomic_write(path: Path, data: bytes) -> None:
 def open_cache(config, cache_dir: Optional[Path], enabled: bool) -> Optional[Cache]:
     if not enabled:
         return None
-    if cache_dir is None and not config.in_project:
+    if cache_dir:
+        return Cache(Path(cache_dir))
+    if not config.in_project:
         return None  # a lone file outside any project gets no cache folder beside it
-    return Cache(Path(cache_dir) if cache_dir else Path(config.root) / CACHE_DIR_NAME)
+    default = Path(config.root) / CACHE_DIR_NAME
+    if default.is_symlink():
+        return None  # a link in the project would send bgcheck's writes wherever it points
+    return Cache(default)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import gc
 import os
-import pickle
 import re
 import sys
 import tokenize
@@ -31,7 +30,7 @@ from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Se
 from bgcheck.files import PathPatterns, discover
 from bgcheck.execution import ExecutionModel
 from bgcheck.jobs import attach_jobs
-from bgcheck import parallel, transactions
+from bgcheck import parallel, serial, transactions
 from bgcheck.cache import digest
 from bgcheck.locks import find_locks, unmatched_runtime_keys
 from bgcheck.money import build_money_model
@@ -247,7 +246,7 @@ def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = 
     else:
         analyse_text(path, display, text, unit)
     if unit.summary is not None:
-        unit.summary_digest = digest(pickle.dumps(unit.summary, protocol=pickle.HIGHEST_PROTOCOL))
+        unit.summary_digest = summary_digest(unit.summary)
     if cache is not None:
         cache.put("summaries", key, (unit.summary, unit.error, unit.summary_digest))
         cache.put("digests", key, (unit.summary_digest, unit.error))
@@ -265,10 +264,19 @@ def ensure_summary(unit: FileUnit, cache) -> FileUnit:
         return unit
     analyse_text(unit.path, unit.display, unit.text, unit)
     if unit.summary is not None:
-        unit.summary_digest = digest(pickle.dumps(unit.summary, protocol=pickle.HIGHEST_PROTOCOL))
+        unit.summary_digest = summary_digest(unit.summary)
         if cache is not None:
             cache.put("summaries", unit.content_key, (unit.summary, unit.error, unit.summary_digest))
     return unit
+
+
+def summary_digest(summary: ModuleSummary) -> str:
+    """The digest of a summary's canonical encoding (the one the cache stores): the same for
+    equal summaries, whichever objects hold them (built here, or read back from the cache)."""
+    try:
+        return digest(serial.summary_bytes(summary))
+    except serial.DataError:  # cannot be stored either: a digest no later run will match
+        return digest(os.urandom(16))
 
 
 def _valid_summary_entry(value) -> bool:
@@ -667,19 +675,24 @@ def _interface(summary: ModuleSummary) -> bytes:
     """What another module can learn from this one when it resolves names through it: imports
     (re-exports), module-level bindings, classes, and each function's kind and flags. Not the
     calls a function makes: those reach other files only through the project-wide facts (job
-    code, money chains, shutdown paths), which have their own digest."""
-    classes = [
-        (c.qualname, c.bases, c.decorators, c.methods, sorted(c.attrs.items()), sorted(c.self_attrs.items()))
-        for c in summary.classes.values()
-    ]
-    functions = [
-        (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, f.decorators, f.class_qualname)
-        for f in summary.functions.values()
-    ]
-    return pickle.dumps(
-        (summary.module, sorted(summary.imports.items()), sorted(summary.constants.items()), classes, functions),
-        protocol=pickle.HIGHEST_PROTOCOL,
-    )
+    code, money chains, shutdown paths), which have their own digest. Encoded canonically (see
+    serial.py): the same bytes for a summary built here and one read back from the cache."""
+    table = serial.IRTable()
+    add = table.add
+    try:
+        classes = [
+            (c.qualname, c.bases, [add(d) for d in c.decorators], c.methods,
+             [(k, add(v)) for k, v in sorted(c.attrs.items())], [(k, add(v)) for k, v in sorted(c.self_attrs.items())])
+            for c in summary.classes.values()
+        ]
+        functions = [
+            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, [add(d) for d in f.decorators], f.class_qualname)
+            for f in summary.functions.values()
+        ]
+        constants = [(k, add(v)) for k, v in sorted(summary.constants.items())]
+        return serial.dumps((summary.module, sorted(summary.imports.items()), constants, classes, functions, table.rows))
+    except (TypeError, ValueError):  # cannot be encoded: an interface no later run will match
+        return os.urandom(16)
 
 
 def _import_closure_hashes(units) -> dict[str, int]:
@@ -762,7 +775,8 @@ def facts_digest(index: ProjectIndex) -> str:
         index.atomic_requests,
         stop_targets,
     )
-    return digest(pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
+    # repr, not pickle: a pickle's bytes depend on which equal strings are one object
+    return digest(repr(facts).encode("utf-8", "surrogatepass"))
 
 
 def ignored_by(code: str, prefixes: Sequence[str]) -> bool:

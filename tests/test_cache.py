@@ -26,6 +26,7 @@ from bgcheck import cli, engine
 from bgcheck.cache import CACHE_DIR_NAME, Cache, digest, version_tag
 from bgcheck.cli import main
 from bgcheck.config import load_config
+from bgcheck.diagnostics import Diagnostic, Location, Severity
 
 from conftest import write_project
 
@@ -101,7 +102,7 @@ def found(diagnostics, code: str | None = None) -> list[tuple[str, int, str]]:
 
 
 def entries(cache_dir: Path, kind: str) -> list[Path]:
-    return sorted(p for p in cache_dir.glob(f"v*/{kind}/*/*.pickle"))
+    return sorted(p for p in cache_dir.glob(f"v*/{kind}/*/*.json"))
 
 
 def temp_files(folder: Path) -> list[Path]:
@@ -173,7 +174,7 @@ def test_no_cache_neither_writes_nor_reads(celery_project, tmp_path):
     runs.fresh()
     runs.fresh()
     assert runs.parsed == runs.checked == ["proj/__init__.py", "proj/billing.py", "proj/celery.py", "proj/tasks.py", "proj/unrelated.py"]
-    assert not list(tmp_path.rglob(CACHE_DIR_NAME)) and not list(tmp_path.rglob("*.pickle"))
+    assert not list(tmp_path.rglob(CACHE_DIR_NAME)) and not list(tmp_path.rglob("*.json"))
     # with a warm cache beside it, --no-cache still parses and checks everything
     runs.check()
     runs.fresh()
@@ -278,6 +279,23 @@ def test_an_edit_that_changes_no_summary_rechecks_only_that_file(celery_project)
     runs.write("proj/unrelated.py", CELERY_PROJECT["proj/unrelated.py"].replace("a comment", "another comment"))
     runs.cached()
     assert runs.parsed == runs.checked == ["proj/unrelated.py"]
+
+
+def test_after_a_first_run_a_comment_rechecks_only_its_file(tmp_path, monkeypatch):
+    """Result keys are made of summaries read back from the cache on the second run and built
+    fresh on the first: their digests must not depend on which equal strings happen to be one
+    object (a pickle's bytes do), or a comment after a first run checks most files again."""
+    import shutil
+
+    root = tmp_path / "demo"
+    shutil.copytree(DEMO, root)
+    runs = Runs(root, monkeypatch)
+    runs.cached()
+    edited = sorted(p for p in root.rglob("*.py") if p.stat().st_size > 500)[0]
+    edited.write_text(edited.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    runs.cached()
+    rel = edited.relative_to(root).as_posix()
+    assert runs.parsed == [rel] and runs.checked == [rel]
 
 
 # ---------------------------------------------------------------------------
@@ -491,60 +509,120 @@ def test_version_is_part_of_the_key(celery_project, monkeypatch):
     assert len(runs.parsed) == 5
 
 
+DIAGNOSTIC = Diagnostic(code="BG101", name="n", severity=Severity.ERROR, message="m", location=Location("a.py", 1, 1, 1, 2))
+OTHER = Diagnostic(code="BG102", name="n", severity=Severity.INFO, message="m", location=Location("b.py", 3, 1, 3, 2))
+
+
 def test_entry_of_another_version_at_the_same_path_is_foreign(tmp_path, monkeypatch):
     cache = Cache(tmp_path / "c")
-    cache.put("results", "k" * 64, ["value"])
-    path = next((tmp_path / "c").rglob("*.pickle"))
-    assert cache.get("results", "k" * 64) == ["value"]
+    cache.put("results", "k" * 64, [DIAGNOSTIC])
+    path = next((tmp_path / "c").rglob("*.json"))
+    assert cache.get("results", "k" * 64) == [DIAGNOSTIC]
     monkeypatch.setattr(cache, "version", "v0.0.0-py0.0")  # same folder, stored by another version
     assert cache.get("results", "k" * 64) is None
-    path.write_bytes(pickle.dumps(("k" * 64, ["value"])))  # an older entry format
+    path.write_bytes(pickle.dumps(("k" * 64, version_tag(), [DIAGNOSTIC])))  # the format bgcheck 0.1 wrote
     assert Cache(tmp_path / "c").get("results", "k" * 64) is None
 
 
-# ---------------------------------------------------------------------------
-# damage: corrupt, foreign, unwritable; never a crash
+def entry_header(path: Path, kind: str) -> bytes:
+    return f"bgcheck-cache {cache_module.ENTRY_FORMAT} {version_tag()} {kind} {path.stem}\n".encode()
+
+
+def all_entries(cache_dir: Path) -> list[tuple[str, Path]]:
+    return [(kind, path) for kind in ("summaries", "digests", "results", "bundles") for path in entries(cache_dir, kind)]
+
+
+def _swap_types(value):
+    """The same structure with every scalar of another type (strings <-> numbers, ...)."""
+    if isinstance(value, list):
+        return [_swap_types(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _swap_types(v) for k, v in value.items()}
+    if isinstance(value, str):
+        return 0
+    if isinstance(value, bool):
+        return "true"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return 1.5  # null
+
+
+class RunsCode:
+    """A pickle that, when loaded, creates ``marker`` (open(path, "w")): proof that it ran."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
 
 
 def _damage(cache_dir: Path, how: str) -> int:
     """Damage every entry one way; the number damaged."""
-    paths = entries(cache_dir, "summaries") + entries(cache_dir, "digests") + entries(cache_dir, "results") + entries(cache_dir, "bundles")
+    paths = all_entries(cache_dir)
     assert paths
-    donor = paths[0].read_bytes()
-    for n, path in enumerate(paths):
+    for n, (kind, path) in enumerate(paths):
+        header = entry_header(path, kind)
+        body = path.read_bytes()
+        assert body.startswith(header)
         if how == "truncated":
-            path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+            path.write_bytes(body[: len(body) // 2])
+        elif how == "truncated-body":
+            path.write_bytes(body[: len(header) + (len(body) - len(header)) // 2])
         elif how == "empty":
             path.write_bytes(b"")
         elif how == "random-bytes":
             path.write_bytes(os.urandom(200 + n))
-        elif how == "not-a-pickle":
-            path.write_text("just some text\n", encoding="utf-8")
+        elif how == "not-json":
+            path.write_bytes(header + b"just some text\n")
         elif how == "another-key":  # a valid entry copied over another one
-            other = paths[(n + 1) % len(paths)].read_bytes() if len(paths) > 1 else donor
-            path.write_bytes(other if other != path.read_bytes() else pickle.dumps(("0" * 64, version_tag(), None)))
-        elif how == "wrong-shape":  # the right key and version over a value of another kind
-            key = path.stem
-            path.write_bytes(pickle.dumps((key, version_tag(), {"not": "a summary"})))
+            path.write_bytes(paths[(n + 1) % len(paths)][1].read_bytes())
+        elif how == "another-kind":  # the right key, the header of another kind
+            path.write_bytes(body.replace(f" {kind} ".encode(), b" results " if kind != "results" else b" bundles ", 1))
+        elif how == "another-format":
+            path.write_bytes(body.replace(f"bgcheck-cache {cache_module.ENTRY_FORMAT} ".encode(), b"bgcheck-cache 0 ", 1))
+        elif how == "wrong-shape":  # the right header over a value of another kind
+            path.write_bytes(header + b'{"not": "a summary"}')
         elif how == "wrong-tuple":
-            key = path.stem
-            path.write_bytes(pickle.dumps((key, version_tag(), (1, 2, 3))))
+            path.write_bytes(header + b"[1, 2, 3]")
         elif how == "other-object":
-            path.write_bytes(pickle.dumps(12345))
-        elif how == "unknown-class":  # a class that does not exist here (another bgcheck's pickle)
-            path.write_bytes(b"\x80\x04\x95\x1e\x00\x00\x00\x00\x00\x00\x00\x8c\x0fbgcheck.nowhere\x94\x8c\x05Thing\x94\x93\x94.")
+            path.write_bytes(header + b"12345")
+        elif how == "wrong-types":  # the entry's own structure, every scalar of another type
+            swapped = _swap_types(json.loads(body[len(header):]))
+            path.write_bytes(header + json.dumps(swapped if swapped != [] else [0]).encode())  # (no finding: [])
+        elif how == "nested-100k-deep":
+            path.write_bytes(header + b"[" * 100_000 + b"]" * 100_000)
+        elif how == "5000-digit-integer":
+            path.write_bytes(header + b"[" + b"7" * 5000 + b"]")
+        elif how == "a-pickle":  # the right header over the pickle bgcheck 0.1 stored
+            path.write_bytes(header + pickle.dumps((path.stem, version_tag(), [DIAGNOSTIC])))
         elif how == "directory":
             path.unlink()
             (path / "inside").mkdir(parents=True)
+        elif how == "fifo":  # reading must not block
+            path.unlink()
+            os.mkfifo(path)
+        elif how == "link-to-dev-zero":
+            path.unlink()
+            path.symlink_to("/dev/zero")
+        elif how == "link-to-a-valid-entry":  # not followed, even to an entry with the right header
+            donor = path.with_name(path.name + ".donor")
+            donor.write_bytes(body)
+            path.unlink()
+            path.symlink_to(donor)
         else:  # pragma: no cover
             raise AssertionError(how)
     return len(paths)
 
 
-@pytest.mark.parametrize(
-    "how",
-    ["truncated", "empty", "random-bytes", "not-a-pickle", "another-key", "wrong-shape", "wrong-tuple", "other-object", "unknown-class", "directory"],
-)
+DAMAGE = [
+    "truncated", "truncated-body", "empty", "random-bytes", "not-json", "another-key", "another-kind", "another-format",
+    "wrong-shape", "wrong-tuple", "other-object", "wrong-types", "nested-100k-deep", "5000-digit-integer", "a-pickle",
+    "directory", "fifo", "link-to-dev-zero", "link-to-a-valid-entry",
+]
+
+
+@pytest.mark.parametrize("how", DAMAGE)
 def test_damaged_entries_are_ignored_and_rewritten(celery_project, how):
     runs = celery_project
     runs.write("proj/billing.py", BILLING_MOVES_MONEY)
@@ -553,17 +631,101 @@ def test_damaged_entries_are_ignored_and_rewritten(celery_project, how):
     damaged = _damage(cache_dir, how)
     assert damaged == 16  # 5 summaries, 5 digests, 5 results, 1 bundle
 
-    assert runs.cached() == reference  # no crash, same report
+    assert runs.cached() == reference  # no crash, no hang, same report
     assert len(runs.parsed) == 5 and len(runs.checked) == 5  # nothing damaged was trusted
     assert runs.cache.hits == 0
     # every entry was rewritten: a valid file again, and the next run is served from it
-    for path in entries(cache_dir, "summaries") + entries(cache_dir, "digests") + entries(cache_dir, "results") + entries(cache_dir, "bundles"):
-        assert path.is_file()
-        key, version, _ = pickle.loads(path.read_bytes())
-        assert (key, version) == (path.stem, version_tag())
+    for kind, path in all_entries(cache_dir):
+        assert path.is_file() and not path.is_symlink()
+        assert path.read_bytes().startswith(entry_header(path, kind))
     assert runs.check() == reference
     assert runs.parsed == runs.checked == [] and runs.cache.hits == 6
     assert temp_files(cache_dir) == []
+
+
+def test_an_undamaged_cache_is_trusted(celery_project):
+    """The other direction: the checks above refuse damage, not entries as bgcheck writes them."""
+    runs = celery_project
+    reference = runs.cached()
+    cache_dir = runs.root / CACHE_DIR_NAME
+    for kind, path in all_entries(cache_dir):
+        assert path.read_bytes().startswith(entry_header(path, kind))
+        json.loads(path.read_bytes()[len(entry_header(path, kind)):])  # the rest is JSON
+    assert runs.cached() == reference
+    assert runs.parsed == runs.checked == [] and runs.cache.hits == 6 and runs.cache.misses == 0
+
+
+@pytest.mark.parametrize("with_header", [False, True], ids=["bare", "behind-a-valid-header"])
+def test_crafted_pickles_in_the_cache_run_nothing(celery_project, tmp_path, with_header):
+    """A repository that commits .bgcheck_cache/ with pickles whose loading runs code (a pull
+    request, a CI cache restored from elsewhere): nothing runs, and the report is the --no-cache one."""
+    runs = celery_project
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)
+    reference = runs.cached()
+    # the payload is live: loading it creates its marker
+    proof = tmp_path / "proof"
+    pickle.loads(pickle.dumps(RunsCode(proof)))
+    assert proof.exists()
+
+    marker = tmp_path / "ran"
+    payload = pickle.dumps(RunsCode(marker))
+    cache_dir = runs.root / CACHE_DIR_NAME
+    for kind, path in all_entries(cache_dir):
+        path.write_bytes((entry_header(path, kind) if with_header else b"") + payload)
+        path.with_suffix(".pickle").write_bytes(payload)  # where bgcheck 0.1 kept its entries
+    assert runs.cached() == reference
+    assert len(runs.parsed) == 5 and runs.cache.hits == 0
+    assert runs.check() == reference
+    assert not marker.exists()
+
+
+def test_entry_over_the_size_limit_is_a_miss(celery_project, monkeypatch):
+    runs = celery_project
+    reference = runs.cached()
+    cache_dir = runs.root / CACHE_DIR_NAME
+    sizes = [path.stat().st_size for _kind, path in all_entries(cache_dir)]
+    monkeypatch.setattr(cache_module, "MAX_ENTRY_BYTES", min(sizes) - 1)
+    assert runs.check() == reference
+    assert len(runs.parsed) == 5 and runs.cache.hits == 0
+    monkeypatch.setattr(cache_module, "MAX_ENTRY_BYTES", max(sizes))
+    assert runs.check() == reference
+    assert runs.parsed == [] and runs.cache.hits == 6
+
+
+def test_cache_never_writes_through_a_link_inside_it(celery_project, tmp_path):
+    """A repository can commit links inside its cache folder: bgcheck's writes stay in the cache."""
+    runs = celery_project
+    reference = runs.cached()
+    cache_dir = runs.root / CACHE_DIR_NAME
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for _kind, path in all_entries(cache_dir):
+        shard = path.parent
+        if not shard.is_symlink():
+            import shutil
+
+            shutil.rmtree(shard)
+            shard.symlink_to(elsewhere, target_is_directory=True)
+    assert runs.cached() == reference
+    assert list(elsewhere.iterdir()) == []
+    assert len(runs.parsed) == 5
+
+
+def test_default_cache_folder_that_is_a_link_is_not_used(celery_project, tmp_path):
+    runs = celery_project
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (runs.root / CACHE_DIR_NAME).symlink_to(elsewhere, target_is_directory=True)
+    reference = runs.fresh()
+    assert runs.check() == reference
+    assert runs.check() == reference
+    assert len(runs.parsed) == 5
+    assert list(elsewhere.iterdir()) == []
+    # a link given on the command line is the user's choice: used
+    assert runs.check("--cache-dir", str(runs.root / CACHE_DIR_NAME)) == reference
+    assert runs.check("--cache-dir", str(runs.root / CACHE_DIR_NAME)) == reference
+    assert runs.parsed == []
+    assert (elsewhere / version_tag()).is_dir()
 
 
 def test_damaged_gitignore_and_version_folder(celery_project):
@@ -623,22 +785,25 @@ def test_unwritable_cache_dir_never_crashes(celery_project, monkeypatch):
 
 def test_failed_write_leaves_no_temp_file_and_keeps_the_old_entry(tmp_path, monkeypatch):
     cache = Cache(tmp_path / "c")
-    cache.put("results", "a" * 64, ["old"])
+    cache.put("results", "a" * 64, [DIAGNOSTIC])
 
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(cache_module.os, "replace", fail)
-    cache.put("results", "a" * 64, ["new"])  # never raises
+    cache.put("results", "a" * 64, [OTHER])  # never raises
     monkeypatch.undo()
     assert temp_files(tmp_path) == []
-    assert Cache(tmp_path / "c").get("results", "a" * 64) == ["old"]
+    assert Cache(tmp_path / "c").get("results", "a" * 64) == [DIAGNOSTIC]
 
 
-def test_unpicklable_value_is_not_stored_and_does_not_raise(tmp_path):
+def test_value_that_cannot_be_encoded_is_not_stored_and_does_not_raise(tmp_path):
     cache = Cache(tmp_path / "c")
     cache.put("results", "b" * 64, [lambda: None])
+    cache.put("results", "b" * 64, ["not a diagnostic"])
+    cache.put("no-such-kind", "b" * 64, [DIAGNOSTIC])
     assert cache.get("results", "b" * 64) is None
+    assert cache.get("no-such-kind", "b" * 64) is None
     assert temp_files(tmp_path) == []
 
 
@@ -653,9 +818,21 @@ def test_atomic_writes_leave_no_temp_files(celery_project):
 
 
 def test_cache_get_and_put_round_trip(tmp_path):
+    from bgcheck.engine import analyse_text
+
+    summary = analyse_text(Path("m.py"), "m.py", "import os\nTTL = 60 * 5\n\ndef f(x):\n    return os.path.join(x, 'a')\n").summary
     cache = Cache(tmp_path / "c")
     assert cache.get("summaries", "c" * 64) is None and cache.misses == 1
-    cache.put("summaries", "c" * 64, (None, None, ""))
-    assert cache.get("summaries", "c" * 64) == (None, None, "")
+    cache.put("summaries", "c" * 64, (None, DIAGNOSTIC, ""))
+    assert cache.get("summaries", "c" * 64) == (None, DIAGNOSTIC, "")
     assert (cache.hits, cache.misses) == (1, 1)
     assert cache.get("results", "c" * 64) is None  # kinds are separate
+    cache.put("summaries", "d" * 64, (summary, None, "x" * 64))
+    assert cache.get("summaries", "d" * 64) == (summary, None, "x" * 64)
+    cache.put("digests", "d" * 64, ("x" * 64, None))
+    assert cache.get("digests", "d" * 64) == ("x" * 64, None)
+    cache.put("results", "d" * 64, [])
+    assert cache.get("results", "d" * 64) == []  # an empty result is a hit, not a miss
+    cache.put("bundles", "d" * 64, {"a.py": [DIAGNOSTIC], "b.py": [OTHER], "c.py": []})
+    assert cache.get("bundles", "d" * 64) == {"a.py": [DIAGNOSTIC], "b.py": [OTHER], "c.py": []}
+    assert (cache.hits, cache.misses) == (5, 2)

@@ -230,7 +230,7 @@ def test_parallel_runs_with_the_cache(tmp_path, monkeypatch, pools):
     pools.assert_two_workers_shared_the_work()
     assert check_json(root, monkeypatch, 2) == reference  # warm
     assert check_json(root, monkeypatch, 1) == reference  # entries written by workers serve a serial run
-    summaries = list((root / CACHE_DIR_NAME).glob("v*/summaries/*/*.pickle"))
+    summaries = list((root / CACHE_DIR_NAME).glob("v*/summaries/*/*.json"))
     assert len(summaries) == len(list(root.rglob("*.py")))
 
     # a cross-file fact changes: the gateway that cross/tasks.py calls starts moving money, and
