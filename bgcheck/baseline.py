@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from bgcheck.config import ConfigError
+from bgcheck.config import ConfigError, parse_json_data, read_data_file
 from bgcheck.fingerprint import fingerprints
 
 FORMAT_VERSION = 1
@@ -26,6 +26,8 @@ def _keys(result) -> list[tuple[str, str, str]]:
 def write_baseline(path: Path, result) -> int:
     entries = [{"code": c, "path": p, "fingerprint": f} for c, p, f in _keys(result)]
     document = {"tool": "bgcheck", "version": FORMAT_VERSION, "entries": entries}
+    if Path(path).exists() and not Path(path).is_file():  # renaming over /dev/null would replace the device
+        raise ConfigError(f"{path}: cannot write the baseline: not a regular file")
     tmp = Path(str(path) + ".tmp")
     try:
         tmp.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
@@ -40,11 +42,10 @@ def write_baseline(path: Path, result) -> int:
 
 
 def read_baseline(path: Path) -> Counter:
+    text = read_data_file(Path(path), str(path), "baseline")  # limited: a device or a huge file is refused
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8-sig"))  # editors on Windows add a BOM
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the baseline: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        document = parse_json_data(text, str(path), "baseline")
+    except json.JSONDecodeError as exc:
         raise ConfigError(f"{path}: the baseline is not valid JSON ({exc})") from None
     entries = document.get("entries") if isinstance(document, dict) else None
     if not isinstance(document, dict) or document.get("tool") != "bgcheck" or not isinstance(entries, list):

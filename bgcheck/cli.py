@@ -204,7 +204,7 @@ def check(
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
         if verbose:
-            for note in _skipped_checks(result.index):
+            for note in result.notes + _skipped_checks(result.index):
                 click.echo(f"bgcheck: note: {note}", err=True)
         if write_baseline_file is not None:
             count = write_baseline(write_baseline_file, result)

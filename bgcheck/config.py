@@ -18,6 +18,7 @@ Sources, in priority order:
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import re
 import sys
@@ -115,7 +116,10 @@ def parse_duration(value: object) -> float:
     if isinstance(value, bool):
         raise ValueError("a boolean is not a duration")
     if isinstance(value, (int, float)):
-        return _checked_seconds(float(value))
+        try:
+            return _checked_seconds(float(value))
+        except OverflowError:  # an integer past float's range
+            raise ValueError("duration too large") from None
     if not isinstance(value, str):
         raise ValueError(f"expected a number or a string, not {type(value).__name__}")
 
@@ -236,7 +240,7 @@ class _Table:
         return ConfigError(f"{self.file}: {header}{where}{message}")
 
     def expected(self, key: str, what: str, value: object) -> ConfigError:
-        return self.error(key, f"expected {what}, got {value!r}")
+        return self.error(key, f"expected {what}, got {short_repr(value)}")
 
 
 def _toml_key(key: str) -> str:
@@ -249,10 +253,31 @@ def _toml_key(key: str) -> str:
 Validator = Callable[[Any, _Table, str], Any]
 
 
+def short_repr(value: object, limit: int = 80) -> str:
+    """A value for a one-line message: its repr, cut short."""
+    if isinstance(value, int) and value.bit_length() > 256:
+        return "a number that large"
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _string_list(value: Any, table: _Table, key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise table.expected(key, "a list of strings", value)
     return tuple(value)
+
+
+def _glob(pattern: str, table: _Table, key: str) -> str:
+    from bgcheck.files import glob_error  # (files imports this module)
+
+    reason = glob_error(pattern)
+    if reason is not None:
+        raise table.error(key, f"bad pattern {short_repr(pattern)}: {reason}")
+    return pattern
+
+
+def _globs(value: Any, table: _Table, key: str) -> tuple[str, ...]:
+    return tuple(_glob(pattern, table, key) for pattern in _string_list(value, table, key))
 
 
 def _codes(value: Any, table: _Table, key: str) -> tuple[str, ...]:
@@ -298,7 +323,7 @@ def _per_file_ignores(
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     inner = table.sub(key)
     return tuple(
-        (glob, _ignore(codes, inner, glob))
+        (_glob(glob, table, key), _ignore(codes, inner, glob))
         for glob, codes in _subtable(value, table, key).items()
     )
 
@@ -322,7 +347,7 @@ def _duration(value: Any, table: _Table, key: str) -> float:
         return parse_duration(value)
     except ValueError as exc:
         raise table.error(
-            key, f"expected a duration ({DURATION_FORMS}), got {value!r} ({exc})"
+            key, f"expected a duration ({DURATION_FORMS}), got {short_repr(value)} ({exc})"
         ) from None
 
 
@@ -372,8 +397,8 @@ _KEYS: dict[str, tuple[str, Validator]] = {
     "select": ("select", _select),
     "ignore": ("ignore", _ignore),
     "preview": ("preview", _boolean),
-    "exclude": ("exclude", _string_list),
-    "extend-exclude": ("extend_exclude", _string_list),
+    "exclude": ("exclude", _globs),
+    "extend-exclude": ("extend_exclude", _globs),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
     "target-version": ("target_version", _target_version),
     "replicas": ("replicas", _positive_int),
@@ -416,10 +441,12 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, allow_pipe: bool = False) -> dict[str, Any]:
+    """A configuration file; ``allow_pipe`` for one the user named (``--config``): a file
+    found by walking up is read only if it is a regular file."""
     name = _display(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_limited(path, allow_pipe).decode("utf-8")
     except OSError as exc:
         raise ConfigError(f"{name}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -429,6 +456,63 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{name}: invalid TOML: nested too deeply") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise ConfigError(f"{name}: invalid TOML: {exc}".split(";")[0]) from None
+
+
+# Data files named by the user (runtimes, baselines) are read as data, with limits: at most
+# this many bytes, from a regular file or a pipe (never a device: ``/dev/zero`` never ends),
+# JSON nested at most as deep as Python's parser allows and numbers of a sane length.
+MAX_DATA_FILE_BYTES = 64 * 1024 * 1024
+MAX_JSON_NUMBER_DIGITS = 100
+
+
+def read_limited(path: Path, allow_pipe: bool = True) -> bytes:
+    """A file's bytes: a regular file (or a pipe the user named), at most MAX_DATA_FILE_BYTES;
+    else an OSError that says why."""
+    from bgcheck.files import read_regular  # (files imports this module)
+
+    return read_regular(path, MAX_DATA_FILE_BYTES, allow_pipe)
+
+
+def read_data_file(path: Path, shown: str, what: str) -> str:
+    """The text of a data file (UTF-8, a leading BOM dropped: spreadsheets and editors on
+    Windows add one), or a ConfigError naming the file and what is wrong."""
+    try:
+        data = read_limited(path)
+    except OSError as exc:
+        raise ConfigError(f"{shown}: cannot read the {what}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{shown}: the {what} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+class _LongNumber(Exception):
+    pass
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits) > MAX_JSON_NUMBER_DIGITS:
+        raise _LongNumber(len(digits.lstrip("-")))
+    return int(digits)
+
+
+def parse_json_data(text: str, shown: str, what: str) -> Any:
+    """JSON from a data file; a ConfigError naming the file for what a parser alone would
+    turn into an internal error (the caller words syntax errors: json.JSONDecodeError)."""
+    try:
+        return json.loads(text, parse_int=_parse_int)
+    except json.JSONDecodeError:
+        raise
+    except _LongNumber as exc:
+        raise ConfigError(f"{shown}: the {what} holds a number of {exc.args[0]} digits (at most {MAX_JSON_NUMBER_DIGITS})") from None
+    except RecursionError:
+        raise ConfigError(f"{shown}: the {what} is JSON nested too deeply") from None
+    except ValueError as exc:  # anything else the parser refuses
+        raise ConfigError(f"{shown}: the {what} is not valid JSON: {exc}") from None
 
 
 def _tool_table(data: dict[str, Any], path: Path) -> dict[str, Any] | None:
@@ -514,7 +598,7 @@ def load_config(
             return default_config(first_root)
         path = found
 
-    raw, names = _config_table(_read_toml(path), path)
+    raw, names = _config_table(_read_toml(path, allow_pipe=config_file is not None), path)
     table = _Table(
         file=_display(path),
         names=names,

@@ -27,8 +27,8 @@ from bgcheck.celery_config import CeleryConfig
 from bgcheck.checker import check_module
 from bgcheck.config import Config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
-from bgcheck.files import PathPatterns, discover
 from bgcheck.execution import ExecutionModel
+from bgcheck.files import FileTooLarge, NotRegularFile, PathPatterns, discover, read_regular
 from bgcheck.jobs import attach_jobs
 from bgcheck import parallel, serial, transactions
 from bgcheck.cache import digest
@@ -112,6 +112,7 @@ class RunResult:
     index: Optional[ProjectIndex] = None
     sources: dict = field(default_factory=dict)  # display path -> text, for files with findings (code frames)
     warnings: list = field(default_factory=list)  # one line each, printed to stderr
+    notes: list = field(default_factory=list)  # one line each, printed to stderr under --verbose
     checked_paths: frozenset = frozenset()  # display paths of every file in the run
     codes: frozenset = frozenset()  # the codes that could be reported (enabled rules, BG000)
 
@@ -187,6 +188,19 @@ def decode_source(data: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def read_source(path: Path, display: str) -> tuple[Optional[bytes], Optional[Diagnostic]]:
+    """A file's bytes, or the BG000 that says why it is not analysed (too large, unreadable,
+    not a regular file: a named pipe would block the run, a device never end)."""
+    try:
+        return read_regular(path, MAX_FILE_BYTES), None
+    except FileTooLarge as exc:
+        return None, _bg000(display, f"file not analysed: {exc.size / 1048576:.1f} MiB is over the {MAX_FILE_BYTES // 1048576} MiB limit")
+    except NotRegularFile as exc:
+        return None, _bg000(display, f"file not analysed: {exc.strerror}")
+    except OSError as exc:
+        return None, _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
+
+
 def content_key(path: Path, display: str, data: bytes) -> str:
     """A file's cache key: its bytes, how it is shown, and the module it is (from the package layout)."""
     name, is_package = module_name(path)
@@ -200,14 +214,8 @@ def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = 
     if prepared is not None:
         data, key = prepared
     else:
-        try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                unit.error = _bg000(display, f"file not analysed: {size / 1048576:.1f} MiB is over the {MAX_FILE_BYTES // 1048576} MiB limit")
-                return unit
-            data = path.read_bytes()
-        except OSError as exc:
-            unit.error = _bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")
+        data, unit.error = read_source(path, display)
+        if unit.error is not None:
             return unit
         key = None
     if cache is not None:
@@ -380,10 +388,11 @@ def console_scripts(root: Path) -> dict[str, str]:
     """``[project.scripts]`` of the analysed project's pyproject.toml (entry points for BG404)."""
     path = Path(root) / "pyproject.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = tomllib.loads(read_regular(path, MAX_FILE_BYTES).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):  # missing, a FIFO, not TOML: no entry points
         return {}
-    scripts = data.get("project", {}).get("scripts", {})
+    project = data.get("project")
+    scripts = project.get("scripts") if isinstance(project, dict) else None
     return {str(k): str(v) for k, v in scripts.items()} if isinstance(scripts, dict) else {}
 
 
@@ -416,15 +425,21 @@ def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None
     return _within_cst_budget([load_unit(path, display, cache) for path, display in items])
 
 
-def _items(paths: Sequence[Path], config: Config, cwd: Optional[Path]) -> list[tuple[Path, str]]:
-    """(path, display path) of every file the run checks."""
+def _items(paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None) -> list[tuple[Path, str]]:
+    """(path, display path) of every file the run checks; ``skipped`` gets (path, reason, warn)
+    for what the walk left out (see files.discover)."""
     cwd = cwd or Path.cwd()
-    files = discover([Path(p) for p in paths], config.root, config.all_excludes())
+
+    def on_skip(path: str, reason: str, warn: bool) -> None:
+        if skipped is not None:
+            skipped.append((display_path(Path(path), cwd) + ("/" if path.endswith("/") else ""), reason, warn))
+
+    files = discover([Path(p) for p in paths], config.root, config.all_excludes(), on_skip)
     return [(path, display_path(path, cwd)) for path in files]
 
 
 def _project_items(
-    paths: Sequence[Path], config: Config, cwd: Optional[Path]
+    paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None
 ) -> tuple[list[tuple[Path, str]], Optional[frozenset[str]]]:
     """The files a run analyses, and the display paths it reports (None: all of them).
 
@@ -432,8 +447,9 @@ def _project_items(
     against the whole project, the configuration's folder or the nearest pyproject.toml,
     setup.cfg or .git: a task file checked alone still sees the Celery app and settings that
     live in other files, and gets exactly the findings a whole-project run gives it. Folders
-    name the project part to index, as before; outside any project the named files are all."""
-    named = _items(paths, config, cwd)
+    name the project part to index, as before; outside any project the named files are all.
+    ``skipped``: what the walk of the named paths left out (see ``_items``)."""
+    named = _items(paths, config, cwd, skipped)
     if not config.in_project or not any(Path(p).is_file() for p in paths):
         return named, None
     by_real = {os.path.realpath(path): (path, display) for path, display in _items([config.root], config, cwd)}
@@ -443,6 +459,12 @@ def _project_items(
     by_real.update(named_real)  # spelled as the user named them
     items = sorted(by_real.values(), key=lambda item: item[0].as_posix())
     return items, frozenset(display for _path, display in named_real.values())
+
+
+def _report_skipped(result: RunResult, skipped: list) -> RunResult:
+    for path, reason, warn in skipped:
+        (result.warnings if warn else result.notes).append(f"{path}: {reason}")
+    return result
 
 
 def collect_project(
@@ -467,7 +489,8 @@ def run(
     need_index: bool = False,
 ) -> RunResult:
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
-    items, report_for = _project_items(paths, config, cwd)
+    skipped: list = []
+    items, report_for = _project_items(paths, config, cwd, skipped)
     workers = parallel.workers_for(jobs, len(items))
     prepared: dict = {}
     if workers > 1 and cache is not None and cache.has_kind("digests"):  # a first run would read every file twice
@@ -476,13 +499,14 @@ def run(
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
     if workers == 1:
         units = _within_cst_budget([load_unit(path, display, cache, prepared.get(path)) for path, display in items])
-        return check_units(
+        result = check_units(
             units, config, select=select, ignore=ignore, runtimes=runtimes, report_for=report_for, jobs=1, cache=cache, need_index=need_index
         )
+        return _report_skipped(result, skipped)
     # Several processes that keep their files' CSTs from phase 1 to phase 2.
     with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
         units = pool.phase1(items, cache)
-        return check_units(
+        result = check_units(
             units,
             config,
             select=select,
@@ -494,19 +518,16 @@ def run(
             need_index=need_index,
             pool=pool,
         )
+        return _report_skipped(result, skipped)
 
 
 def _prepare(items, cache) -> dict:
     """path -> (bytes, cache key) for every readable file under the size limit."""
     prepared = {}
     for path, display in items:
-        try:
-            if path.stat().st_size > MAX_FILE_BYTES:
-                continue
-            data = path.read_bytes()
-        except OSError:
-            continue
-        prepared[path] = (data, content_key(path, display, data))
+        data, error = read_source(path, display)
+        if error is None:
+            prepared[path] = (data, content_key(path, display, data))
     return prepared
 
 

@@ -11,17 +11,31 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import stat
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-__all__ = ["GitIgnore", "PathPatterns", "discover"]
+from bgcheck.config import ConfigError
+
+__all__ = ["GitIgnore", "PathPatterns", "discover", "read_regular", "glob_error"]
+
+# Told about what discovery leaves out and why: (path, reason, warn). ``warn``: say it
+# always (a folder that cannot be read); otherwise only under --verbose (a link loop).
+OnSkip = Callable[[str, str, bool], None]
 
 
-def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str]) -> list[Path]:
+def _no_report(path: str, reason: str, warn: bool) -> None:
+    pass
+
+
+def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report) -> list[Path]:
     """Return the files to check, deduplicated and sorted by their posix form.
 
     Each result is ``given_path / relative`` (not made absolute), so the output
-    is stable and mirrors what the user typed.
+    is stable and mirrors what the user typed. What the walk cannot enter or
+    read is skipped (and reported to ``on_skip``), never an abort; a file named
+    explicitly is always returned if anything is there (a FIFO, a link loop:
+    reading it then says why it is not analysed).
     """
     excluder = _Exclude(exclude)
     cache: dict[str, GitIgnore | None] = {}
@@ -38,13 +52,21 @@ def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str]) -> list[
     for given in paths:
         given = Path(given)
         if given.is_dir():
-            for rel, real in _walk(os.path.realpath(given), root_real, excluder, cache):
+            for rel, real in _walk(os.path.realpath(given), root_real, excluder, cache, given, on_skip):
                 add(real, given / rel)
-        elif given.exists():
+        elif given.exists() or _is_link_loop(str(given)):
             add(os.path.realpath(given), given)
         else:
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(given))
     return sorted(found.values(), key=lambda p: p.as_posix())
+
+
+def _is_link_loop(path: str) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 # --------------------------------------------------------------------------
@@ -56,7 +78,12 @@ _Ignores = tuple[tuple["GitIgnore", str], ...]
 
 
 def _walk(
-    start: str, root_real: str, excluder: _Exclude, cache: dict[str, GitIgnore | None]
+    start: str,
+    root_real: str,
+    excluder: _Exclude,
+    cache: dict[str, GitIgnore | None],
+    given: Path | None = None,
+    on_skip: OnSkip = _no_report,
 ) -> Iterator[tuple[str, str]]:
     """Yield ``(relative posix path, real path)`` of the ``*.py`` files under `start`.
 
@@ -73,10 +100,12 @@ def _walk(
         try:
             with os.scandir(folder) as it:
                 entries = list(it)
-        except OSError:
-            if not rel:
-                raise
-            continue  # unreadable subfolder: skip rather than abort the run
+        except OSError as exc:
+            shown = (given / rel).as_posix() if given is not None else folder
+            if not rel:  # the folder the user named
+                raise ConfigError(f"{shown}: cannot read the folder: {exc.strerror or exc}") from None
+            on_skip(shown.rstrip("/") + "/", f"folder not checked: cannot read it ({exc.strerror or exc})", True)
+            continue  # skip rather than abort the run
         names = {e.name for e in entries}
         if rel and "pyvenv.cfg" in names:
             continue  # a virtualenv, whatever its name
@@ -87,14 +116,21 @@ def _walk(
 
         for entry in entries:
             name = entry.name
-            if entry.is_dir(follow_symlinks=False):
-                if name.startswith(".") or name == "__pycache__":
-                    continue
-                is_dir = True
-            elif name.endswith(".py") and entry.is_file():
-                is_dir = False
-            else:
-                continue  # other files, symlinked folders, broken links
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if name.startswith(".") or name == "__pycache__":
+                        continue
+                    is_dir = True
+                elif name.endswith(".py") and entry.is_file():
+                    is_dir = False
+                else:
+                    if entry.is_symlink() and _is_link_loop(entry.path):
+                        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+                    continue  # other files (FIFOs, devices), symlinked folders, broken links
+            except OSError as exc:  # a link loop (``loop.py -> loop.py``): skipped, the walk goes on
+                shown = (given / rel / name).as_posix() if given is not None else os.path.join(folder, name)
+                on_skip(shown, f"not checked: {exc.strerror or exc}", False)
+                continue
             child_root_rel = None if root_rel is None else root_rel + name
             if excluder.matches(name, child_root_rel):
                 continue
@@ -173,6 +209,62 @@ def _load_gitignore(folder: str, cache: dict[str, GitIgnore | None]) -> GitIgnor
 
 
 # --------------------------------------------------------------------------
+# Reading files found in a repository
+
+MAX_GITIGNORE_BYTES = 8 * 1024 * 1024
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
+class NotRegularFile(OSError):
+    """Refused to read: a FIFO would block, a device might never end."""
+
+
+class FileTooLarge(OSError):
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MiB")
+        self.size = size
+
+
+def _check_kind(mode: int, allow_pipe: bool) -> None:
+    if stat.S_ISREG(mode) or (allow_pipe and stat.S_ISFIFO(mode)):
+        return
+    kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a file")
+    raise NotRegularFile(errno.EINVAL, f"not a regular file ({kind})")
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, allow_pipe: bool = False) -> bytes:
+    """A file's bytes, if it is a regular file (or, with ``allow_pipe``, a pipe the user
+    named) of at most ``limit`` bytes; else NotRegularFile, FileTooLarge or another OSError.
+    Never blocks on a FIFO and never reads a device."""
+    info = os.stat(path)
+    _check_kind(info.st_mode, allow_pipe)
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        raise FileTooLarge(info.st_size, limit)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if allow_pipe else getattr(os, "O_NONBLOCK", 0))
+    with open(os.open(path, flags), "rb") as handle:
+        _check_kind(os.fstat(handle.fileno()).st_mode, allow_pipe)  # replaced since the stat
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(len(data), limit)
+    return data
+
+
+def glob_error(pattern: str) -> str | None:
+    """Why an ``exclude``-style pattern cannot be used (``[z-a]``: a reversed range), or None."""
+    try:
+        _Exclude([pattern])
+    except re.error as exc:
+        return exc.msg
+    return None
+
+
+# --------------------------------------------------------------------------
 # Patterns
 
 
@@ -194,8 +286,9 @@ class GitIgnore:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> GitIgnore:
-        with open(path, encoding="utf-8", errors="surrogateescape") as f:
-            return cls(f.read().splitlines())
+        # A repository can commit .gitignore as a link to /dev/zero: regular files only, limited.
+        data = read_regular(path, MAX_GITIGNORE_BYTES)
+        return cls(data.decode("utf-8", errors="surrogateescape").splitlines())
 
     def match(self, rel: str, is_dir: bool) -> bool | None:
         """True if ignored, False if re-included by a ``!`` pattern, None if no pattern matches.
@@ -230,7 +323,10 @@ def _parse_gitignore_line(line: str) -> tuple[re.Pattern[str], bool, bool, bool]
     # A slash at the start or in the middle anchors the pattern to the
     # .gitignore's folder; otherwise it matches a name at any depth.
     anchored = "/" in line
-    regex = re.compile(_glob_to_regex(line.lstrip("/"), star_crosses_slash=False), re.DOTALL)
+    try:
+        regex = re.compile(_glob_to_regex(line.lstrip("/"), star_crosses_slash=False), re.DOTALL)
+    except re.error:  # ``[z-a]``: git's matcher matches nothing with it; neither do we
+        return None
     return regex, negated, dir_only, anchored
 
 

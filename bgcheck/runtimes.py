@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from bgcheck.config import Config, ConfigError, parse_duration
+from bgcheck.config import Config, ConfigError, parse_duration, parse_json_data, read_data_file, short_repr
 
 PROMETHEUS_JOB_LABELS = ("job_name", "task", "task_name", "job", "name")
 
@@ -48,12 +48,7 @@ def load_runtimes(config: Config, extra_file: Optional[Path] = None) -> dict[str
 
 def read_runtimes_file(path: Path) -> dict[str, Runtime]:
     shown = _display(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export starts with a BOM
-    except OSError as exc:
-        raise ConfigError(f"{shown}: cannot read the runtimes file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{shown}: the runtimes file is not UTF-8 text") from None
+    text = read_data_file(path, shown, "runtimes file")  # limited: a device or a huge file is refused
     suffix = path.suffix.lower()
     stripped = text.lstrip()
     if suffix == ".json" or stripped.startswith("{"):
@@ -71,10 +66,10 @@ def _seconds(value, shown: str, where: str) -> float:
         try:
             return parse_duration(value.strip())
         except ValueError as exc:
-            raise ConfigError(f"{shown}: {where}: bad duration {value!r} ({exc})") from None
+            raise ConfigError(f"{shown}: {where}: bad duration {short_repr(value)} ({exc})") from None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
         return float(value)
-    raise ConfigError(f"{shown}: {where}: expected a number of seconds or a duration such as '5m', got {value!r}")
+    raise ConfigError(f"{shown}: {where}: expected a number of seconds or a duration such as '5m', got {short_repr(value)}")
 
 
 def _from_csv(text: str, shown: str) -> dict[str, Runtime]:
@@ -89,11 +84,11 @@ def _from_csv(text: str, shown: str) -> dict[str, Runtime]:
     number, first = rows[0]
     header = [cell.strip().lower() for cell in first]
     if header[:2] != ["job", "seconds"]:
-        raise ConfigError(f"{shown}: line {number}: expected the header 'job,seconds', got {','.join(first)!r}")
+        raise ConfigError(f"{shown}: line {number}: expected the header 'job,seconds', got {short_repr(','.join(first))}")
     result: dict[str, Runtime] = {}
     for number, row in rows[1:]:
         if len(row) < 2 or not row[0].strip():
-            raise ConfigError(f"{shown}: line {number}: expected 'job,seconds', got {','.join(row)!r}")
+            raise ConfigError(f"{shown}: line {number}: expected 'job,seconds', got {short_repr(','.join(row))}")
         _keep_longest(result, row[0].strip(), Runtime(_seconds(row[1].strip(), shown, f"line {number}"), f"{shown} line {number}"))
     return result
 
@@ -106,19 +101,19 @@ def _keep_longest(result: dict, job: str, runtime: Runtime) -> None:
 
 def _from_json(text: str, shown: str) -> dict[str, Runtime]:
     try:
-        data = json.loads(text)
+        data = parse_json_data(text, shown, "runtimes file")
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{shown}: invalid JSON: {exc.msg} (line {exc.lineno})") from None
     if isinstance(data, dict) and "status" in data and "data" in data:
         return _from_prometheus(data, shown)
     if not isinstance(data, dict):
         raise ConfigError(f"{shown}: expected a JSON object {{job: seconds}} or a Prometheus query result")
-    return {str(key): Runtime(_seconds(value, shown, f"entry {key!r}"), f"{shown} entry {key!r}") for key, value in data.items()}
+    return {str(key): Runtime(_seconds(value, shown, f"entry {short_repr(key)}"), f"{shown} entry {key!r}") for key, value in data.items()}
 
 
 def _from_prometheus(data: dict, shown: str) -> dict[str, Runtime]:
     if data.get("status") != "success":
-        raise ConfigError(f"{shown}: the Prometheus result has status {data.get('status')!r}, not 'success'")
+        raise ConfigError(f"{shown}: the Prometheus result has status {short_repr(data.get('status'))}, not 'success'")
     body = data.get("data")
     if not isinstance(body, dict) or body.get("resultType") != "vector" or not isinstance(body.get("result"), list):
         raise ConfigError(f"{shown}: expected a Prometheus instant-query result with resultType 'vector'")
@@ -137,9 +132,9 @@ def _from_prometheus(data: dict, shown: str) -> dict[str, Runtime]:
         try:
             seconds = float(value[1])
         except (TypeError, ValueError):
-            raise ConfigError(f"{shown}: {where}: bad number {value[1]!r}") from None
+            raise ConfigError(f"{shown}: {where}: bad number {short_repr(value[1])}") from None
         if not math.isfinite(seconds) or seconds < 0:
-            raise ConfigError(f"{shown}: {where}: bad number {value[1]!r}")
+            raise ConfigError(f"{shown}: {where}: bad number {short_repr(value[1])}")
         _keep_longest(result, str(job), Runtime(seconds, f"{shown} {where} ({job})"))
     return result
 

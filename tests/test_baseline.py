@@ -251,6 +251,54 @@ def test_a_corrupt_baseline_exits_2_with_one_line(demo, content, says):
     assert "Traceback" not in err
 
 
+HOSTILE_BASELINES = {
+    "nested-100k-deep": ('{"tool": "bgcheck", "entries": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    "5000-digit-version": ('{"tool": "bgcheck", "version": ' + "1" * 5000 + ', "entries": []}', "a number of 5000 digits"),
+    "5000-digit-entry": ('{"tool": "bgcheck", "entries": [' + "9" * 5000 + "]}", "a number of 5000 digits"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_BASELINES))
+def test_a_hostile_baseline_exits_2_with_one_short_line(demo, name):
+    content, says = HOSTILE_BASELINES[name]
+    (demo / "baseline.json").write_text(content, encoding="utf-8")
+    code, out, err = check(demo, "--baseline", "baseline.json")
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and len(err) < 300, err
+    assert err.startswith("bgcheck: error: baseline.json: ") and says in err, err
+
+
+def test_a_baseline_with_a_long_but_sane_number_is_read(baselined):
+    """The other direction: the limits refuse the absurd, not a baseline with a large version number."""
+    path = baselined / "baseline.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert check(baselined, "--baseline", "baseline.json")[0] == 0
+    document["version"] = 10**50
+    path.write_text(json.dumps(document), encoding="utf-8")
+    code, _out, err = check(baselined, "--baseline", "baseline.json")
+    assert code == 2 and "format version" in err  # read, then refused for what it says
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "folder"])
+def test_a_baseline_that_is_not_a_file_is_refused_at_once(demo, target):
+    import subprocess
+    import sys
+
+    (demo / "folder").mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "bgcheck", "check", "--no-cache", "-j", "1", "--baseline", target],
+        cwd=demo, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"bgcheck: error: {target}: cannot read the baseline: not a regular file"), done.stderr
+
+
+def test_write_baseline_over_a_device_is_refused(demo):
+    code, _out, err = check(demo, "--write-baseline", "/dev/null")
+    assert code == 2 and err == "bgcheck: error: /dev/null: cannot write the baseline: not a regular file\n"
+    assert Path("/dev/null").is_char_device()
+
+
 def test_undecodable_baseline_exits_2_with_one_line(demo):
     (demo / "baseline.json").write_bytes(b"\xff\xfe\x00garbage")
     code, out, err = check(demo, "--baseline", "baseline.json")

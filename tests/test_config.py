@@ -849,3 +849,69 @@ def test_prefixes_of_known_codes_are_accepted(project, prefix):
 def test_known_codes_may_be_any_iterable(project):
     config = load_pyproject(project, 'select = ["BG2"]\n', known_codes=iter(KNOWN))
     assert config.select == ("BG2",)
+
+
+# --------------------------------------------------------------------------
+# hostile configuration: one line, never an internal error
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ('exclude = ["[z-a]"]\n', "[tool.bgcheck] exclude: bad pattern '[z-a]': bad character range z-a"),
+        ('extend-exclude = ["ok", "src/[9-0]/*.py"]\n', "[tool.bgcheck] extend-exclude: bad pattern 'src/[9-0]/*.py': bad character range 9-0"),
+        ('[tool.bgcheck.per-file-ignores]\n"[z-a].py" = ["BG1"]\n', "[tool.bgcheck] per-file-ignores: bad pattern '[z-a].py': bad character range z-a"),
+    ],
+    ids=["exclude", "extend-exclude", "per-file-ignores"],
+)
+def test_bad_glob_is_a_configuration_error(project, body, says):
+    assert error_of(project, body) == f"pyproject.toml: {says}"
+
+
+def test_good_bracket_globs_are_accepted(project):
+    config = load_pyproject(project, 'exclude = ["[a-z]*", "[!_]x", "[]]"]\n[tool.bgcheck.per-file-ignores]\n"t[0-9].py" = ["BG1"]\n')
+    assert config.exclude == ("[a-z]*", "[!_]x", "[]]")
+    assert config.per_file_ignores == (("t[0-9].py", ("BG1",)),)
+
+
+def test_bad_glob_on_the_command_line_exits_2_with_one_line(project):
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    write(project / "a.py", "x = 1\n")
+    pyproject(project, 'per-file-ignores = {"[z-a]" = ["BG1"]}\n')
+    result = CliRunner().invoke(main, ["check", ".", "--no-cache"])
+    assert result.exit_code == 2
+    assert result.stderr == "bgcheck: error: pyproject.toml: [tool.bgcheck] per-file-ignores: bad pattern '[z-a]': bad character range z-a\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ("replicas = " + "7" * 5000 + "\n", "pyproject.toml: invalid TOML: Exceeds the limit (4300 digits)"),
+        ("select = " + "[" * 100_000 + "]" * 100_000 + "\n", "pyproject.toml: invalid TOML: nested too deeply"),
+        ("grace-period = " + "9" * 400 + "\n", "pyproject.toml: [tool.bgcheck] grace-period: expected a duration"),
+        ("[tool.bgcheck.runtimes]\nnightly = " + "9" * 400 + "\n", "pyproject.toml: [tool.bgcheck.runtimes] nightly: expected a duration"),
+    ],
+    ids=["5000-digits", "nested-100k-deep", "400-digit-duration", "400-digit-runtime"],
+)
+def test_hostile_toml_is_a_one_line_configuration_error(project, body, says):
+    message = error_of(project, body)
+    assert message.startswith(says) and len(message) < 300, message
+
+
+def test_config_that_is_a_device_is_refused(project):
+    with pytest.raises(ConfigError) as info:
+        load_config(config_file=Path("/dev/zero"))
+    assert str(info.value) == "/dev/zero: cannot read: not a regular file (a device)"
+
+
+def test_discovered_config_that_is_not_a_file_is_not_read(project):
+    """A bgcheck.toml found by walking up that is a FIFO (it would block) or a link to a device
+    (it would never end) is no configuration file: the defaults apply."""
+    os.mkfifo(project / "bgcheck.toml")
+    (project / "pyproject.toml").symlink_to("/dev/zero")
+    config = load_config(start=project)
+    assert config.path is None and config.root == project

@@ -491,3 +491,227 @@ def test_gitignore_dir_only_negation_does_not_apply_to_files():
     gitignore = GitIgnore(["*", "!*/"])
     assert gitignore.match("pkg", True) is False
     assert gitignore.match("a.py", False) is True
+
+
+# --------------------------------------------------------------------------
+# What cannot be walked or read: skipped (and said), never an abort or a hang
+
+
+def skipped_by(base: Path, paths=None) -> tuple[list[str], list[tuple[str, str, bool]]]:
+    notes: list = []
+    result = discover(paths if paths is not None else [base], base, [], lambda path, why, warn: notes.append((path, why, warn)))
+    return [p.relative_to(base).as_posix() for p in result], notes
+
+
+def test_symlink_loop_file_is_skipped_with_a_note_and_the_rest_is_walked(tmp_path):
+    make(tmp_path, {"a.py": "", "pkg/b.py": ""})
+    (tmp_path / "loop.py").symlink_to("loop.py")
+    (tmp_path / "pkg" / "x.py").symlink_to("y.py")
+    (tmp_path / "pkg" / "y.py").symlink_to("x.py")
+    paths, notes = skipped_by(tmp_path)
+    assert paths == ["a.py", "pkg/b.py"]
+    assert sorted((Path(p).name, warn) for p, _why, warn in notes) == [("loop.py", False), ("x.py", False), ("y.py", False)]
+    assert all("symbolic links" in why for _p, why, _w in notes)
+
+
+def test_symlink_loop_folders_are_not_followed_and_noted(tmp_path):
+    make(tmp_path, {"a.py": "", "pkg/b.py": ""})
+    (tmp_path / "pkg" / "up").symlink_to("..", target_is_directory=True)  # a cycle through a real folder
+    (tmp_path / "d1").symlink_to("d2", target_is_directory=True)  # a loop of links
+    (tmp_path / "d2").symlink_to("d1", target_is_directory=True)
+    paths, notes = skipped_by(tmp_path)
+    assert paths == ["a.py", "pkg/b.py"]
+    assert sorted(Path(p).name for p, _why, _warn in notes) == ["d1", "d2"]  # the cycle through ".." is just a link not followed
+
+
+def test_ordinary_links_give_no_note(tmp_path):
+    """The other direction: a working link to a file or folder, or a broken one, is no loop."""
+    make(tmp_path, {"a.py": "", "lib/c.py": ""})
+    (tmp_path / "b.py").symlink_to("a.py")
+    (tmp_path / "libs").symlink_to("lib", target_is_directory=True)
+    (tmp_path / "gone.py").symlink_to("nowhere.py")
+    paths, notes = skipped_by(tmp_path)
+    assert paths == ["a.py", "lib/c.py"] and notes == []  # (b.py is a.py: counted once)
+
+
+def test_fifos_and_devices_in_a_folder_are_not_files(tmp_path):
+    make(tmp_path, {"a.py": ""})
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "zero.py").symlink_to("/dev/zero")
+    paths, notes = skipped_by(tmp_path)
+    assert paths == ["a.py"] and notes == []
+
+
+def test_fifo_or_loop_named_explicitly_is_returned(tmp_path):
+    """Named on the command line (pre-commit passes names), it is checked: reading it then
+    gives a BG000 that says why, instead of a hang or an abort."""
+    make(tmp_path, {"a.py": ""})
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "loop.py").symlink_to("loop.py")
+    paths, _notes = skipped_by(tmp_path, [tmp_path / "a.py", tmp_path / "fifo.py", tmp_path / "loop.py"])
+    assert paths == ["a.py", "fifo.py", "loop.py"]
+
+
+def _refuse_scandir(monkeypatch, refused: Path) -> None:
+    """Make one folder unreadable, for root too (permissions do not stop root)."""
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(refused):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+
+
+def test_unreadable_folder_is_skipped_with_a_warning(tmp_path, monkeypatch):
+    make(tmp_path, {"a.py": "", "locked/b.py": "", "open/c.py": ""})
+    _refuse_scandir(monkeypatch, tmp_path / "locked")
+    paths, notes = skipped_by(tmp_path)
+    assert paths == ["a.py", "open/c.py"]
+    assert notes == [((tmp_path / "locked").as_posix() + "/", "folder not checked: cannot read it (Permission denied)", True)]
+
+
+def test_unreadable_named_folder_is_a_one_line_error(tmp_path, monkeypatch):
+    from bgcheck.config import ConfigError
+
+    make(tmp_path, {"locked/b.py": ""})
+    _refuse_scandir(monkeypatch, tmp_path / "locked")
+    with pytest.raises(ConfigError, match=r"locked: cannot read the folder: Permission denied$"):
+        discover([tmp_path / "locked"], tmp_path, [])
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root can read anything")
+def test_unreadable_folder_for_real(tmp_path):
+    make(tmp_path, {"a.py": "", "locked/b.py": ""})
+    (tmp_path / "locked").chmod(0)
+    try:
+        paths, notes = skipped_by(tmp_path)
+    finally:
+        (tmp_path / "locked").chmod(0o755)
+    assert paths == ["a.py"] and [warn for _p, _w, warn in notes] == [True]
+
+
+def test_gitignore_that_is_a_device_or_fifo_is_not_read(tmp_path):
+    make(tmp_path, {"a.py": "", "sub/b.py": ""})
+    (tmp_path / ".gitignore").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "sub" / ".gitignore")
+    assert found(tmp_path) == ["a.py", "sub/b.py"]
+
+
+def test_gitignore_line_with_a_reversed_range_matches_nothing(tmp_path):
+    make(tmp_path, {"a.py": "", "b.py": "", "x.py": ""}.copy())
+    (tmp_path / ".gitignore").write_text("[z-a].py\nb.py\n")
+    assert found(tmp_path) == ["a.py", "x.py"]  # the line is ignored, the next one is honoured
+
+
+def test_glob_error():
+    assert files.glob_error("[z-a]") == "bad character range z-a"
+    assert files.glob_error("[a-z]*.py") is None and files.glob_error("src/**") is None
+
+
+def test_read_regular_refuses_what_is_not_a_regular_file(tmp_path):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "big").write_bytes(b"x" * 101)
+    (tmp_path / "ok").write_bytes(b"x" * 100)
+    with pytest.raises(files.NotRegularFile, match="a named pipe"):
+        files.read_regular(tmp_path / "fifo", 100)
+    with pytest.raises(files.NotRegularFile, match="a device"):
+        files.read_regular("/dev/zero", 100)
+    with pytest.raises(files.NotRegularFile, match="a folder"):
+        files.read_regular(tmp_path, 100)
+    with pytest.raises(files.FileTooLarge):
+        files.read_regular(tmp_path / "big", 100)
+    assert files.read_regular(tmp_path / "ok", 100) == b"x" * 100
+
+
+# --------------------------------------------------------------------------
+# the same through the command line (in a child process with a deadline: a
+# regression hangs the child, never the test run)
+
+FINDING = "import queue\n\nwork = queue.Queue()\n"  # BG301: no maxsize
+
+
+def bgcheck_in(folder: Path, *args: str):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "bgcheck", "check", "--no-cache", "-j", "1", "--format", "json", *args],
+        cwd=folder, capture_output=True, text=True, timeout=120,
+    )
+
+
+def reported(done) -> list[tuple[str, str]]:
+    import json
+
+    return [(d["path"], d["code"]) for d in json.loads(done.stdout)["diagnostics"]]
+
+
+@pytest.fixture
+def hostile_tree(tmp_path) -> Path:
+    root = tmp_path / "svc"
+    make(root, {"pyproject.toml": "[tool.bgcheck]\n", "app/jobs.py": FINDING, "app/more.py": FINDING})
+    (root / "app" / "loop.py").symlink_to("loop.py")
+    (root / "app" / "d1").symlink_to("d2", target_is_directory=True)
+    (root / "app" / "d2").symlink_to("d1", target_is_directory=True)
+    os.mkfifo(root / "app" / "fifo.py")
+    return root
+
+
+def test_a_tree_with_link_loops_and_fifos_is_checked(hostile_tree):
+    done = bgcheck_in(hostile_tree, ".")
+    assert done.returncode == 1, done.stderr
+    assert {path for path, _code in reported(done)} == {"app/jobs.py", "app/more.py"}
+    assert done.stderr == ""  # loops are said under --verbose only
+    verbose = bgcheck_in(hostile_tree, ".", "--verbose")
+    assert reported(verbose) == reported(done)
+    assert "bgcheck: note: app/loop.py: not checked: Too many levels of symbolic links\n" in verbose.stderr
+    assert "bgcheck: note: app/d1: not checked" in verbose.stderr
+
+
+def test_a_fifo_or_loop_named_on_the_command_line_is_bg000_and_the_rest_is_checked(hostile_tree):
+    done = bgcheck_in(hostile_tree, "app/fifo.py", "app/loop.py", "app/jobs.py")
+    assert done.returncode == 1, done.stderr
+    assert sorted(reported(done)) == [("app/fifo.py", "BG000"), ("app/jobs.py", "BG301"), ("app/loop.py", "BG000")]
+    import json
+
+    messages = {d["path"]: d["message"] for d in json.loads(done.stdout)["diagnostics"] if d["code"] == "BG000"}
+    assert messages == {
+        "app/fifo.py": "file not analysed: not a regular file (a named pipe)",
+        "app/loop.py": "file not analysed: cannot read it (Too many levels of symbolic links)",
+    }
+
+
+def test_unreadable_folder_is_a_warning_on_the_command_line(tmp_path, monkeypatch):
+    import json
+
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    root = tmp_path / "svc"
+    make(root, {"pyproject.toml": "[tool.bgcheck]\n", "app/jobs.py": FINDING, "locked/hidden.py": FINDING})
+    _refuse_scandir(monkeypatch, root / "locked")
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["check", ".", "--no-cache", "-j", "1", "--format", "json"])
+    assert result.exit_code == 1
+    assert {d["path"] for d in json.loads(result.stdout)["diagnostics"]} == {"app/jobs.py"}
+    assert result.stderr == "bgcheck: warning: locked/: folder not checked: cannot read it (Permission denied)\n"
+
+
+@pytest.mark.parametrize(
+    "pyproject",
+    ["link-to-dev-zero", "[project]\nscripts = 1\n[tool.bgcheck]\n", "project = 1\n[tool.bgcheck]\n", "[tool.bgcheck]\nx = " + "[" * 5000],
+    ids=["link-to-dev-zero", "scripts-not-a-table", "project-not-a-table", "not-toml"],
+)
+def test_a_hostile_pyproject_beside_a_bgcheck_toml_is_no_entry_point_table(tmp_path, pyproject):
+    """bgcheck.toml holds the settings; the pyproject.toml beside it is read for entry points only."""
+    root = tmp_path / "svc"
+    make(root, {"bgcheck.toml": "replicas = 1\n", "app/jobs.py": FINDING})
+    if pyproject == "link-to-dev-zero":
+        (root / "pyproject.toml").symlink_to("/dev/zero")
+    else:
+        (root / "pyproject.toml").write_text(pyproject)
+    done = bgcheck_in(root, ".")
+    assert done.returncode in (0, 1) and "error" not in done.stderr, done.stderr

@@ -333,6 +333,14 @@ BAD_FILES = [
     ("runtimes.yaml", "jobs:\n  nightly: 5\n", ["runtimes.yaml:", "unknown runtimes file format"]),
     ("runtimes.toml", "[jobs]\nnightly = 5\n", ["runtimes.toml:", "unknown runtimes file format"]),
     ("latin1.csv", b"job,seconds\n\xe9t\xe9,5\n", ["latin1.csv:", "not UTF-8"]),
+    # hostile input: parsed as data, with limits, and told in one short line
+    ("deep.json", '{"nightly": ' + "[" * 100_000 + "]" * 100_000 + "}", ["deep.json:", "nested too deeply"]),
+    ("deep-object.json", '{"a": ' * 100_000 + "1" + "}" * 100_000, ["deep-object.json:", "nested too deeply"]),
+    ("digits.json", '{"nightly": ' + "7" * 5000 + "}", ["digits.json:", "a number of 5000 digits"]),
+    ("digits-key.json", '{"nightly": 1, "x": [' + "7" * 101 + "]}", ["digits-key.json:", "a number of 101 digits"]),
+    ("digits.csv", "job,seconds\nnightly," + "7" * 5000 + "\n", ["digits.csv: line 2:", "bad duration", "must be finite"]),
+    ("digits-prometheus.json", prometheus(sample("7" * 5000, job="a")), ["digits-prometheus.json: result[0]:", "bad number"]),
+    ("long-name.csv", "job,seconds\n" + "x" * 5000 + "\n", ["long-name.csv: line 2:", "expected 'job,seconds'"]),
 ]
 
 
@@ -344,6 +352,65 @@ def test_bad_file_is_a_configuration_error(tmp_path, monkeypatch, name, content,
     assert message.startswith(f"ops/{name}:")
     for part in expected:
         assert part in message
+
+
+@pytest.mark.parametrize(("name", "content", "expected"), BAD_FILES, ids=[case[0] for case in BAD_FILES])
+def test_bad_file_message_is_one_short_line(tmp_path, monkeypatch, name, content, expected):
+    with pytest.raises(ConfigError) as caught:
+        read(tmp_path, monkeypatch, f"ops/{name}", content)
+    message = str(caught.value)
+    assert "\n" not in message and len(message) < 400, message
+
+
+def test_long_numbers_below_the_limit_are_read(tmp_path, monkeypatch):
+    """The other direction: 100 digits is a (silly but valid) number of seconds."""
+    assert seconds(read(tmp_path, monkeypatch, "ok.json", '{"nightly": ' + "1" * 100 + "}")) == {"nightly": float("1" * 100)}
+    assert seconds(read(tmp_path, monkeypatch, "ok.csv", "job,seconds\nnightly," + "9" * 300 + "\n")) == {"nightly": float("9" * 300)}
+
+
+def _run_in_subprocess(cwd: Path, *args: str):
+    """bgcheck in a child process with a deadline: a regression hangs the child, never the tests."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "bgcheck", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/null", "folder"])
+def test_a_runtimes_file_that_is_not_a_file_is_refused_at_once(tmp_path, target):
+    write_project(tmp_path, SOURCE)
+    (tmp_path / "folder").mkdir()
+    done = _run_in_subprocess(tmp_path, "check", ".", "--no-cache", "--runtimes", target)
+    assert done.returncode == 2
+    assert done.stderr == f"bgcheck: error: {target}: cannot read the runtimes file: not a regular file ({'a folder' if target == 'folder' else 'a device'})\n"
+
+
+def test_a_runtimes_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
+    from bgcheck import config as config_module
+
+    monkeypatch.setattr(config_module, "MAX_DATA_FILE_BYTES", 100)
+    with pytest.raises(ConfigError, match=r"^ops/big\.csv: cannot read the runtimes file: larger than"):
+        read(tmp_path, monkeypatch, "ops/big.csv", "job,seconds\n" + "nightly,5\n" * 20)
+    assert seconds(read(tmp_path, monkeypatch, "ops/small.csv", "job,seconds\nnightly,5\n")) == {"nightly": 5.0}
+
+
+def test_a_runtimes_pipe_is_read(tmp_path, monkeypatch):
+    """``--runtimes <(curl ...)``: a pipe the user names is read (up to the limit), a device is not."""
+    import os
+    import threading
+
+    monkeypatch.chdir(tmp_path)
+    fifo = tmp_path / "runtimes.csv"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as handle:
+            handle.write("job,seconds\nnightly,5m\n")
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    assert seconds(read_runtimes_file(Path("runtimes.csv"))) == {"nightly": 300.0}
+    writer.join(10)
 
 
 def test_missing_file(tmp_path, monkeypatch):
