@@ -707,7 +707,8 @@ def _interface(summary: ModuleSummary) -> bytes:
             for c in summary.classes.values()
         ]
         functions = [
-            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, [add(d) for d in f.decorators], f.class_qualname)
+            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, [add(d) for d in f.decorators], f.class_qualname,
+             add(f.returns))  # what a caller's receiver turns out to be (``make_pool().submit``)
             for f in summary.functions.values()
         ]
         constants = [(k, add(v)) for k, v in sorted(summary.constants.items())]
@@ -796,6 +797,15 @@ def facts_digest(index: ProjectIndex) -> str:
         index.atomic_requests,
         stop_targets,
     )
+    # Puts into a queue reach the file that creates the queue from any module (BG301 "fed in a
+    # loop"), imported by it or not: the items in canonical form (serial.py), and how each is judged.
+    table = serial.IRTable()
+    puts = sorted(
+        (path, in_loop, scope, table.add(item), index.is_sentinel(item))
+        for summary in index.modules.values()
+        for path, item, in_loop, scope in getattr(summary, "queue_puts", ())
+    )
+    facts += (puts, table.rows)
     # repr, not pickle: a pickle's bytes depend on which equal strings are one object
     return digest(repr(facts).encode("utf-8", "surrogatepass"))
 

@@ -362,11 +362,11 @@ def diagnostics_from_data(data) -> list:
 # converter here fails tests/test_serial.py (and, unknown, would be lost by the cache).
 MODULE_FIELDS = (
     "path", "module", "is_package", "imports", "constants", "functions", "classes",
-    "module_calls", "attr_assignments", "recorded_calls", "has_main_block",
+    "module_calls", "attr_assignments", "recorded_calls", "queue_puts", "has_main_block",
 )
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "locals",
-    "params", "line", "endless_loop", "is_generator", "calls_after_yield",
+    "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
 
@@ -375,7 +375,7 @@ def _function_to_data(f: FunctionSummary, add) -> list:
     return [
         f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
         {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
-        f.is_generator, list(f.calls_after_yield),
+        f.is_generator, list(f.calls_after_yield), add(f.returns),
     ]
 
 
@@ -407,6 +407,7 @@ def summary_to_data(summary: ModuleSummary) -> list:
         list(summary.module_calls),
         [[path, add(ir), scope] for path, ir, scope in summary.attr_assignments],
         [[add(ir), scope] for ir, scope in summary.recorded_calls],
+        [[path, add(ir), in_loop, scope] for path, ir, in_loop, scope in summary.queue_puts],
         summary.has_main_block,
         table.rows,
     ]
@@ -433,7 +434,7 @@ def _irs(value, nodes: list) -> tuple:
 
 def _function_from_data(data, nodes: list) -> FunctionSummary:
     (qualname, name, is_async, class_qualname, decorators, calls, locals_, params, line, endless_loop,
-     is_generator, calls_after_yield) = _record(data, len(FUNCTION_FIELDS))
+     is_generator, calls_after_yield, returns) = _record(data, len(FUNCTION_FIELDS))
     return FunctionSummary(
         qualname=_str(qualname),
         name=_str(name),
@@ -447,6 +448,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         endless_loop=_bool(endless_loop),
         is_generator=_bool(is_generator),
         calls_after_yield=_strs(calls_after_yield),
+        returns=nodes[_row_index(returns, len(nodes))],
     )
 
 
@@ -467,7 +469,7 @@ def _class_from_data(data, nodes: list) -> ClassSummary:
 def summary_from_data(data) -> ModuleSummary:
     """The ModuleSummary ``summary_to_data`` made (raises DataError on any other shape)."""
     (path, module, is_package, imports, constants, functions, classes, module_calls, attr_assignments,
-     recorded_calls, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
+     recorded_calls, queue_puts, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
     nodes = decode_rows(rows)
     count = len(nodes)
     function_list = [_function_from_data(item, nodes) for item in _list(functions)]
@@ -480,6 +482,10 @@ def summary_from_data(data) -> ModuleSummary:
     for item in _list(recorded_calls):
         row, scope = _record(item, 2)
         recorded.append((nodes[_row_index(row, count)], _str(scope)))
+    puts = []
+    for item in _list(queue_puts):
+        target, row, in_loop, scope = _record(item, 4)
+        puts.append((_str(target), nodes[_row_index(row, count)], _bool(in_loop), _str(scope)))
     return ModuleSummary(
         path=_str(path),
         module=_str(module),
@@ -491,6 +497,7 @@ def summary_from_data(data) -> ModuleSummary:
         module_calls=_strs(module_calls),
         attr_assignments=tuple(assignments),
         recorded_calls=tuple(recorded),
+        queue_puts=tuple(puts),
         has_main_block=_bool(has_main_block),
     )
 

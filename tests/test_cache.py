@@ -324,6 +324,41 @@ def test_callee_starts_moving_money_and_stops_again(celery_project):
     assert found(diagnostics, "BG603") == TASK_BG603
 
 
+def test_a_put_in_another_module_reaches_the_queue_it_feeds(tmp_path, monkeypatch):
+    """BG301 at a queue's creation depends on puts anywhere in the project, also in modules the
+    queue's own module does not import: a cached result must follow them."""
+    root = tmp_path / "svc"
+    write_project(root, {
+        "proj/__init__.py": "",
+        "proj/queues.py": "import queue\n\nWORK = queue.Queue()\n",
+        "proj/feeder.py": "from proj.queues import WORK\n\n\ndef feed(items):\n    for item in items:\n        WORK.put(item)\n",
+    })
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG301") == [("proj/queues.py", 3, "BG301")]
+    runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(item):\n    WORK.put(item)\n")
+    assert found(runs.cached()[1], "BG301") == []
+    runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(items):\n    for item in items:\n        WORK.put(None)\n")
+    assert found(runs.cached()[1], "BG301") == []  # a sentinel, not work
+    runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(items):\n    for item in items:\n        WORK.put(item)\n")
+    assert found(runs.cached()[1], "BG301") == [("proj/queues.py", 3, "BG301")]
+    assert runs.parsed == runs.checked == []  # that state is in the cache
+
+
+def test_what_a_function_returns_reaches_its_callers(tmp_path, monkeypatch):
+    """A receiver's type can come from what a function in another module returns (``make_pool()``)."""
+    root = tmp_path / "svc"
+    pools = "from concurrent.futures import ThreadPoolExecutor\n\n\ndef make_pool():\n    return ThreadPoolExecutor(4)\n"
+    user = "from proj.pools import make_pool\n\nPOOL = make_pool()\n\n\ndef go(f):\n    POOL.submit(f)\n"
+    write_project(root, {"proj/__init__.py": "", "proj/pools.py": pools, "proj/user.py": user})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG602") == [("proj/user.py", 7, "BG602")]  # POOL is an executor
+    runs.write("proj/pools.py", pools.replace("return ThreadPoolExecutor(4)", "return None"))
+    assert found(runs.cached()[1], "BG602") == []
+    assert runs.parsed == ["proj/pools.py"] and "proj/user.py" in runs.checked
+    runs.write("proj/pools.py", pools)
+    assert found(runs.cached()[1], "BG602") == [("proj/user.py", 7, "BG602")]
+
+
 CONF_ACKS_LATE = """
     from celery import Celery
 

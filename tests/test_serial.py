@@ -150,6 +150,7 @@ def test_every_expression_shape_round_trips():
     summary.functions["m.f"] = FunctionSummary(
         qualname="m.f", name="f", is_async=True, class_qualname=None, decorators=(call,), calls=("a.b", "?x.y"),
         locals={"x": call}, params=("a", "b"), line=3, endless_loop=True, is_generator=True, calls_after_yield=("a.b",),
+        returns=("call", "concurrent.futures.ThreadPoolExecutor", (), ()),
     )
     summary.classes["m.K"] = ClassSummary(
         qualname="m.K", name="K", bases=("pkg.Base", None), decorators=(call,), attrs={"a": ("v", 1)},
@@ -157,6 +158,7 @@ def test_every_expression_shape_round_trips():
     )
     summary.attr_assignments = (("m.app.conf.x", ("v", True), "m"),)
     summary.recorded_calls = ((call, "m.f"),)
+    summary.queue_puts = (("m.Q", ("ref", "m.STOP"), False, "m.f"), ("m.K().q", call, True, "m.K.run"))
     summary.module_calls = ("m.f",)
     summary.imports = {"os": "os"}
     summary.has_main_block = True
@@ -211,6 +213,7 @@ def _valid_summary_data() -> list:
     summary.classes["m.K"] = ClassSummary(qualname="m.K", name="K", bases=("b.B",), attrs={"x": ("v", 1)}, line=1)
     summary.attr_assignments = (("m.x.y", ("v", 1), "m"),)
     summary.recorded_calls = ((("call", "g", (), ()), "m"),)
+    summary.queue_puts = (("m.Q", ("v", None), True, "m.f"),)
     return through_json(serial.summary_to_data(summary))
 
 
@@ -239,15 +242,18 @@ SUMMARY_DAMAGE = {
     "class attrs a list": ((6, 0, 4), [0]),
     "assignment too long": ((8, 0), ["m.x.y", 0, "m", "extra"]),
     "recorded call scope a number": ((9, 0, 1), 7),
-    "has_main_block null": ((10,), None),
-    "rows not a list": ((11,), {"0": ["v", 1]}),
-    "row unknown tag": ((11, 0), ["exec", "print(1)"]),
-    "row refers forward": ((11, 0), ["neg", 5]),
-    "row refers to itself": ((11, 0), ["neg", 0]),
-    "literal a list": ((11, 0), ["v", [1]]),
-    "literal an object": ((11, 0), ["v", {"__class__": "x"}]),
-    "hex integer not hex": ((11, 0), ["i", "zz"]),
-    "bad operator": ((11, 0), ["bin", "@", 0, 0]),
+    "queue put in_loop a string": ((10, 0, 2), "yes"),
+    "queue put too short": ((10, 0), ["m.Q", 0, True]),
+    "function returns a string": ((5, 0, 12), "?"),
+    "has_main_block null": ((11,), None),
+    "rows not a list": ((12,), {"0": ["v", 1]}),
+    "row unknown tag": ((12, 0), ["exec", "print(1)"]),
+    "row refers forward": ((12, 0), ["neg", 5]),
+    "row refers to itself": ((12, 0), ["neg", 0]),
+    "literal a list": ((12, 0), ["v", [1]]),
+    "literal an object": ((12, 0), ["v", {"__class__": "x"}]),
+    "hex integer not hex": ((12, 0), ["i", "zz"]),
+    "bad operator": ((12, 0), ["bin", "@", 0, 0]),
     "not a summary at all": ((), None),
 }
 
