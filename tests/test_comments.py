@@ -9,6 +9,7 @@ The findings, the jobs ``bgcheck jobs`` lists and the locks must be identical, l
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import io
 import shutil
@@ -88,9 +89,11 @@ def with_strings(source: str) -> str:
     return _insert(source, insertions)
 
 
-def outcome(root: Path, monkeypatch) -> dict:
+def outcome(root: Path, monkeypatch, preview: bool = False) -> dict:
+    """Findings (in preview mode too: more rules, more shapes) and the jobs and locks ``bgcheck jobs`` lists."""
     monkeypatch.chdir(root)
-    result = run([Path(".")], load_config(start=root), need_index=True)
+    config = dataclasses.replace(load_config(start=root), preview=preview)
+    result = run([Path(".")], config, need_index=True)
     diagnostics = [
         f"{d.location.path}:{d.location.line}:{d.location.column}-{d.location.end_line}:{d.location.end_column} "
         f"{d.code} {d.message} " + " | ".join(f"{r.path}:{r.line}:{r.column} {r.message}" for r in d.related)
@@ -120,20 +123,22 @@ def _copy_transformed(source_root: Path, target: Path, transform) -> None:
         path.write_text(transform(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
+@pytest.mark.parametrize("preview", [False, True], ids=["default", "preview"])
 @pytest.mark.parametrize("kind", sorted(TRANSFORMS))
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)
-def test_fixture_findings_do_not_depend_on_comments_or_strings(fixture, kind, tmp_path, monkeypatch):
+def test_fixture_findings_do_not_depend_on_comments_or_strings(fixture, kind, preview, tmp_path, monkeypatch):
     plain, changed = tmp_path / "plain" / fixture.name, tmp_path / kind / fixture.name
     _copy_transformed(fixture, plain, lambda text: text)
     _copy_transformed(fixture, changed, TRANSFORMS[kind])
-    expected = outcome(plain, monkeypatch)
+    expected = outcome(plain, monkeypatch, preview)
     assert expected["diagnostics"] or fixture.name != "demo_service", "the demo service should have findings"
-    assert_same(outcome(changed, monkeypatch), expected, f"{fixture.name} with {kind}")
+    assert_same(outcome(changed, monkeypatch, preview), expected, f"{fixture.name} with {kind}")
 
 
+@pytest.mark.parametrize("preview", [False, True], ids=["default", "preview"])
 @pytest.mark.parametrize("kind", sorted(TRANSFORMS))
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.stem)
-def test_rule_page_findings_do_not_depend_on_comments_or_strings(path, kind, tmp_path, monkeypatch):
+def test_rule_page_findings_do_not_depend_on_comments_or_strings(path, kind, preview, tmp_path, monkeypatch):
     page = parse_page(path.read_text(encoding="utf-8"))
     for heading in ("Example", "Use instead"):
         files, config = project_of(page.section(heading))
@@ -141,8 +146,8 @@ def test_rule_page_findings_do_not_depend_on_comments_or_strings(path, kind, tmp
         plain, changed = tmp_path / heading / "plain", tmp_path / heading / kind
         write_project(plain, files, config)
         write_project(changed, {name: TRANSFORMS[kind](text) for name, text in files.items()}, config)
-        expected = outcome(plain, monkeypatch)
-        assert_same(outcome(changed, monkeypatch), expected, f"{path.name}, ## {heading} with {kind}")
+        expected = outcome(plain, monkeypatch, preview)
+        assert_same(outcome(changed, monkeypatch, preview), expected, f"{path.name}, ## {heading} with {kind}")
 
 
 # ---------------------------------------------------------------------------

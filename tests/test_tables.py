@@ -148,3 +148,20 @@ def test_bg302_executor_made_in_another_module(bg):
         select=["BG302"],
     )
     assert codes(found) == [("BG302", 9)]
+
+
+def test_bg502_a_set_call_spaced_out_is_still_seen(bg):
+    found = bg.code(
+        """
+        import redis
+
+        r = redis.Redis()
+
+        def take():
+            return r.set (
+                "jobs:nightly", 1, nx=True
+            )
+        """,
+        select=["BG502"],
+    )
+    assert codes(found) == [("BG502", 7)]

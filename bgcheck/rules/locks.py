@@ -10,6 +10,8 @@ the user measured (``[tool.bgcheck.runtimes]``, ``runtimes-file``,
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from bgcheck import knowledge
@@ -29,7 +31,9 @@ from bgcheck.locks import (
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind
 
-_LOCK_WORDS = ("lock", "Lock", "set(", "add(", "Redlock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")
+# Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
+# call of ``set``/``add`` however it is spaced.
+_LOCK_WORDS = re.compile(r"lock|Lock|Redlock|synchronize|ConcurrentRateLimiter|QueueOnce|\b(set|add)\s*\(")
 
 
 def _lock_args(node: cst.Call, ctx) -> LockArgs:
@@ -50,7 +54,7 @@ def _lock_at(node: cst.Call, ctx):
 
 class _LockRule(Rule):
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in _LOCK_WORDS)
+        return _LOCK_WORDS.search(unit.text) is not None
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
         api, read = _lock_at(node, ctx)
