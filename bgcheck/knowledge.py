@@ -505,6 +505,12 @@ FANOUT_CALLS = re.compile(
 FANOUT_BOUND_WORDS = re.compile(r"semaphore|acquire|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
 FANOUT_BOUND_CALLS = frozenset({"len"})
 FANOUT_LIMITERS = re.compile(r"Semaphore|CapacityLimiter")
+# A ``for`` over what these calls return walks something already in memory, of a known size: it
+# does not feed a queue faster than a consumer can drain it (BG301). By canonical name, or method name.
+SIZED_ITERATION_CALLS = frozenset(
+    {"range", "enumerate", "zip", "list", "tuple", "sorted", "reversed", "set", "dict", "frozenset", "len", "map", "filter"}
+)
+SIZED_ITERATION_METHODS = frozenset({"items", "keys", "values", "copy"})
 QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.queues.QueueFull", "multiprocessing.queues.Full"})
 # What a handler does that records a dropped item (BG304): method or function names.
 RECORDING_CALLS = re.compile(

@@ -308,7 +308,7 @@ class ProjectIndex:
 
     def queue_puts(self, holder: str) -> list:
         """Every put into the queue kept at ``holder`` (``pkg.mod.Q``, ``pkg.mod.Cls().q``) anywhere in the
-        project: (IR of the item, inside a loop, function qualname, module summary)."""
+        project: (IR of the item, the put's nearest loop as the summary records it, function qualname, module summary)."""
         found = []
         head, _, attr = holder.rpartition(".")
         classes = {head}
@@ -320,10 +320,33 @@ class ProjectIndex:
             classes |= {f"{name}()" for name in self.classes if head in self.mro(name)}
         receivers = {f"{cls}.{attr}" for cls in classes}
         for summary in self.modules.values():
-            for path, item, in_loop, scope in getattr(summary, "queue_puts", ()):
+            for path, item, loop, scope in getattr(summary, "queue_puts", ()):
                 if path in receivers:
-                    found.append((item, in_loop, scope, summary))
+                    found.append((item, loop, scope, summary))
         return found
+
+    def is_stream_loop(self, loop, holder: str = "") -> bool:
+        """Does a recorded loop (``queue_puts``) run over input with no size known in advance: a ``while``
+        loop, an ``async for``, a ``for`` over a Kafka consumer, ``itertools.count()``, a file, ``sys.stdin``
+        (knowledge.STREAM_CONSUMERS), or over what a call returns (rows of a query, pages of an API)? A
+        ``for`` over a list, a range, ``enumerate(...)``, ``d.items()``, a parameter, an attribute, or the
+        queue at ``holder`` itself is not."""
+        if loop in ("while", "async for"):
+            return True
+        if not (isinstance(loop, tuple) and loop[0] == "for"):
+            return False
+        iterated = loop[1]
+        path = self.canonical(irmod.ir_path(iterated))
+        if path and knowledge.STREAM_CONSUMERS.fullmatch(path):
+            return True
+        if iterated[0] != "call" or not iterated[1]:
+            return False
+        target = self.canonical(iterated[1].lstrip("?")) or ""
+        if target in knowledge.SIZED_ITERATION_CALLS or target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
+            return False
+        if holder and holder in repr(iterated):
+            return False  # ``for item in iter_queue(self.q)``: taking items off the same queue
+        return True
 
     def mro(self, class_qualname: str) -> list[str]:
         """The project classes in a class's ancestry, nearest first (depth-first, deduplicated)."""

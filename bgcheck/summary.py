@@ -76,7 +76,8 @@ class ModuleSummary:
     module_calls: tuple = ()  # resolved targets of calls made at import time
     attr_assignments: tuple = ()  # (resolved target path, IR, scope qualname)
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
-    # Items put into a queue: (receiver path as resolved here, IR of the item, inside a loop, scope qualname)
+    # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
+    # the put: None, "while", "async for" or ("for", IR of what it iterates), scope qualname)
     queue_puts: tuple = ()
     has_main_block: bool = False
 
@@ -141,7 +142,7 @@ class _Scope:
         self.endless_loop = False
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
-        self.loop_depth = 0  # loops around the node being visited, in this scope
+        self.loops: list = []  # loops around the node being visited, in this scope: "while" | "async for" | ("for", iter node)
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -171,7 +172,7 @@ class SummaryBuilder(cst.CSTVisitor):
         self.self_attrs: dict[str, dict[str, list]] = {}  # class qualname -> attr -> raw values
         self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope]] = []
         self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
-        self.queue_puts: list[tuple[cst.Call, _Scope, bool]] = []
+        self.queue_puts: list[tuple[cst.Call, _Scope, object]] = []
         self.has_main_block = False
         # The code of every string literal that spans lines, in source order: the text inside one
         # is never a ``def`` line (see ``definition_lines``).
@@ -322,14 +323,14 @@ class SummaryBuilder(cst.CSTVisitor):
 
     def visit_For(self, node: cst.For) -> bool:
         self._bind_opaque(node.target)
-        self.scope.loop_depth += 1
+        self.scope.loops.append("async for" if node.asynchronous is not None else ("for", node.iter))
         return True
 
     def leave_For(self, original_node: cst.For) -> None:
-        self.scope.loop_depth -= 1
+        self.scope.loops.pop()
 
     def leave_While(self, original_node: cst.While) -> None:
-        self.scope.loop_depth -= 1
+        self.scope.loops.pop()
 
     def visit_Return(self, node: cst.Return) -> bool:
         if self.scope.kind == "function":
@@ -400,7 +401,7 @@ class SummaryBuilder(cst.CSTVisitor):
         ):
             self.recorded_calls.append((node, self.scope))
         if last in knowledge.QUEUE_PUT_METHODS and isinstance(func, cst.Attribute) and node.args:
-            self.queue_puts.append((node, self.scope, self.scope.loop_depth > 0))
+            self.queue_puts.append((node, self.scope, self.scope.loops[-1] if self.scope.loops else None))
         return True
 
     def visit_SimpleString(self, node: cst.SimpleString) -> bool:
@@ -423,7 +424,7 @@ class SummaryBuilder(cst.CSTVisitor):
     def visit_While(self, node: cst.While) -> bool:
         if self.scope.kind == "function" and is_endless(node):
             self.scope.endless_loop = True
-        self.scope.loop_depth += 1
+        self.scope.loops.append("while")
         return True
 
     def visit_If(self, node: cst.If) -> bool:
@@ -502,8 +503,8 @@ class SummaryBuilder(cst.CSTVisitor):
             (call_to_ir(node, self._resolver_for(summary, scope)), scope.qualname) for node, scope in self.recorded_calls
         )
         summary.queue_puts = tuple(
-            (path, to_ir(_first_arg(node), resolver), in_loop, scope.qualname)
-            for node, scope, in_loop in self.queue_puts
+            (path, to_ir(_first_arg(node), resolver), _loop_ir(loop, resolver), scope.qualname)
+            for node, scope, loop in self.queue_puts
             for resolver in [self._resolver_for(summary, scope)]
             for path in [_receiver_path(node.func.value, resolver)]
             if path is not None
@@ -519,6 +520,12 @@ class SummaryBuilder(cst.CSTVisitor):
 
 def _is_none(node) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _loop_ir(loop, resolve):
+    if isinstance(loop, tuple):
+        return ("for", to_ir(loop[1], resolve))
+    return loop
 
 
 def _first_arg(node: cst.Call) -> cst.BaseExpression:

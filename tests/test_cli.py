@@ -463,7 +463,7 @@ def test_text_lines_and_summary(three):
 
 
 def test_text_summary_counts_severities(in_tmp):
-    project(in_tmp, {"app.py": THREE_FINDINGS, "q.py": "import queue\n\njobs = queue.Queue()\n\ndef feed(rows):\n    for row in rows:\n        jobs.put(row)\n"})
+    project(in_tmp, {"app.py": THREE_FINDINGS, "q.py": "import queue\n\njobs = queue.Queue()\n\ndef feed(sock):\n    while True:\n        jobs.put(sock.recv(1024))\n"})
     last = bgcheck_cli("check", ".", "--no-show-source").stdout.splitlines()[-1]
     assert last == "Found 4 problems (3 errors, 1 warning); 2 files checked."
 

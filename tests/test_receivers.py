@@ -577,6 +577,82 @@ def test_per_call_wakeup_and_low_rate_queues_are_silent(bg):
     assert codes(found) == []
 
 
+def test_loops_over_sized_things_and_the_queue_itself_do_not_feed(bg):
+    found = bg.code(
+        """
+        import queue
+
+        idle = queue.LifoQueue()
+        delayed = queue.PriorityQueue()
+        control = queue.Queue()
+
+        def fill(limit, make):
+            for _ in range(limit):
+                idle.put_nowait(make())
+
+        def drain(q):
+            while not q.empty():
+                yield q.get_nowait()
+
+        def requeue(now):
+            for item in list(delayed.queue):
+                if item > now:
+                    delayed.put(item)
+                    break
+            for item in drain(delayed):
+                if item > now:
+                    delayed.put(item)
+                    break
+
+        def supervise(workers):
+            while True:
+                for worker in workers:
+                    if not worker.is_alive():
+                        control.put(("restart", worker))
+        """,
+        select=["BG301"],
+    )
+    assert codes(found) == []
+
+
+def test_kafka_consumer_for_loop_feeds(bg):
+    found = bg.code(
+        """
+        import queue
+        from kafka import KafkaConsumer
+
+        records = queue.Queue()
+
+        def read():
+            consumer = KafkaConsumer("orders")
+            for record in consumer:
+                records.put(record)
+        """,
+        select=["BG301"],
+    )
+    assert codes(found) == [("BG301", 5)]
+
+
+def test_rows_of_a_query_feed(bg):
+    found = bg.code(
+        """
+        import queue
+
+        audit = queue.Queue()
+
+        def due_payouts(db):
+            return db.query("SELECT * FROM payouts")
+
+        def settle(db):
+            for payout in due_payouts(db):
+                audit.put(payout)
+        """,
+        select=["BG301"],
+    )
+    assert codes(found) == [("BG301", 4)]
+    assert "fed in a loop in `settle()`" in found[0].message
+
+
 def test_queue_fed_from_a_stream_loop_in_another_module_and_subclass(bg):
     found = bg.files(
         {
@@ -624,6 +700,7 @@ def test_cancel_in_a_shutdown_path_only_on_tasks(bg):
 
         download = Download()
         loop = asyncio.new_event_loop()
+        STATES = {}
 
         async def work():
             return 1
@@ -633,12 +710,14 @@ def test_cancel_in_a_shutdown_path_only_on_tasks(bg):
         def on_sigterm(signum, frame):
             download.cancel()
             task.cancel()
+            state = STATES.pop("key", None)
+            state.cancel()
 
         signal.signal(signal.SIGTERM, on_sigterm)
         """,
         select=["BG402"],
     )
-    assert codes(found) == [("BG402", 19)]
+    assert codes(found) == [("BG402", 20)]
 
 
 def test_lock_key_deleted_only_through_a_key_store(bg):

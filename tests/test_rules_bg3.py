@@ -31,9 +31,8 @@ def test_bg301_every_constructor_without_maxsize(bg):
         h = multiprocessing.JoinableQueue()
 
         def fan_in(stream):
-            for item in stream:
-                for q in (a, b, c, d, e, f, g, h):
-                    q.put(item)
+            while True:
+                item = stream.read()
                 a.put(item)
                 b.put(item)
                 c.put(item)
@@ -125,9 +124,9 @@ def test_bg301_multiprocessing_context_queue_is_named_plainly(bg):
         ctx = multiprocessing.get_context("spawn")
         results = ctx.Queue()
 
-        def produce(rows):
-            for row in rows:
-                results.put(row)
+        def produce(sock):
+            while True:
+                results.put(sock.recv(1024))
         """,
         select=["BG3"],
     )

@@ -105,14 +105,15 @@ class UnboundedExecutorMap(Rule):
 
 
 def _fed_in_a_loop(node: cst.Call, ctx) -> Optional[str]:
-    """The function that puts work into this queue from inside a loop, if any: the shape that can outrun
-    its consumer. A queue made per call (a local), one that only ever receives sentinels, or one fed
+    """The function that puts work into this queue from inside a loop over a stream (``while``, ``async for``,
+    a ``for`` over a consumer: the nearest loop around the put), if any: the shape that can outrun its
+    consumer. A queue made per call (a local), one that only ever receives sentinels, or one fed
     once per call of something (a result queue, a wake-up queue) is not reported: nothing says it grows."""
     holder = holder_of(node, ctx)
     if holder is None:
         return None
-    for item, in_loop, scope, _summary in ctx.index.queue_puts(holder):
-        if in_loop and not ctx.index.is_sentinel(item):
+    for item, loop, scope, _summary in ctx.index.queue_puts(holder):
+        if ctx.index.is_stream_loop(loop, holder) and not ctx.index.is_sentinel(item):
             return scope.rsplit(".", 1)[-1]
     return None
 

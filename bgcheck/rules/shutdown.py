@@ -184,6 +184,8 @@ class ShutdownWithoutWait(Rule):
         kind = receiver_kind(node, ctx)
         if kind is not None and kind not in ("task", "future"):
             return  # known to be something else (an executor, a thread, a queue...)
+        if kind is None and isinstance(node.func.value, cst.Name) and ctx.to_ir(node.func.value)[0] == "call":
+            return  # a local holding what some other call returned (``st = self.futures.pop(key)``): not known to be a task
         names = {receiver}
         loop = ctx.enclosing(cst.For)
         if loop is not None and dotted_name(loop.target) == receiver:
