@@ -77,7 +77,8 @@ class ModuleSummary:
     attr_assignments: tuple = ()  # (resolved target path, IR, scope qualname)
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
     # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
-    # the put: None, "while", "async for" or ("for", IR of what it iterates), scope qualname)
+    # the put: None, "while", "while-sized" (its condition checks a size), "async for" or
+    # ("for", IR of what it iterates), scope qualname)
     queue_puts: tuple = ()
     has_main_block: bool = False
 
@@ -142,7 +143,7 @@ class _Scope:
         self.endless_loop = False
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
-        self.loops: list = []  # loops around the node being visited, in this scope: "while" | "async for" | ("for", iter node)
+        self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -424,7 +425,7 @@ class SummaryBuilder(cst.CSTVisitor):
     def visit_While(self, node: cst.While) -> bool:
         if self.scope.kind == "function" and is_endless(node):
             self.scope.endless_loop = True
-        self.scope.loops.append("while")
+        self.scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
         return True
 
     def visit_If(self, node: cst.If) -> bool:
@@ -520,6 +521,25 @@ class SummaryBuilder(cst.CSTVisitor):
 
 def _is_none(node) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
+
+
+_SIZE_TESTS = frozenset({"len", "qsize", "full", "empty"})
+
+
+def _tests_a_size(test: cst.BaseExpression) -> bool:
+    """Does a loop condition check a size (``while len(q) < limit``, ``while not q.full()``)? Such a loop
+    fills something up to a bound instead of draining a stream."""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+            found = found or name in _SIZE_TESTS
+
+    walk(test, _Finder())
+    return found
 
 
 def _loop_ir(loop, resolve):

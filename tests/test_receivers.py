@@ -589,6 +589,10 @@ def test_loops_over_sized_things_and_the_queue_itself_do_not_feed(bg):
         def fill(limit, make):
             for _ in range(limit):
                 idle.put_nowait(make())
+            while len(idle.queue) < limit:
+                idle.put_nowait(make())
+            while not idle.full():
+                idle.put_nowait(make())
 
         def drain(q):
             while not q.empty():
