@@ -78,6 +78,14 @@ RECEIVER_APIS: dict[str, str] = {
     "asyncio.Task": "task",
     "threading.Thread": "thread",
     "multiprocessing.Process": "process",
+    "multiprocessing.context.Process": "process",
+    "multiprocessing.get_context().Process": "process",
+    "multiprocessing.Pool": "pool",
+    "multiprocessing.get_context().Pool": "pool",
+    "multiprocessing.Queue": "queue",
+    "multiprocessing.JoinableQueue": "queue",
+    "multiprocessing.get_context().Queue": "queue",
+    "multiprocessing.get_context().JoinableQueue": "queue",
     "queue.Queue": "queue",
     "queue.LifoQueue": "queue",
     "queue.PriorityQueue": "queue",
@@ -105,6 +113,8 @@ RECEIVER_NOTE_METHODS: dict[str, str] = {
 }
 # Methods that put an item into a queue (recorded in the summary for BG301/BG304/BG203).
 QUEUE_PUT_METHODS = frozenset({"put", "put_nowait"})
+# What ``join()`` waits for (BG405): a receiver known to be one of these.
+JOINABLE_KINDS = frozenset({"thread", "process", "pool", "queue"})
 
 # --- cancellation (BG101) ---------------------------------------------------
 

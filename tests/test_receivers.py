@@ -752,3 +752,63 @@ def test_lock_key_deleted_only_through_a_key_store(bg):
         select=["BG503"],
     )
     assert codes(found) == [("BG503", 19)]
+
+
+def test_join_in_a_shutdown_path_only_on_known_joinables(bg):
+    found = bg.code(
+        """
+        import atexit
+        import multiprocessing
+        import threading
+
+        class Batch:
+            def join(self):
+                return ",".join(self.parts)
+
+        class Pump(threading.Thread):
+            def run(self):
+                pass
+
+        WORKER = threading.Thread(target=print)
+        PUMP = Pump()
+        CHILD = multiprocessing.Process(target=print)
+        BATCH = Batch()
+        THREADS = []
+
+        @atexit.register
+        def stop():
+            WORKER.join()
+            PUMP.join()
+            CHILD.join()
+            BATCH.join()
+            for t in THREADS:
+                t.join()
+        """,
+        select=["BG405"],
+    )
+    assert codes(found) == [("BG405", 22), ("BG405", 23), ("BG405", 24)]
+
+
+def test_executor_never_used_has_nothing_to_lose(bg):
+    found = bg.code(
+        """
+        import asyncio
+        from concurrent.futures import ThreadPoolExecutor
+
+        IDLE = ThreadPoolExecutor(2)
+        BUSY = ThreadPoolExecutor(2)
+        HANDED = ThreadPoolExecutor(2)
+
+        class Channel:
+            def __init__(self):
+                self.pool = ThreadPoolExecutor(4)
+
+        def work(item):
+            BUSY.submit(print, item)
+
+        async def offload(item):
+            await asyncio.get_running_loop().run_in_executor(HANDED, print, item)
+        """,
+        select=["BG401"],
+    )
+    assert codes(found) == [("BG401", 6), ("BG401", 7)]

@@ -32,6 +32,9 @@ def test_bg401_module_globals_never_shut_down(bg):
 
         def submit(job):
             EXECUTOR.submit(job)
+            PROCESSES.submit(job)
+            POOL.apply_async(job)
+            SCHEDULER.add_job(job)
         """,
         select=["BG401"],
     )
@@ -69,11 +72,15 @@ def test_bg401_class_attribute_and_asyncio_scheduler(bg):
         class Service:
             pool = ThreadPoolExecutor()
 
+            def handle(self, job):
+                self.pool.submit(job)
+
         scheduler = AsyncIOScheduler()
+        scheduler.start()
         """,
         select=["BG401"],
     )
-    assert codes(found) == [("BG401", 6), ("BG401", 8)]
+    assert codes(found) == [("BG401", 6), ("BG401", 11)]
 
 
 def test_bg401_pool_joined_but_never_closed(bg):

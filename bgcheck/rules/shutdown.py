@@ -62,6 +62,8 @@ class ExecutorNeverShutDown(Rule):
             return
         if _stopped_anywhere(ctx.index, holder, _STOP_METHODS[kind]):
             return
+        if not _used_anywhere(ctx.index, holder):
+            return  # nothing is ever submitted to it: no work in flight to drop, no thread started
         what = {"executor": "executor", "pool": "process pool", "scheduler": "scheduler"}[kind]
         method = {"executor": "shutdown()", "pool": "close() and join()", "scheduler": "shutdown()"}[kind]
         ctx.report(
@@ -92,6 +94,15 @@ def _holder(node: cst.Call, ctx) -> Optional[str]:
         if function is not None and function.class_qualname:
             return f"{function.class_qualname}().{target.attr.value}"
     return None
+
+
+def _used_anywhere(index, holder: str) -> bool:
+    """Is a method called on the holder (``POOL.submit``, ``self._pool.map``, ``scheduler.add_job``), or the
+    holder passed to a recorded call (``loop.run_in_executor(POOL, f)``), anywhere in the project? By its
+    last name, as for stop calls: an unknown spelling counts as a use."""
+    name = holder.rsplit(".", 1)[-1]
+    inner, last = f".{name}.", f".{name}"
+    return any(inner in target or target.endswith(last) for target in index.all_call_targets())
 
 
 def _stopped_anywhere(index, holder: str, methods: tuple) -> bool:
@@ -410,8 +421,8 @@ def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
             return None
         return "`shutdown()` (wait=True)"
     if method == "join" and isinstance(func, cst.Attribute) and not isinstance(func.value, cst.BaseString):
-        if any(arg.star for arg in node.args):
-            return None
+        if any(arg.star for arg in node.args) or receiver_kind(node, ctx) not in knowledge.JOINABLE_KINDS:
+            return None  # only a thread, process, pool or queue the model knows: not ``t.join()`` on a name alone
         timeout = argument(node, "timeout", 0)
         if timeout is None or (len(node.args) == 1 and not node.args[0].star and _is_none(timeout)):
             return "`join()`"
