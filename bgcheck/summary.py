@@ -80,6 +80,9 @@ class ModuleSummary:
     # the put: None, "while", "while-sized" (its condition checks a size), "async for" or
     # ("for", IR of what it iterates), scope qualname)
     queue_puts: tuple = ()
+    # Globals and attributes handed on as a value (a call's argument, a dict or list item, a return
+    # value): resolved paths. An executor passed to a helper is used even if no method is called on it.
+    passed_refs: tuple = ()
     has_main_block: bool = False
 
     def global_ref(self, name: str) -> Optional[IR]:
@@ -174,6 +177,7 @@ class SummaryBuilder(cst.CSTVisitor):
         self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope]] = []
         self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
         self.queue_puts: list[tuple[cst.Call, _Scope, object]] = []
+        self.passed: list[tuple[cst.BaseExpression, _Scope]] = []
         self.has_main_block = False
         # The code of every string literal that spans lines, in source order: the text inside one
         # is never a ``def`` line (see ``definition_lines``).
@@ -417,6 +421,22 @@ class SummaryBuilder(cst.CSTVisitor):
             return True  # calls inside the replacement fields are still calls
         return True
 
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        self._pass(node.value)
+        return True
+
+    def visit_DictElement(self, node: cst.DictElement) -> bool:
+        self._pass(node.value)
+        return True
+
+    def visit_Element(self, node: cst.Element) -> bool:
+        self._pass(node.value)
+        return True
+
+    def _pass(self, value: cst.BaseExpression) -> None:
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            self.passed.append((value, self.scope))
+
     def visit_Yield(self, node: cst.Yield) -> bool:
         if self.scope.kind == "function":
             self.scope.is_generator = True
@@ -510,6 +530,12 @@ class SummaryBuilder(cst.CSTVisitor):
             for path in [_receiver_path(node.func.value, resolver)]
             if path is not None
         )
+        passed: dict[str, None] = {}
+        for node, scope in self.passed:
+            path = _receiver_path(node, self._resolver_for(summary, scope))
+            if path is not None:
+                passed.setdefault(path, None)
+        summary.passed_refs = tuple(passed)
         summary.has_main_block = self.has_main_block
         return summary
 

@@ -812,3 +812,30 @@ def test_executor_never_used_has_nothing_to_lose(bg):
         select=["BG401"],
     )
     assert codes(found) == [("BG401", 6), ("BG401", 7)]
+
+
+def test_executor_handed_to_a_helper_or_kept_in_a_table_is_used(bg):
+    found = bg.files(
+        {
+            "app/__init__.py": "",
+            "app/pools.py": """
+                from concurrent.futures import ThreadPoolExecutor
+
+                OFFLOAD = ThreadPoolExecutor(1)
+                LISTED = ThreadPoolExecutor(1)
+
+                def run_with_context(executor, fn):
+                    return executor.submit(fn)
+
+                def offload(fn):
+                    return run_with_context(OFFLOAD, fn)
+                """,
+            "app/registry.py": """
+                from app import pools
+
+                EXECUTORS = {"listed": pools.LISTED}
+                """,
+        },
+        select=["BG401"],
+    )
+    assert codes(found) == [("BG401", 4), ("BG401", 5)]

@@ -102,7 +102,9 @@ def _used_anywhere(index, holder: str) -> bool:
     last name, as for stop calls: an unknown spelling counts as a use."""
     name = holder.rsplit(".", 1)[-1]
     inner, last = f".{name}.", f".{name}"
-    return any(inner in target or target.endswith(last) for target in index.all_call_targets())
+    if any(inner in target or target.endswith(last) for target in index.all_call_targets()):
+        return True
+    return any(path.endswith(last) for summary in index.modules.values() for path in getattr(summary, "passed_refs", ()))
 
 
 def _stopped_anywhere(index, holder: str, methods: tuple) -> bool:
