@@ -359,6 +359,29 @@ def test_what_a_function_returns_reaches_its_callers(tmp_path, monkeypatch):
     assert found(runs.cached()[1], "BG602") == [("proj/user.py", 7, "BG602")]
 
 
+@pytest.mark.parametrize("fixture", ["demo_service", "jobs_inventory"])
+def test_emptying_any_file_and_restoring_it_matches_a_fresh_run(tmp_path, monkeypatch, fixture):
+    """A guard for cross-file facts the cache keys might miss: every module, emptied in turn (its
+    jobs, constants, settings, locks and callees gone) and then restored, gives with the cache
+    exactly what a --no-cache run gives (Runs.cached compares every run)."""
+    import shutil
+
+    root = tmp_path / fixture
+    shutil.copytree(REPO / "fixtures" / fixture, root, ignore=shutil.ignore_patterns(".bgcheck_cache", "__pycache__"))
+    runs = Runs(root, monkeypatch)
+    reference = runs.cached()
+    modules = sorted(p for p in root.rglob("*.py") if p.stat().st_size)
+    assert len(modules) >= 5
+    changed = 0
+    for path in modules:
+        original = path.read_text(encoding="utf-8")
+        path.write_text("", encoding="utf-8")
+        changed += runs.cached() != reference
+        path.write_text(original, encoding="utf-8")
+        assert runs.cached() == reference
+    assert changed  # the edits do change the report
+
+
 CONF_ACKS_LATE = """
     from celery import Celery
 
