@@ -28,6 +28,11 @@ def _no_report(path: str, reason: str, warn: bool) -> None:
     pass
 
 
+class UnreadableFolder(ConfigError, OSError):
+    """A folder named to be checked cannot be read: a one-line error for the command line (a
+    ConfigError), an OSError for callers that walk a workspace and carry on (the language server)."""
+
+
 def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report) -> list[Path]:
     """Return the files to check, deduplicated and sorted by their posix form.
 
@@ -103,7 +108,7 @@ def _walk(
         except OSError as exc:
             shown = (given / rel).as_posix() if given is not None else folder
             if not rel:  # the folder the user named
-                raise ConfigError(f"{shown}: cannot read the folder: {exc.strerror or exc}") from None
+                raise UnreadableFolder(f"{shown}: cannot read the folder: {exc.strerror or exc}") from None
             on_skip(shown.rstrip("/") + "/", f"folder not checked: cannot read it ({exc.strerror or exc})", True)
             continue  # skip rather than abort the run
         names = {e.name for e in entries}

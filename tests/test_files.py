@@ -579,6 +579,8 @@ def test_unreadable_named_folder_is_a_one_line_error(tmp_path, monkeypatch):
     _refuse_scandir(monkeypatch, tmp_path / "locked")
     with pytest.raises(ConfigError, match=r"locked: cannot read the folder: Permission denied$"):
         discover([tmp_path / "locked"], tmp_path, [])
+    with pytest.raises(OSError):  # what the language server catches to carry on
+        discover([tmp_path / "locked"], tmp_path, [])
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root can read anything")
@@ -715,3 +717,17 @@ def test_a_hostile_pyproject_beside_a_bgcheck_toml_is_no_entry_point_table(tmp_p
         (root / "pyproject.toml").write_text(pyproject)
     done = bgcheck_in(root, ".")
     assert done.returncode in (0, 1) and "error" not in done.stderr, done.stderr
+
+
+def test_unreadable_named_folder_exits_2_with_one_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    root = tmp_path / "svc"
+    make(root, {"pyproject.toml": "[tool.bgcheck]\n", "locked/jobs.py": FINDING})
+    _refuse_scandir(monkeypatch, root / "locked")
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["check", "locked", "--no-cache", "-j", "1"])
+    assert result.exit_code == 2
+    assert result.stderr == "bgcheck: error: locked: cannot read the folder: Permission denied\n"
