@@ -797,17 +797,27 @@ def facts_digest(index: ProjectIndex) -> str:
         index.atomic_requests,
         stop_targets,
     )
-    # Puts into a queue reach the file that creates the queue from any module (BG301 "fed in a
-    # loop"), imported by it or not: the items in canonical form (serial.py), and how each is judged.
+    # Facts that reach a file from any module, imported by it or not. Puts into a queue (BG301: a
+    # queue fed from a stream loop): each item and loop in canonical form (serial.py), and how the
+    # index judges them. Globals and attributes passed on as values, and every call target (BG401:
+    # an executor that something somewhere uses).
     table = serial.IRTable()
     puts = sorted(
-        (path, in_loop, scope, table.add(item), index.is_sentinel(item))
+        (path, scope, table.add(item), index.is_sentinel(item), _loop_key(loop, table), index.is_stream_loop(loop, path))
         for summary in index.modules.values()
-        for path, item, in_loop, scope in getattr(summary, "queue_puts", ())
+        for path, item, loop, scope in getattr(summary, "queue_puts", ())
     )
-    facts += (puts, table.rows)
+    passed = sorted({path for summary in index.modules.values() for path in getattr(summary, "passed_refs", ())})
+    facts += (puts, table.rows, passed, sorted(index.all_call_targets()))
     # repr, not pickle: a pickle's bytes depend on which equal strings are one object
     return digest(repr(facts).encode("utf-8", "surrogatepass"))
+
+
+def _loop_key(loop, table) -> str:
+    """A recorded loop (None, "while", ..., ("for", IR)) as one comparable string."""
+    if isinstance(loop, tuple):
+        return f"for:{table.add(loop[1])}"
+    return repr(loop)
 
 
 def ignored_by(code: str, prefixes: Sequence[str]) -> bool:

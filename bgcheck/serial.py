@@ -362,7 +362,7 @@ def diagnostics_from_data(data) -> list:
 # converter here fails tests/test_serial.py (and, unknown, would be lost by the cache).
 MODULE_FIELDS = (
     "path", "module", "is_package", "imports", "constants", "functions", "classes",
-    "module_calls", "attr_assignments", "recorded_calls", "queue_puts", "has_main_block",
+    "module_calls", "attr_assignments", "recorded_calls", "queue_puts", "passed_refs", "has_main_block",
 )
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "locals",
@@ -407,11 +407,32 @@ def summary_to_data(summary: ModuleSummary) -> list:
         list(summary.module_calls),
         [[path, add(ir), scope] for path, ir, scope in summary.attr_assignments],
         [[add(ir), scope] for ir, scope in summary.recorded_calls],
-        [[path, add(ir), in_loop, scope] for path, ir, in_loop, scope in summary.queue_puts],
+        [[path, add(ir), _loop_to_data(loop, add), scope] for path, ir, loop, scope in summary.queue_puts],
+        list(summary.passed_refs),
         summary.has_main_block,
         table.rows,
     ]
     return data
+
+
+_LOOP_KINDS = frozenset(("while", "while-sized", "async for"))
+
+
+def _loop_to_data(loop, add):
+    """The loop around a queue put: None, "while", "while-sized", "async for", or ("for", IR)."""
+    if loop is None or (type(loop) is str and loop in _LOOP_KINDS):
+        return loop
+    if type(loop) is tuple and len(loop) == 2 and loop[0] == "for":
+        return ["for", add(loop[1])]
+    raise DataError(f"unknown loop {loop!r}")
+
+
+def _loop_from_data(data, nodes: list):
+    if data is None or (type(data) is str and data in _LOOP_KINDS):
+        return data
+    if type(data) is list and len(data) == 2 and data[0] == "for":
+        return ("for", nodes[_row_index(data[1], len(nodes))])
+    raise DataError("unknown loop")
 
 
 def _check_strs(*groups) -> None:
@@ -469,7 +490,7 @@ def _class_from_data(data, nodes: list) -> ClassSummary:
 def summary_from_data(data) -> ModuleSummary:
     """The ModuleSummary ``summary_to_data`` made (raises DataError on any other shape)."""
     (path, module, is_package, imports, constants, functions, classes, module_calls, attr_assignments,
-     recorded_calls, queue_puts, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
+     recorded_calls, queue_puts, passed_refs, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
     nodes = decode_rows(rows)
     count = len(nodes)
     function_list = [_function_from_data(item, nodes) for item in _list(functions)]
@@ -484,8 +505,8 @@ def summary_from_data(data) -> ModuleSummary:
         recorded.append((nodes[_row_index(row, count)], _str(scope)))
     puts = []
     for item in _list(queue_puts):
-        target, row, in_loop, scope = _record(item, 4)
-        puts.append((_str(target), nodes[_row_index(row, count)], _bool(in_loop), _str(scope)))
+        target, row, loop, scope = _record(item, 4)
+        puts.append((_str(target), nodes[_row_index(row, count)], _loop_from_data(loop, nodes), _str(scope)))
     return ModuleSummary(
         path=_str(path),
         module=_str(module),
@@ -498,6 +519,7 @@ def summary_from_data(data) -> ModuleSummary:
         attr_assignments=tuple(assignments),
         recorded_calls=tuple(recorded),
         queue_puts=tuple(puts),
+        passed_refs=_strs(passed_refs),
         has_main_block=_bool(has_main_block),
     )
 

@@ -331,15 +331,17 @@ def test_a_put_in_another_module_reaches_the_queue_it_feeds(tmp_path, monkeypatc
     write_project(root, {
         "proj/__init__.py": "",
         "proj/queues.py": "import queue\n\nWORK = queue.Queue()\n",
-        "proj/feeder.py": "from proj.queues import WORK\n\n\ndef feed(items):\n    for item in items:\n        WORK.put(item)\n",
+        "proj/feeder.py": "from proj.queues import WORK\n\n\ndef feed(source):\n    while True:\n        WORK.put(source.read())\n",
     })
     runs = Runs(root, monkeypatch)
     assert found(runs.cached()[1], "BG301") == [("proj/queues.py", 3, "BG301")]
     runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(item):\n    WORK.put(item)\n")
     assert found(runs.cached()[1], "BG301") == []
-    runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(items):\n    for item in items:\n        WORK.put(None)\n")
+    runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(source):\n    while True:\n        WORK.put(None)\n")
     assert found(runs.cached()[1], "BG301") == []  # a sentinel, not work
     runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(items):\n    for item in items:\n        WORK.put(item)\n")
+    assert found(runs.cached()[1], "BG301") == []  # a for over a parameter: not a stream
+    runs.write("proj/feeder.py", "from proj.queues import WORK\n\n\ndef feed(source):\n    while True:\n        WORK.put(source.read())\n")
     assert found(runs.cached()[1], "BG301") == [("proj/queues.py", 3, "BG301")]
     assert runs.parsed == runs.checked == []  # that state is in the cache
 
@@ -380,6 +382,22 @@ def test_emptying_any_file_and_restoring_it_matches_a_fresh_run(tmp_path, monkey
         path.write_text(original, encoding="utf-8")
         assert runs.cached() == reference
     assert changed  # the edits do change the report
+
+
+def test_a_use_in_another_module_reaches_the_executor_it_uses(tmp_path, monkeypatch):
+    """BG401 is silent on an executor nothing uses; a use (a method call, or the executor passed on
+    as a value) can be in any module, also one the executor's module does not import."""
+    root = tmp_path / "svc"
+    pools = "from concurrent.futures import ThreadPoolExecutor\n\nPOOL = ThreadPoolExecutor(4)\n"
+    calls = "from proj.pools import POOL\n\n\ndef go(f):\n    return POOL.submit(f)\n"
+    passes = "from proj import pools\n\n\ndef go(f):\n    helper(pools.POOL, f)\n"
+    unused = "def go(f):\n    return f\n"
+    write_project(root, {"proj/__init__.py": "", "proj/pools.py": pools, "proj/user.py": calls})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG401") == [("proj/pools.py", 3, "BG401")]
+    for source, expected in ((unused, []), (passes, [("proj/pools.py", 3, "BG401")]), (unused, []), (calls, [("proj/pools.py", 3, "BG401")])):
+        runs.write("proj/user.py", source)
+        assert found(runs.cached()[1], "BG401") == expected
 
 
 CONF_ACKS_LATE = """

@@ -631,7 +631,7 @@ def test_read_regular_refuses_what_is_not_a_regular_file(tmp_path):
 # the same through the command line (in a child process with a deadline: a
 # regression hangs the child, never the test run)
 
-FINDING = "import queue\n\nwork = queue.Queue()\n\n\ndef feed(items):\n    for item in items:\n        work.put(item)\n"  # BG301
+FINDING = "import queue\n\nwork = queue.Queue()\n\n\ndef feed(source):\n    while True:\n        work.put(source.read())\n"  # BG301
 
 
 def bgcheck_in(folder: Path, *args: str):

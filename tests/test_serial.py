@@ -158,7 +158,14 @@ def test_every_expression_shape_round_trips():
     )
     summary.attr_assignments = (("m.app.conf.x", ("v", True), "m"),)
     summary.recorded_calls = ((call, "m.f"),)
-    summary.queue_puts = (("m.Q", ("ref", "m.STOP"), False, "m.f"), ("m.K().q", call, True, "m.K.run"))
+    summary.queue_puts = (
+        ("m.Q", ("ref", "m.STOP"), None, "m.f"),
+        ("m.K().q", call, "while", "m.K.run"),
+        ("m.K().q", call, "while-sized", "m.K.run"),
+        ("m.K().q", call, "async for", "m.K.run"),
+        ("m.R", ("v", 1), ("for", ("call", "db.rows", (), ())), "m.f"),
+    )
+    summary.passed_refs = ("m.POOL", "m.K().pool")
     summary.module_calls = ("m.f",)
     summary.imports = {"os": "os"}
     summary.has_main_block = True
@@ -213,7 +220,8 @@ def _valid_summary_data() -> list:
     summary.classes["m.K"] = ClassSummary(qualname="m.K", name="K", bases=("b.B",), attrs={"x": ("v", 1)}, line=1)
     summary.attr_assignments = (("m.x.y", ("v", 1), "m"),)
     summary.recorded_calls = ((("call", "g", (), ()), "m"),)
-    summary.queue_puts = (("m.Q", ("v", None), True, "m.f"),)
+    summary.queue_puts = (("m.Q", ("v", None), "while", "m.f"),)
+    summary.passed_refs = ("m.POOL",)
     return through_json(serial.summary_to_data(summary))
 
 
@@ -242,18 +250,20 @@ SUMMARY_DAMAGE = {
     "class attrs a list": ((6, 0, 4), [0]),
     "assignment too long": ((8, 0), ["m.x.y", 0, "m", "extra"]),
     "recorded call scope a number": ((9, 0, 1), 7),
-    "queue put in_loop a string": ((10, 0, 2), "yes"),
+    "queue put loop unknown": ((10, 0, 2), "forever"),
+    "queue put loop for without a row": ((10, 0, 2), ["for"]),
     "queue put too short": ((10, 0), ["m.Q", 0, True]),
     "function returns a string": ((5, 0, 12), "?"),
-    "has_main_block null": ((11,), None),
-    "rows not a list": ((12,), {"0": ["v", 1]}),
-    "row unknown tag": ((12, 0), ["exec", "print(1)"]),
-    "row refers forward": ((12, 0), ["neg", 5]),
-    "row refers to itself": ((12, 0), ["neg", 0]),
-    "literal a list": ((12, 0), ["v", [1]]),
-    "literal an object": ((12, 0), ["v", {"__class__": "x"}]),
-    "hex integer not hex": ((12, 0), ["i", "zz"]),
-    "bad operator": ((12, 0), ["bin", "@", 0, 0]),
+    "passed refs hold a number": ((11,), [1]),
+    "has_main_block null": ((12,), None),
+    "rows not a list": ((13,), {"0": ["v", 1]}),
+    "row unknown tag": ((13, 0), ["exec", "print(1)"]),
+    "row refers forward": ((13, 0), ["neg", 5]),
+    "row refers to itself": ((13, 0), ["neg", 0]),
+    "literal a list": ((13, 0), ["v", [1]]),
+    "literal an object": ((13, 0), ["v", {"__class__": "x"}]),
+    "hex integer not hex": ((13, 0), ["i", "zz"]),
+    "bad operator": ((13, 0), ["bin", "@", 0, 0]),
     "not a summary at all": ((), None),
 }
 
