@@ -25,7 +25,9 @@ Shapes (all tuples, first item is the tag):
 
 from __future__ import annotations
 
+import math
 import operator
+import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -35,6 +37,14 @@ from bgcheck import knowledge
 
 IR = tuple
 UNKNOWN_IR: IR = ("?",)
+
+# Folding is bounded: a repository must not be able to make it allocate or loop without end
+# (``"%09999999999d" % 1``, ``((10**64)**64)**64``, constants that each double the previous
+# one). Whatever would exceed these limits is UNKNOWN, never evaluated.
+MAX_INT_BITS = 256  # far beyond any timeout or size; every such int converts to a finite float
+MAX_STR_CHARS = 10_000
+MAX_FOLD_STEPS = 10_000  # IR nodes visited by one top-level fold (references are followed again each time)
+MAX_FOLD_DEPTH = 60
 
 
 class _Unknown:
@@ -100,18 +110,30 @@ def dotted_name(node: cst.CSTNode) -> str | None:
 
 
 def _literal_string(node: cst.BaseString) -> IR:
-    if isinstance(node, cst.SimpleString):
-        try:
-            return ("v", node.evaluated_value)
-        except Exception:  # pragma: no cover - malformed escape
+    """The value of a string literal (implicit concatenations folded, iteratively: they can be
+    thousands of parts long), or UNKNOWN_IR past MAX_STR_CHARS."""
+    parts: list = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.ConcatenatedString):
+            stack.append(current.right)
+            stack.append(current.left)
+        elif isinstance(current, cst.SimpleString):
+            try:
+                parts.append(current.evaluated_value)
+            except Exception:  # pragma: no cover - malformed escape
+                return UNKNOWN_IR
+        else:
+            return UNKNOWN_IR  # an f-string among the parts
+        if len(parts) > 1 and type(parts[-1]) is not type(parts[0]):
             return UNKNOWN_IR
-    if isinstance(node, cst.ConcatenatedString):
-        left = _literal_string(node.left)
-        right = _literal_string(node.right)
-        if left[0] == "v" and right[0] == "v" and type(left[1]) is type(right[1]):
-            return ("v", left[1] + right[1])
+    if not parts or sum(len(part) for part in parts) > MAX_STR_CHARS:
         return UNKNOWN_IR
-    return UNKNOWN_IR
+    return ("v", parts[0][:0].join(parts))
+
+
+_MAX_LITERAL_CHARS = 300
 
 
 def to_ir(node: cst.BaseExpression, resolve: NameResolver, depth: int = 0) -> IR:
@@ -120,8 +142,14 @@ def to_ir(node: cst.BaseExpression, resolve: NameResolver, depth: int = 0) -> IR
         return UNKNOWN_IR
     d = depth + 1
     if isinstance(node, cst.Integer):
-        return ("v", int(node.value.replace("_", ""), 0)) if not _is_legacy_octal(node.value) else UNKNOWN_IR
+        # Past _MAX_LITERAL_CHARS the value would be UNKNOWN anyway (MAX_INT_BITS), and int()
+        # refuses decimal literals of more than 4,300 digits.
+        if len(node.value) > _MAX_LITERAL_CHARS or _is_legacy_octal(node.value):
+            return UNKNOWN_IR
+        return ("v", int(node.value.replace("_", ""), 0))
     if isinstance(node, cst.Float):
+        if len(node.value) > _MAX_LITERAL_CHARS:
+            return UNKNOWN_IR
         return ("v", float(node.value.replace("_", "")))
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
         return _literal_string(node)
@@ -285,52 +313,105 @@ _ARITH = {
 }
 
 
-def fold(ir: IR | None, lookup: ConstantLookup, _seen: frozenset = frozenset(), _depth: int = 0):
-    """Evaluate an IR to a Python value (numbers, str, TimeDelta, containers), or UNKNOWN."""
-    if ir is None or _depth > 60:
+
+
+class _Budget:
+    """One top-level fold's step allowance, and the scalar constants it has folded (so that a
+    chain of constants each built from the previous ones folds in linear time). Containers are
+    not remembered: shared, they could stand for exponentially large values."""
+
+    __slots__ = ("steps", "scalars")
+
+    def __init__(self) -> None:
+        self.steps = MAX_FOLD_STEPS
+        self.scalars: dict = {}
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def fold(ir: IR | None, lookup: ConstantLookup):
+    """Evaluate an IR to a Python value (numbers, str, TimeDelta, containers), or UNKNOWN.
+
+    Bounded (MAX_FOLD_STEPS, MAX_FOLD_DEPTH, MAX_INT_BITS, MAX_STR_CHARS): past a limit the
+    whole value is UNKNOWN. Never raises on what a repository can write."""
+    try:
+        return _fold(ir, lookup, frozenset(), 0, _Budget())
+    except (_OutOfBudget, RecursionError, MemoryError):
         return UNKNOWN
+
+
+def _fold(ir: IR | None, lookup: ConstantLookup, _seen: frozenset, _depth: int, budget: _Budget):
+    if ir is None or _depth > MAX_FOLD_DEPTH or not isinstance(ir, tuple) or not ir:
+        return UNKNOWN
+    budget.steps -= 1
+    if budget.steps < 0:
+        raise _OutOfBudget
     d = _depth + 1
     tag = ir[0]
     if tag == "v":
-        return ir[1]
+        return _bounded(ir[1])
     if tag == "ref":
         name = ir[1]
         if name in _seen:
             return UNKNOWN  # a cycle of constants
+        known = budget.scalars.get(name, budget)
+        if known is not budget:
+            return known
         target = lookup(name)
         if target is None:
             return UNKNOWN
-        return fold(target, lookup, _seen | {name}, d)
+        value = _fold(target, lookup, _seen | {name}, d, budget)
+        if value is UNKNOWN or isinstance(value, (int, float, str, bytes, TimeDelta)) or value is None:
+            budget.scalars[name] = value
+        return value
     if tag == "neg":
-        value = fold(ir[1], lookup, _seen, d)
+        value = _fold(ir[1], lookup, _seen, d, budget)
         if isinstance(value, TimeDelta):
             return TimeDelta(-value.seconds)
         if _is_number(value):
             return -value
         return UNKNOWN
     if tag == "bin":
-        return _fold_binop(ir[1], fold(ir[2], lookup, _seen, d), fold(ir[3], lookup, _seen, d))
+        left = _fold(ir[2], lookup, _seen, d, budget)
+        if left is UNKNOWN:
+            return UNKNOWN
+        return _fold_binop(ir[1], left, _fold(ir[3], lookup, _seen, d, budget))
     if tag == "total_seconds":
-        value = fold(ir[1], lookup, _seen, d)
-        return float(value.seconds) if isinstance(value, TimeDelta) else UNKNOWN
+        value = _fold(ir[1], lookup, _seen, d, budget)
+        return value.seconds if isinstance(value, TimeDelta) else UNKNOWN
     if tag == "call":
-        if ir[1] in _TIMEDELTA_NAMES:
-            return _fold_timedelta(ir, lookup, _seen, d)
+        if ir[1] in _TIMEDELTA_NAMES and len(ir) >= 4:
+            return _fold_timedelta(ir, lookup, _seen, d, budget)
         return UNKNOWN
     if tag == "seq":
-        items = tuple(fold(item, lookup, _seen, d) for item in ir[2])
+        items = tuple(_fold(item, lookup, _seen, d, budget) for item in ir[2])
         return list(items) if ir[1] == "list" else items
     if tag == "dict":
         result = {}
         for key, value in ir[1]:
             if key is None:
                 return UNKNOWN
-            folded_key = fold(key, lookup, _seen, d)
+            folded_key = _fold(key, lookup, _seen, d, budget)
             if folded_key is UNKNOWN or not _hashable(folded_key):
                 return UNKNOWN
-            result[folded_key] = fold(value, lookup, _seen, d)
+            result[folded_key] = _fold(value, lookup, _seen, d, budget)
         return result
     return UNKNOWN
+
+
+def _bounded(value):
+    """A value within the limits, else UNKNOWN (also: floats that are not finite)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return value if value.bit_length() <= MAX_INT_BITS else UNKNOWN
+    if isinstance(value, float):
+        return value if math.isfinite(value) else UNKNOWN
+    if isinstance(value, (str, bytes)):
+        return value if len(value) <= MAX_STR_CHARS else UNKNOWN
+    return UNKNOWN  # complex ((-8) ** 0.5) and anything else
 
 
 def _hashable(value) -> bool:
@@ -345,69 +426,130 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _int_result_fits(op: str, left, right) -> bool:
+    """Would ``left op right`` (ints) stay within MAX_INT_BITS? Decided before computing it."""
+    if op in ("+", "-"):
+        return max(left.bit_length(), right.bit_length()) < MAX_INT_BITS
+    if op == "*":
+        return left.bit_length() + right.bit_length() <= MAX_INT_BITS
+    if op == "**":
+        if right < 0 or abs(left) <= 1:
+            return True  # a float, or -1, 0, 1 (0 ** -1 raises ZeroDivisionError, caught)
+        return right <= MAX_INT_BITS and right * (left.bit_length() - 1) < MAX_INT_BITS
+    return True  # / // % never grow
+
+
 def _fold_binop(op: str, left, right):
     if left is UNKNOWN or right is UNKNOWN:
         return UNKNOWN
     if isinstance(left, TimeDelta) or isinstance(right, TimeDelta):
         return _fold_timedelta_binop(op, left, right)
     if _is_number(left) and _is_number(right):
+        if isinstance(left, int) and isinstance(right, int):
+            if not _int_result_fits(op, left, right):
+                return UNKNOWN
+        elif op == "**" and abs(right) > MAX_INT_BITS:
+            return UNKNOWN
         try:
-            if op == "**" and abs(right) > 64:
-                return UNKNOWN  # refuse to build huge numbers
-            return _ARITH[op](left, right)
-        except (ArithmeticError, ValueError, TypeError):
+            return _bounded(_ARITH[op](left, right))
+        except (ArithmeticError, ValueError, TypeError):  # OverflowError, ZeroDivisionError, complex results
             return UNKNOWN
     if op == "+" and isinstance(left, str) and isinstance(right, str):
-        return left + right
+        return _bounded(left + right) if len(left) + len(right) <= MAX_STR_CHARS else UNKNOWN
     if op == "%" and isinstance(left, str):
-        try:
-            return left % right
-        except (TypeError, ValueError):
-            return UNKNOWN
+        return _format_percent(left, right)
     return UNKNOWN
+
+
+# A printf-style conversion: its flags, width and precision (``%-08.3f``, ``%(name)s``, ``%*d``).
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _format_percent(template: str, args):
+    """``template % args`` when the result is bounded: every argument a plain scalar, and no width
+    or precision that could make it longer than MAX_STR_CHARS (checked before formatting)."""
+    values = args if isinstance(args, tuple) else tuple(args.values()) if isinstance(args, dict) else (args,)
+    longest = 0
+    for value in values:
+        if isinstance(value, str):
+            longest = max(longest, len(value))
+        elif _is_number(value) or isinstance(value, bool) or value is None:
+            longest = max(longest, 100)  # a bounded int is at most 78 digits; a float's repr is shorter
+        else:
+            return UNKNOWN
+    conversions = 0
+    widest = 0
+    for match in _PERCENT_SPEC.finditer(template):
+        conversions += 1
+        for number in match.groups():
+            if number == "*":
+                return UNKNOWN
+            if number is not None:
+                if len(number) > 5:
+                    return UNKNOWN
+                widest = max(widest, int(number))
+    if len(template) + conversions * (longest + widest) > MAX_STR_CHARS:
+        return UNKNOWN
+    try:
+        return _bounded(template % args)
+    except (TypeError, ValueError, KeyError, ArithmeticError):
+        return UNKNOWN
 
 
 def _fold_timedelta_binop(op: str, left, right):
-    if isinstance(left, TimeDelta) and isinstance(right, TimeDelta):
-        if op == "+":
-            return TimeDelta(left.seconds + right.seconds)
-        if op == "-":
-            return TimeDelta(left.seconds - right.seconds)
-        if op == "/" and right.seconds:
-            return left.seconds / right.seconds
+    try:
+        if isinstance(left, TimeDelta) and isinstance(right, TimeDelta):
+            if op == "+":
+                return _timedelta(left.seconds + right.seconds)
+            if op == "-":
+                return _timedelta(left.seconds - right.seconds)
+            if op == "/" and right.seconds:
+                return _bounded(left.seconds / right.seconds)
+            return UNKNOWN
+        if op == "*":
+            if isinstance(left, TimeDelta) and _is_number(right):
+                return _timedelta(left.seconds * right)
+            if isinstance(right, TimeDelta) and _is_number(left):
+                return _timedelta(right.seconds * left)
+        if op in ("/", "//") and isinstance(left, TimeDelta) and _is_number(right) and right:
+            return _timedelta(left.seconds / right if op == "/" else left.seconds // right)
+    except ArithmeticError:
         return UNKNOWN
-    if op == "*":
-        if isinstance(left, TimeDelta) and _is_number(right):
-            return TimeDelta(left.seconds * right)
-        if isinstance(right, TimeDelta) and _is_number(left):
-            return TimeDelta(right.seconds * left)
-    if op in ("/", "//") and isinstance(left, TimeDelta) and _is_number(right) and right:
-        return TimeDelta(left.seconds / right if op == "/" else left.seconds // right)
     return UNKNOWN
 
 
-def _fold_timedelta(ir: IR, lookup: ConstantLookup, seen: frozenset, depth: int):
-    _tag, _target, args, kwargs = ir
+def _timedelta(seconds) -> "TimeDelta | _Unknown":
+    seconds = float(seconds)  # both operands are bounded: finite or inf, never an OverflowError
+    return TimeDelta(seconds) if math.isfinite(seconds) else UNKNOWN
+
+
+def _fold_timedelta(ir: IR, lookup: ConstantLookup, seen: frozenset, depth: int, budget: _Budget):
+    args, kwargs = ir[2], ir[3]
     total = 0.0
     if len(args) > len(_TIMEDELTA_POSITIONAL):
         return UNKNOWN
     named = list(zip(_TIMEDELTA_POSITIONAL, args)) + list(kwargs)
     for key, expr in named:
         factor = _TIMEDELTA_FACTORS.get(key)
-        value = fold(expr, lookup, seen, depth)
+        value = _fold(expr, lookup, seen, depth, budget)
         if factor is None or not _is_number(value):
             return UNKNOWN
-        total += value * factor
-    return TimeDelta(total)
+        total += float(value) * factor  # bounded numbers: finite floats
+    return _timedelta(total)
 
 
 def as_seconds(value) -> float | None:
     """A folded number or timedelta as seconds, else None."""
     if isinstance(value, TimeDelta):
-        return value.seconds
-    if _is_number(value):
-        return float(value)
-    return None
+        seconds = value.seconds
+    elif _is_number(value):
+        try:
+            seconds = float(value)
+        except OverflowError:  # an int past MAX_INT_BITS that did not come from fold()
+            return None
+    else:
+        return None
+    return seconds if math.isfinite(seconds) else None
 
 
 def kwarg(ir: IR, name: str) -> IR | None:
