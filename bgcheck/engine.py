@@ -29,6 +29,7 @@ from bgcheck.config import Config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
 from bgcheck.execution import ExecutionModel
 from bgcheck.files import FileTooLarge, NotRegularFile, PathPatterns, discover, read_regular
+from bgcheck.guards import parse_hazard
 from bgcheck.jobs import attach_jobs
 from bgcheck import parallel, serial, transactions
 from bgcheck.cache import digest
@@ -53,33 +54,6 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 # this budget (a CST costs tens of bytes per source byte); past it, phase 2
 # parses again the files it needs. Worker processes never send CSTs back.
 KEEP_CST_BUDGET_CHARS = 8 * 1024 * 1024  # about 200 MB of CST
-# Parsers cost time and memory out of all proportion on pathological nesting
-# (libcst needs a minute and gigabytes for 3000 nested brackets): a run of
-# this many opening brackets is reported as BG000 without parsing.
-_DEEP_NESTING = re.compile(r"(?:[(\[{]\s*){200}")
-# Deep nesting with items between the brackets (``[0, [0, [0, ...``), long
-# attribute or ``not`` chains: generated code on very long lines. Only files
-# with such a line are measured, with CPython's own parser (fast, C).
-_LONG_LINE = re.compile(r"[^\n]{1000}")
-MAX_NESTING = 500
-
-
-def _too_deep(text: str) -> bool:
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as exc:
-        return "nested" in str(exc) or "too many" in str(exc)
-    except (RecursionError, MemoryError, ValueError):
-        return True
-    stack = [(tree, 0)]
-    while stack:  # iterative: the depth is what we are measuring
-        node, depth = stack.pop()
-        if depth > MAX_NESTING:
-            return True
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
-    return False
-
-
 @dataclass
 class FileUnit:
     """One file as the engine sees it."""
@@ -185,7 +159,16 @@ def decode_source(data: bytes) -> str:
     """Decode like the interpreter: BOM, then a coding cookie, else UTF-8."""
     encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
     text = data.decode(encoding)
-    return text[1:] if text.startswith("\ufeff") else text
+    return normalize_newlines(text[1:] if text.startswith("\ufeff") else text)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def normalize_newlines(text: str) -> str:
+    """A lone ``\\r`` ends a line for Python and for editors: made a ``\\n``, so that every line
+    count (positions, noqa, code frames) agrees. Lines and columns are unchanged."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 def read_source(path: Path, display: str) -> tuple[Optional[bytes], Optional[Diagnostic]]:
@@ -209,8 +192,19 @@ def content_key(path: Path, display: str, data: bytes) -> str:
 
 def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = None) -> FileUnit:
     """Phase 1 for one file on disk (from the cache when its bytes are unchanged).
-    ``prepared``: the (bytes, cache key) a caller already read and computed."""
+    ``prepared``: the (bytes, cache key) a caller already read and computed.
+    Whatever goes wrong is this file's BG000, never the run's."""
     unit = FileUnit(path=path, display=display)
+    try:
+        return _load_unit(unit, cache, prepared)
+    except Exception as exc:
+        return _failed(unit, "loading", exc)
+    except MemoryError:
+        return _failed(unit, "loading", MemoryError("out of memory"))
+
+
+def _load_unit(unit: FileUnit, cache, prepared: Optional[tuple]) -> FileUnit:
+    path, display = unit.path, unit.display
     if prepared is not None:
         data, key = prepared
     else:
@@ -305,19 +299,44 @@ def _valid_results_entry(value) -> bool:
 
 def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] = None) -> FileUnit:
     """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
-    this with the editor's unsaved text."""
+    this with the editor's unsaved text. Whatever goes wrong is this file's BG000, never the run's."""
     unit = unit or FileUnit(path=path, display=display)
+    try:
+        return _analyse_text(path, display, text, unit)
+    except Exception as exc:
+        return _failed(unit, "analysing", exc)
+    except MemoryError:
+        return _failed(unit, "analysing", MemoryError("out of memory"))
+
+
+def _failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
+    """``unit`` as a BG000 after an unexpected exception: the rest of the run goes on."""
+    unit.summary = None
+    unit.module = None
+    unit.pending = False
+    unit.error = internal_error(unit.display, doing, exc)
+    return unit
+
+
+def internal_error(display: str, doing: str, exc: BaseException) -> Diagnostic:
+    """BG000 for a file whose analysis failed inside bgcheck (a bug: the message says what to report)."""
+    return _bg000(
+        display,
+        f"file not analysed: bgcheck failed while {doing} it ({type(exc).__name__}: {_short(exc)}); "
+        "the other files were checked. This is a bug in bgcheck: please report it with this file",
+    )
+
+
+def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUnit:
+    text = normalize_newlines(text)
     unit.text = text
     if "\x00" in text:
         unit.error = _bg000(display, "file not analysed: it contains a NUL byte")
         return unit
-    deep = _DEEP_NESTING.search(text)
-    if deep is not None:
-        line = text.count("\n", 0, deep.start()) + 1
-        unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse (200+ brackets open at once)", line)
-        return unit
-    if _LONG_LINE.search(text) and _too_deep(text):
-        unit.error = _bg000(display, f"file not analysed: it is nested more than {MAX_NESTING} levels deep")
+    hazard = parse_hazard(text)
+    if hazard is not None:
+        line, reason = hazard
+        unit.error = _bg000(display, f"file not analysed: {reason}", line)
         return unit
     try:
         module = cst.parse_module(text)
@@ -343,18 +362,57 @@ def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] =
 def _syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnostic:
     """BG000 for a file libcst cannot parse, at the position CPython gives when it agrees."""
     try:
-        ast.parse(text)  # only on this failure path: CPython's message and position are the ones users know
+        py_tree = ast.parse(text)  # only on this failure path: CPython's message and position are the ones users know
     except SyntaxError as py_exc:
         line = py_exc.lineno or exc.editor_line
         column = py_exc.offset or 1
         return _bg000(display, f"file not analysed: syntax error: {py_exc.msg}", line, column)
     except (RecursionError, MemoryError, ValueError):
-        pass
+        return _bg000(display, "file not analysed: it is nested too deeply to parse", exc.editor_line, exc.editor_column)
+    else:
+        tree = py_tree
     first_line = exc.message.splitlines()[0] if exc.message else "syntax error"
     # libcst's own "error at L:C" is more exact than its editor position, which can be a line late
     where = re.search(r"error at (\d+):(\d+)", first_line)
     line, column = (int(where[1]), int(where[2]) + 1) if where else (exc.editor_line, exc.editor_column)
-    return _bg000(display, f"file not analysed: libcst cannot parse it: {first_line}", line, column)
+    why, line, column = _libcst_limit(tree, line, column)
+    detail = first_line.removeprefix("parser error: ")
+    return _bg000(
+        display,
+        f"file not analysed: it is valid Python, but libcst (the parser bgcheck uses) cannot parse it: {why}"
+        f"(libcst: {detail})",
+        line,
+        column,
+    )
+
+
+def _short_source(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _libcst_limit(tree: ast.Module, line: int, column: int) -> tuple[str, int, int]:
+    """Which known limit of libcst valid Python at ``line`` runs into, in words (or ""), and where."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and (node.target.lineno, node.target.col_offset) > (node.lineno, node.col_offset):
+            return (
+                f"line {node.lineno} annotates a parenthesized target (`({_short_source(node.target)}): ...`), "
+                "which libcst does not support; write it without the parentheses ",
+                node.lineno,
+                node.col_offset + 1,
+            )
+        if (
+            isinstance(node, (ast.Constant, ast.JoinedStr))
+            and isinstance(getattr(node, "value", None), (str, bytes, list))
+            and node.lineno < line <= (node.end_lineno or 0) + 1
+        ):
+            return (
+                f"lines {node.lineno}-{node.end_lineno} are one implicit concatenation of "
+                f"{node.end_lineno - node.lineno + 1:,} lines of string literals, more than libcst can parse in a row ",
+                node.lineno,
+                node.col_offset + 1,
+            )
+    return "", line, column
 
 
 def _short(exc: BaseException) -> str:
@@ -401,6 +459,16 @@ def console_scripts(root: Path) -> dict[str, str]:
 
 
 def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
+    """Phase 2 for one file. Whatever goes wrong is this file's BG000, never the run's."""
+    try:
+        return _check_unit(unit, index, config, rule_classes)
+    except Exception as exc:
+        return [internal_error(unit.display, "checking", exc)]
+    except MemoryError:
+        return [internal_error(unit.display, "checking", MemoryError("out of memory"))]
+
+
+def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
     rules = [rule_class(config) for rule_class in rule_classes]
     relevant = [rule for rule in rules if rule.is_relevant(unit)]
     if not relevant:
@@ -473,7 +541,7 @@ def collect_project(
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
     runtimes = load_runtimes(config, runtimes_file)
     units = [ensure_summary(unit, cache) for unit in load_units(paths, config, jobs=jobs, cache=cache)]
-    index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
+    index = build_index_isolated(units, config, console_scripts(config.root), runtimes)
     return index, [u.error for u in units if u.error is not None]
 
 
@@ -583,8 +651,14 @@ def check_units(
         if index is None:
             for unit in units:
                 ensure_summary(unit, cache)
-            index = build_index((u.summary for u in units if u.summary is not None), config, console_scripts(config.root), runtimes)
+            index = build_index_isolated(units, config, console_scripts(config.root), runtimes)
         return index
+
+    def report_error(unit: FileUnit) -> None:
+        ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
+        line = unit.error.location.line
+        if bg000_enabled and not ignored_by(BG000_CODE, ignored) and not is_suppressed(parse_noqa(unit.text), BG000_CODE, (line,)):
+            found[unit.display] = [unit.error]
 
     to_check: list[FileUnit] = []
     found: dict[str, list[Diagnostic]] = {}
@@ -601,9 +675,7 @@ def check_units(
             continue
         ignored = _ignored_codes(unit.path, config.root, per_file_ignores)
         if unit.error is not None:
-            line = unit.error.location.line
-            if bg000_enabled and not ignored_by(BG000_CODE, ignored) and not is_suppressed(parse_noqa(unit.text), BG000_CODE, (line,)):
-                found[unit.display] = [unit.error]
+            report_error(unit)
             continue
         if bundle is not None and unit.display in bundle:
             found[unit.display] = [d for d in bundle[unit.display] if not ignored_by(d.code, ignored)]
@@ -621,6 +693,10 @@ def check_units(
     raw_results: dict[str, list[Diagnostic]] = {}
     if to_check:
         index = project()
+        for unit in to_check:
+            if unit.error is not None:  # its summary broke the project model (build_index_isolated)
+                report_error(unit)
+        to_check = [unit for unit in to_check if unit.error is None]
         for unit in to_check:
             unit.index = index
         workers = parallel.workers_for(jobs, len(to_check))
@@ -661,6 +737,22 @@ def check_units(
     result.index = index
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def build_index_isolated(units: Sequence[FileUnit], config: Config, scripts: Optional[dict], runtimes: Optional[dict]) -> ProjectIndex:
+    """build_index over the units' summaries. Should a summary make the project-wide models fail
+    (a bug in bgcheck), its file becomes a BG000 and the index is built from the others."""
+    try:
+        return build_index([u.summary for u in units if u.summary is not None], config, scripts, runtimes)
+    except Exception:
+        pass
+    for unit in units:
+        if unit.summary is not None:
+            try:
+                build_index([unit.summary], config, scripts, runtimes)
+            except Exception as exc:
+                _failed(unit, "modelling the project with", exc)
+    return build_index([u.summary for u in units if u.summary is not None], config, scripts, runtimes)
 
 
 def _store_bundle(cache, project_key: str, units, file_keys: dict, raw_results: dict) -> None:

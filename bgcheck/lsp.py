@@ -44,9 +44,11 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
+from urllib.parse import unquote
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -362,6 +364,9 @@ def _deliver(loop: asyncio.AbstractEventLoop, setter, future: asyncio.Future, va
 # the server
 
 
+_UNHANDLED = object()  # a message that could not be read: answered (or logged) already
+
+
 class _Protocol(LanguageServerProtocol):
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
@@ -370,6 +375,48 @@ class _Protocol(LanguageServerProtocol):
         if general is not None and general.position_encodings:
             general.position_encodings = [types.PositionEncodingKind.Utf16]
         return (yield from super().lsp_initialize(params))
+
+    def structure_message(self, data):
+        """A message whose params do not have the protocol's types: a request gets an error
+        response (InvalidParams), a notification is logged; pygls alone would leave the request
+        unanswered and show "Error in server" in the editor."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            method = data.get("method") if isinstance(data, dict) else None
+            if isinstance(data, dict) and "id" in data and isinstance(method, str):
+                logger.warning("request %r (id %r) has malformed params: answered with an error", method, data.get("id"))
+                error = JsonRpcInvalidParams() if isinstance(exc, JsonRpcInvalidParams) else exc
+                self._send_response(data["id"], error=error.to_response_error())
+            else:
+                logger.warning("ignored a malformed message (method %r)", method)
+            return _UNHANDLED
+
+    def handle_message(self, message):
+        if message is _UNHANDLED:
+            return
+        if not hasattr(message, "jsonrpc"):  # valid JSON, but not a JSON-RPC message (a list, a number, ...)
+            logger.warning("ignored a message that is not JSON-RPC: %.200r", message)
+            return
+        super().handle_message(message)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        """pygls's, for a document the server knows: a change to a closed (or never opened)
+        document, or one that does not apply, is logged and dropped instead of raising."""
+        uri = params.text_document.uri
+        if unquote(uri) not in self.workspace.text_documents:
+            logger.warning("didChange for %s, which is not open: ignored", uri)
+            return
+        try:
+            for change in params.content_changes:
+                self.workspace.update_text_document(params.text_document, change)
+        except Exception as exc:  # noqa: BLE001 - a change that does not apply to the text
+            logger.warning("didChange for %s does not apply: %s", uri, exc)
+            return
+        user_handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        if user_handler is not None:
+            yield user_handler, (params,), None
 
 
 _NEVER = object()  # "never analysed" version marker
@@ -451,6 +498,11 @@ class BgcheckLanguageServer(LanguageServer):
         )
 
     # -- errors ------------------------------------------------------------
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """pygls shows these in the editor ("Error in server: ..."): malformed input from the
+        client is not the user's business. Logged instead (the client's log for the server)."""
+        self._internal_error(getattr(source, "__name__", "server"), error)
 
     def _internal_error(self, what: str, exc: BaseException) -> None:
         logger.error("%s: %s", what, exc, exc_info=exc)

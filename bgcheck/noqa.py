@@ -93,14 +93,15 @@ def _comments(source: str) -> Iterable[tuple[int, str]]:
         # Tokenize so that "# noqa" inside a string literal is not taken for a comment.
         return [
             (tok.start[0], tok.string)
-            for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            # newline=None: a lone "\r" ends a line too, as it does for Python
+            for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline)
             if tok.type == tokenize.COMMENT and _HAS_NOQA.search(tok.string)
         ]
     except (tokenize.TokenError, SyntaxError):  # IndentationError is a SyntaxError
         # A broken file still gets its suppressions: take text from the first
         # "#" before "noqa" on each line (strings may fool this; it is a fallback).
         found = []
-        for number, text in enumerate(source.split("\n"), start=1):
+        for number, text in enumerate(re.split(r"\r\n|\r|\n", source), start=1):
             match = _DIRECTIVE.search(text) if _HAS_NOQA.search(text) else None
             if match is not None:
                 found.append((number, text[match.start() :]))

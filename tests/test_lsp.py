@@ -234,6 +234,90 @@ async def test_broken_document_reports_bg000_and_server_lives_on(client: Languag
     assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
 
 
+def no_error_popups(client: LanguageClient) -> bool:
+    return not [m for m in client.messages if "Error in server" in m.message or "internal error" in m.message]
+
+
+@pytest.mark.asyncio
+async def test_malformed_requests_get_an_error_response_and_no_popup(client: LanguageClient, workspace: Path):
+    from pygls.exceptions import JsonRpcException
+
+    uri = uri_of(workspace, "swallows.py")
+    # wrongly typed params: an InvalidParams error response, not silence
+    from concurrent.futures import Future
+
+    answer: Future = Future()
+    client.protocol._request_futures["bad-hover"] = answer  # the raw request below bypasses the client's types
+    client.protocol._send_data(
+        {"jsonrpc": "2.0", "id": "bad-hover", "method": types.TEXT_DOCUMENT_HOVER, "params": {"textDocument": 5, "position": "top"}}
+    )
+    with pytest.raises(JsonRpcException) as raised:
+        await asyncio.wait_for(asyncio.wrap_future(answer), TIMEOUT)
+    assert raised.value.code == -32602  # InvalidParams
+    # malformed notifications, a JSON value that is not a message: logged only
+    for params in ({"textDocument": 3}, {"textDocument": {"uri": 7}, "contentChanges": "x"}):
+        client.protocol._send_data({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_DID_OPEN, "params": params})
+    client.protocol._send_data([1, 2, 3])
+    # the server still answers and analyses
+    open_document(client, uri, SWALLOWS)
+    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    hover = await client.text_document_hover_async(hover_params(uri, types.Position(line=0, character=0)))
+    assert hover is None
+    assert no_error_popups(client), client.messages
+
+
+@pytest.mark.asyncio
+async def test_did_change_after_did_close_is_ignored(client: LanguageClient, workspace: Path):
+    uri, other = uri_of(workspace, "swallows.py"), uri_of(workspace, "clean.py")
+    open_document(client, uri, SWALLOWS)
+    await diagnostics_for(client, uri, has("BG101"))
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    change_document(client, uri, CLEAN, version=2)  # a late change for the closed document
+    change_document(client, uri_of(workspace, "never_opened.py"), CLEAN, version=1)
+    open_document(client, other, SWALLOWS)  # the server lives on
+    assert codes(await diagnostics_for(client, other, has("BG101"))) == ["BG101"]
+    assert no_error_popups(client), client.messages
+    # opened again: analysed from the new text
+    open_document(client, uri, FIXED, version=3)
+    assert await diagnostics_for(client, uri, empty) == []
+
+
+@pytest.mark.asyncio
+async def test_a_hostile_file_in_the_workspace_leaves_other_documents_their_diagnostics(client: LanguageClient, workspace: Path):
+    hostile = uri_of(workspace, "hostile.py")
+    open_document(client, hostile, HOSTILE_FOLDING)
+    uri = uri_of(workspace, "swallows.py")
+    open_document(client, uri, SWALLOWS)
+    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    deep = uri_of(workspace, "deep.py")
+    open_document(client, deep, "x = (1\n" + " + 1\n" * 4000 + ")\n")
+    (diagnostic,) = await diagnostics_for(client, deep, has("BG000"))
+    assert "nested more than 500 levels" in diagnostic.message
+    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    assert no_error_popups(client), client.messages
+
+
+HOSTILE_FOLDING = textwrap.dedent(
+    """\
+    import queue
+    import redis
+    from celery import Celery
+
+    app = Celery()
+    app.conf.task_soft_time_limit = (2 ** 64) ** 64
+    r = redis.Redis()
+    KEY = "%09999999999d" % 1
+    q = queue.Queue(-(2 ** 64) ** 64)
+
+
+    @app.task
+    def job():
+        with r.lock(KEY, timeout=((10 ** 64) ** 64) ** 64):
+            pass
+    """
+)
+
+
 @pytest.mark.asyncio
 async def test_burst_of_edits_publishes_the_final_state(client: LanguageClient, workspace: Path):
     uri = uri_of(workspace, "swallows.py")

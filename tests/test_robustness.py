@@ -1,0 +1,315 @@
+"""Nothing a file contains can break a run: hostile shapes become a BG000 for that file (with the
+reason), every other file is still checked and reported at the right lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import bgcheck.engine as engine
+from bgcheck.cli import main
+from bgcheck.config import load_config
+from bgcheck.engine import analyse_text, run
+from bgcheck.noqa import parse_noqa
+
+SWALLOWS = textwrap.dedent(
+    """\
+    import asyncio
+
+
+    async def worker():
+        try:
+            await asyncio.sleep(1)
+        except asyncio.CancelledError:
+            pass
+    """
+)
+SWALLOWS_LINE = 7
+
+
+def write(root: Path, files: dict[str, str | bytes]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def found(root: Path, monkeypatch, jobs: int = 1) -> list[tuple[str, int, str]]:
+    monkeypatch.chdir(root)
+    result = run([Path(".")], load_config(start=root), jobs=jobs)
+    return sorted((d.path, d.location.line, d.code) for d in result.diagnostics)
+
+
+def bg000(root: Path, monkeypatch, name: str):
+    monkeypatch.chdir(root)
+    result = run([Path(".")], load_config(start=root))
+    return [d for d in result.diagnostics if d.path == name and d.code == "BG000"]
+
+
+# ---------------------------------------------------------------------------
+# item 5: shapes that make parsing quadratic are measured before parsing
+
+CHAIN_LINES = "x = (1\n" + "".join(f"    + {i}\n" for i in range(4000)) + ")\n"
+HOSTILE_PARSE = {
+    "operator_chain.py": "import os\n\n" + CHAIN_LINES,
+    "attribute_chain.py": "x = a" + ".b" * 4000 + "\n",
+    "call_chain.py": "x = f" + "()" * 4000 + "\n",
+    "not_chain.py": "x = " + "not " * 5000 + "a\n",  # 20 KB
+    "subscript_chains.py": ("x = a" + "[0]" * 130 + "\n") * 1000,
+    "nested_calls.py": "x = " + "f(0, " * 300 + ")" * 300 + "\n",
+    "backslash_chain.py": "x = 1" + " \\\n    + 1" * 4000 + "\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_PARSE))
+def test_quadratic_shapes_are_bg000_with_the_reason(name):
+    started = time.perf_counter()
+    unit = analyse_text(Path(name), name, HOSTILE_PARSE[name])
+    assert time.perf_counter() - started < 10
+    assert unit.summary is None and unit.error is not None
+    assert unit.error.code == "BG000"
+    assert "nested" in unit.error.message
+    expected_line = 3 if name == "operator_chain.py" else 1
+    assert unit.error.location.line == expected_line
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = [\n" + "    1,\n" * 20000 + "]\n",  # long, but flat
+        "x = {\n" + "".join(f'    "k{i}": [1, 2, {{"a": b.c}}],\n' for i in range(3000)) + "}\n",
+        'def f():\n    """' + "a - b. c + d (e) [f] not g " * 400 + '"""\n',
+        "if a:\n    pass\n" + "elif a:\n    pass\n" * 3000,
+        "x = a" + "[0]" * 90 + "\n" + "y = 1 + 2\n" * 100,
+        "x = " + "f(0, " * 60 + ")" * 60 + "\n",
+    ],
+    ids=["flat-list", "big-dict", "punctuated-docstring", "elif-chain", "one-deepish-chain", "nested-calls-60"],
+)
+def test_long_but_shallow_code_is_analysed(source):
+    unit = analyse_text(Path("ok.py"), "ok.py", source)
+    assert unit.error is None and unit.summary is not None
+
+
+def test_a_quadratic_file_does_not_stop_the_others(tmp_path, monkeypatch):
+    root = write(tmp_path / "p", {"app.py": SWALLOWS, **HOSTILE_PARSE})
+    result = found(root, monkeypatch)
+    assert ("app.py", SWALLOWS_LINE, "BG101") in result
+    assert sorted(path for path, _line, code in result if code == "BG000") == sorted(HOSTILE_PARSE)
+
+
+# ---------------------------------------------------------------------------
+# item 7: lone-CR line endings
+
+
+def test_lone_cr_line_endings_give_the_real_lines_and_noqa_works(tmp_path, monkeypatch):
+    with_noqa = SWALLOWS.replace("except asyncio.CancelledError:", "except asyncio.CancelledError:  # noqa: BG101")
+    root = write(
+        tmp_path / "p",
+        {
+            "cr.py": SWALLOWS.replace("\n", "\r").encode(),
+            "cr_noqa.py": with_noqa.replace("\n", "\r").encode(),
+            "crlf.py": SWALLOWS.replace("\n", "\r\n").encode(),
+            "mixed.py": ("# one\r# two\r\n" + SWALLOWS).encode(),
+        },
+    )
+    assert found(root, monkeypatch) == [
+        ("cr.py", SWALLOWS_LINE, "BG101"),
+        ("crlf.py", SWALLOWS_LINE, "BG101"),
+        ("mixed.py", SWALLOWS_LINE + 2, "BG101"),
+    ]
+    # the code frame shows the real line
+    monkeypatch.chdir(root)
+    out = CliRunner().invoke(main, ["check", "cr.py", "--show-source", "--no-cache"]).output
+    assert f"{SWALLOWS_LINE} |     except asyncio.CancelledError:" in out
+
+
+def test_noqa_reads_lone_cr_lines():
+    assert parse_noqa("a = 1\rb = 2  # noqa: BG101\rc = 3\r") == {2: frozenset({"BG101"})}
+    assert parse_noqa("a = (\rb  # noqa\r") == {2: parse_noqa("x  # noqa\n")[1]}  # the broken-file fallback
+
+
+def test_lone_cr_bg000_lands_on_the_real_line(tmp_path, monkeypatch):
+    root = write(tmp_path / "p", {"broken.py": b"x = 1\ry = 2\rdef f(:\r    pass\r"})
+    (error,) = bg000(root, monkeypatch, "broken.py")
+    assert error.location.line == 3
+
+
+# ---------------------------------------------------------------------------
+# item 10: valid Python that libcst cannot parse
+
+
+def test_valid_python_libcst_cannot_parse_says_why(tmp_path, monkeypatch):
+    root = write(
+        tmp_path / "p",
+        {
+            "annotated.py": "x = 1\n(no_such_global): int\n",
+            "strings.py": "x = (\n" + '"a"\n' * 20000 + ")\n",
+            "annotated_attribute.py": "class A:\n    b: int = 1\n\n(A.b): int = 3\n",
+            "fine.py": "x: int\nclass A:\n    b: int = 1\nA.b: int = 2\nA.b = 3\n",
+            "app.py": SWALLOWS,
+        },
+    )
+    result = found(root, monkeypatch)
+    assert [r for r in result if r[2] == "BG000"] == [
+        ("annotated.py", 2, "BG000"),
+        ("annotated_attribute.py", 4, "BG000"),
+        ("strings.py", 2, "BG000"),
+    ]
+    assert ("app.py", SWALLOWS_LINE, "BG101") in result
+    (annotated,) = bg000(root, monkeypatch, "annotated.py")
+    assert "valid Python, but libcst" in annotated.message and "parenthesized target (`(no_such_global): ...`)" in annotated.message
+    (strings,) = bg000(root, monkeypatch, "strings.py")
+    assert "implicit concatenation of 20,000 lines of string literals" in strings.message
+
+
+# ---------------------------------------------------------------------------
+# per-file isolation: an exception in any phase is that file's BG000
+
+
+def _raise_for(name: str, real):
+    def wrapper(*args, **kwargs):
+        if any(name in str(arg) for arg in args[:2]):
+            raise ValueError(f"boom in {name}")
+        return real(*args, **kwargs)
+
+    return wrapper
+
+
+@pytest.mark.parametrize("phase", ["summary", "check", "index"])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, phase, jobs):
+    files = {"app.py": SWALLOWS, "boom.py": SWALLOWS}
+    if jobs > 1:  # enough files for two worker processes (forked: they see the patched functions)
+        files.update({f"filler{i}.py": "x = 1\n" for i in range(40)})
+    root = write(tmp_path / "p", files)
+    if phase == "summary":
+        monkeypatch.setattr(engine, "build_summary", _raise_for("boom.py", engine.build_summary))
+    elif phase == "check":
+        monkeypatch.setattr(engine, "check_module", _raise_for("boom.py", engine.check_module))
+    else:
+        real = engine.build_index
+
+        def build_index(summaries, *args, **kwargs):
+            summaries = list(summaries)
+            if any(s.module == "boom" for s in summaries):
+                raise ValueError("boom in the project model")
+            return real(summaries, *args, **kwargs)
+
+        monkeypatch.setattr(engine, "build_index", build_index)
+    result = found(root, monkeypatch, jobs=jobs)
+    assert ("app.py", SWALLOWS_LINE, "BG101") in result
+    assert ("boom.py", 1, "BG000") in result
+    assert not [r for r in result if r[0] == "boom.py" and r[2] != "BG000"]
+    assert not [r for r in result if r[0] != "boom.py" and r[2] == "BG000"]
+    (error,) = bg000(root, monkeypatch, "boom.py") if jobs == 1 else [None]
+    if error is not None:
+        assert "bgcheck failed while" in error.message and "boom in" in error.message
+
+
+def test_isolation_in_the_cli_exit_status_and_output(tmp_path, monkeypatch):
+    root = write(tmp_path / "p", {"app.py": SWALLOWS, "boom.py": "x = 1\n"})
+    monkeypatch.setattr(engine, "check_module", _raise_for("boom.py", engine.check_module))
+    monkeypatch.chdir(root)
+    raw = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
+    assert raw.exit_code == 1, raw.output
+    # boom.py has nothing a rule could find: it is never walked, so nothing fails
+    assert [(d["path"], d["code"]) for d in json.loads(raw.stdout)["diagnostics"]] == [("app.py", "BG101")]
+
+
+# ---------------------------------------------------------------------------
+# everything at once, in a process limited to 4 GiB
+
+
+FOLDING_HOSTILE = {
+    "fold_format.py": 'import redis\nr = redis.Redis()\nKEY = "%09999999999d" % 1\nwith r.lock(KEY, timeout=30):\n    pass\n',
+    "fold_timeout.py": 'import redis\nr = redis.Redis()\nwith r.lock("k", timeout=(2**64)**64):\n    pass\n',
+    "fold_chain.py": "N0 = 1\n" + "".join(f"N{i} = N{i - 1} + N{i - 1}\n" for i in range(1, 60)) + "T0 = 1\n"
+    + "".join(f"T{i} = (T{i - 1}, T{i - 1})\n" for i in range(1, 60)) + 'import redis\nr = redis.Redis()\nwith r.lock("k", timeout=N59):\n    pass\n',
+    "fold_power.py": 'import redis\nr = redis.Redis()\nwith r.lock("k", timeout=((10**64)**64)**64):\n    pass\n',
+    "fold_queue.py": "import queue\nq = queue.Queue(-(2**64)**64)\n",
+    "fold_celery.py": textwrap.dedent(
+        """\
+        from datetime import timedelta
+        from celery import Celery
+        app = Celery()
+        app.conf.task_soft_time_limit = (2 ** 64) ** 64
+        app.conf.beat_schedule = {"x": {"task": "t", "schedule": timedelta(seconds=(2 ** 64) ** 64)}}
+
+        @app.task(time_limit=(2 ** 64) ** 64)
+        def t():
+            pass
+        """
+    ),
+    "fold_apscheduler.py": textwrap.dedent(
+        """\
+        from apscheduler.schedulers.background import BackgroundScheduler
+        scheduler = BackgroundScheduler()
+        def job():
+            pass
+        scheduler.add_job(job, "interval", seconds=(2 ** 64) ** 64)
+        """
+    ),
+}
+NOT_PARSED = {
+    **HOSTILE_PARSE,
+    "annotated.py": "(no_such_global): int\n",
+    "strings.py": "x = (\n" + '"a"\n' * 20000 + ")\n",
+}
+# (file, line, code) that must be found among the ordinary files
+ORDINARY = {
+    "app.py": (SWALLOWS, [("app.py", SWALLOWS_LINE, "BG101")]),
+    "cr.py": (SWALLOWS.replace("\n", "\r"), [("cr.py", SWALLOWS_LINE, "BG101")]),
+    "pkg/__init__.py": ("", []),
+    "pkg/later.py": ("\n" * 50 + SWALLOWS, [("pkg/later.py", SWALLOWS_LINE + 50, "BG101")]),
+    # 10,000 elif branches: libcst needs a big stack for it (the CLI and the workers have one)
+    "elif_chain.py": (
+        "a = 1\nif a:\n    pass\n" + "elif a:\n    pass\n" * 10000 + SWALLOWS,
+        [("elif_chain.py", 3 + 20000 + SWALLOWS_LINE, "BG101")],
+    ),
+}
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (4 * 1024**3, 4 * 1024**3))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_project_of_every_hostile_file_finishes_under_4_gib(tmp_path, jobs):
+    files: dict[str, str | bytes] = {**FOLDING_HOSTILE, **NOT_PARSED}
+    files.update({name: text.encode() for name, (text, _) in ORDINARY.items()})
+    if jobs == "2":
+        files.update({f"filler/f{i}.py": "x = 1\n" for i in range(40)})
+    root = write(tmp_path / "p", files)
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "bgcheck", "check", ".", "--format", "json", "--no-cache", "--jobs", jobs],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        preexec_fn=_limit_memory,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 1, done.stderr
+    diagnostics = json.loads(done.stdout)["diagnostics"]
+    found_ = {(d["path"], d["line"], d["code"]) for d in diagnostics}
+    assert sorted(d["path"] for d in diagnostics if d["code"] == "BG000") == sorted(NOT_PARSED)
+    for _name, (_text, expected) in ORDINARY.items():
+        assert set(expected) <= found_
+    assert elapsed < 120
