@@ -344,7 +344,7 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUn
         unit.error = _syntax_error(display, text, exc)
         return unit
     except RecursionError:
-        unit.error = _bg000(display, "file not analysed: it is nested too deeply to parse")
+        unit.error = _too_deep(display, text, "parse")
         return unit
     except Exception as exc:  # libcst raises a few other kinds on exotic input
         unit.error = _bg000(display, f"file not analysed: {type(exc).__name__}: {_short(exc)}")
@@ -353,10 +353,47 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUn
     try:
         unit.summary = build_summary(module, display, name, is_package, text)
     except RecursionError:
-        unit.error = _bg000(display, "file not analysed: it is nested too deeply to analyse")
+        unit.error = _too_deep(display, text, "analyse")
         return unit
     unit.module = module  # the caller decides whether to keep it (KEEP_CST_BUDGET_CHARS)
     return unit
+
+
+_ELIF = re.compile(r"^[ \t]*elif\b", re.MULTILINE)
+
+
+def _too_deep(display: str, text: str, doing: str) -> Diagnostic:
+    """BG000 after a RecursionError, saying where the nesting is (measured on CPython's tree,
+    iteratively: only on this failure path)."""
+    message = f"file not analysed: it is nested too deeply to {doing}"
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, RecursionError, MemoryError, ValueError):  # CPython gives up too (10,000 elifs)
+        elifs = len(_ELIF.findall(text))
+        if elifs > 100:
+            return _bg000(display, f"{message}: it has {elifs:,} `elif` branches (each one nests a level deeper)")
+        return _bg000(display, message)
+    deepest, line, elifs = 0, 1, 0
+    stack = [(tree, 0, 0)]  # (node, statement nesting, elif branches in a row)
+    while stack:
+        node, depth, chain = stack.pop()
+        if depth > deepest:
+            deepest, line, elifs = depth, getattr(node, "lineno", 1), chain
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            for child in getattr(node, field, None) or ():
+                if isinstance(child, (ast.stmt, ast.excepthandler)):
+                    is_elif = field == "orelse" and isinstance(node, ast.If) and isinstance(child, ast.If) and len(node.orelse) == 1
+                    stack.append((child, depth + 1, chain + 1 if is_elif else 0))
+        for case in getattr(node, "cases", None) or ():
+            stack.extend((child, depth + 1, 0) for child in case.body)
+    where = (
+        f": an `if`/`elif` chain of {elifs + 1:,} branches ending at line {line} (each `elif` nests one level deeper)"
+        if elifs > 100
+        else f": statements nest {deepest:,} levels deep at line {line}"
+        if deepest > 100
+        else ""
+    )
+    return _bg000(display, message + where, line if where else 1)
 
 
 def _syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnostic:
@@ -479,7 +516,7 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
     try:
         found = check_module(unit.display, module, unit.summary, index, config, relevant)
     except RecursionError:
-        return [_bg000(unit.display, "file not analysed: it is nested too deeply to analyse")]
+        return [_too_deep(unit.display, unit.text, "analyse")]
     noqa = parse_noqa(unit.text)
     return [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
 
