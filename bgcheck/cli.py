@@ -138,6 +138,10 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def main(debug: bool) -> None:
     """bgcheck: find background-job code that loses or duplicates work when a process stops or scales out."""
+    from bgcheck import engine
+
+    # A failure on one file is that file's BG000; with --debug its traceback goes to stderr too.
+    engine.DEBUG = debug or _debug_enabled()
 
 
 @main.command()

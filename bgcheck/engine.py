@@ -49,6 +49,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
+# Set by the CLI's --debug (or BGCHECK_DEBUG): a file's internal error also prints its traceback.
+DEBUG = False
 
 # Phase 1 keeps each file's CST for phase 2 while the kept source stays under
 # this budget (a CST costs tens of bytes per source byte); past it, phase 2
@@ -320,6 +322,11 @@ def _failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
 
 def internal_error(display: str, doing: str, exc: BaseException) -> Diagnostic:
     """BG000 for a file whose analysis failed inside bgcheck (a bug: the message says what to report)."""
+    if DEBUG:
+        import traceback
+
+        print(f"bgcheck: internal error while {doing} {display}:", file=sys.stderr)
+        traceback.print_exception(exc, file=sys.stderr)
     return _bg000(
         display,
         f"file not analysed: bgcheck failed while {doing} it ({type(exc).__name__}: {_short(exc)}); "

@@ -873,31 +873,35 @@ def broken_rule(monkeypatch):
     monkeypatch.setattr(CancellationSwallowed, "visit_ExceptHandler", boom)
 
 
-def test_internal_error_exits_2_with_one_line(three, broken_rule, monkeypatch):
+def test_a_rule_failing_on_a_file_is_that_files_bg000(three, broken_rule, monkeypatch):
     monkeypatch.delenv("BGCHECK_DEBUG", raising=False)
-    result = bgcheck_cli("check", ".")
-    assert result.exit_code == 2
-    assert result.stderr == (
-        "bgcheck: internal error: RuntimeError: rule exploded (run with --debug for the traceback)\n"
-    )
-    assert result.stdout == ""
+    (three / "other.py").write_text("async def f():\n    try:\n        pass\n    except:\n        pass\n", encoding="utf-8")
+    result = check_json()
+    assert result.exit_code == 1
+    assert result.stderr == ""
+    assert sorted(result.found()) == [("app.py", 1, "BG000"), ("other.py", 4, "BG102")]
+    (error,) = [d for d in result.json()["diagnostics"] if d["code"] == "BG000"]
+    assert "bgcheck failed while checking it (RuntimeError: rule exploded)" in error["message"]
 
 
-def test_internal_error_exits_2_even_with_exit_zero(three, broken_rule):
-    assert bgcheck_cli("check", ".", "--exit-zero").exit_code == 2
+def test_a_rule_failing_on_a_file_with_exit_zero(three, broken_rule):
+    assert bgcheck_cli("check", ".", "--exit-zero").exit_code == 0
 
 
 def test_debug_shows_the_traceback(three, broken_rule):
     result = bgcheck_cli("--debug", "check", ".")
-    assert result.exit_code == 2
-    assert result.stderr.startswith("Traceback (most recent call last):")
+    assert result.exit_code == 1
+    assert "bgcheck: internal error while checking app.py:" in result.stderr
+    assert "Traceback (most recent call last):" in result.stderr
     assert "RuntimeError: rule exploded" in result.stderr
     assert "boom" in result.stderr
+    assert "BG000" in result.stdout
+    assert "Traceback" not in bgcheck_cli("check", ".").stderr  # --debug does not stick
 
 
 def test_bgcheck_debug_env_shows_the_traceback(three, broken_rule):
     result = bgcheck_cli("check", ".", env={"BGCHECK_DEBUG": "1"})
-    assert result.exit_code == 2
+    assert result.exit_code == 1
     assert "Traceback (most recent call last):" in result.stderr
 
 
