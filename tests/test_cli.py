@@ -875,11 +875,12 @@ def broken_rule(monkeypatch):
 
 def test_a_rule_failing_on_a_file_is_that_files_bg000(three, broken_rule, monkeypatch):
     monkeypatch.delenv("BGCHECK_DEBUG", raising=False)
-    (three / "other.py").write_text("async def f():\n    try:\n        pass\n    except:\n        pass\n", encoding="utf-8")
+    other = "import threading\n\ndef loop():\n    while True:\n        pass\n\nthreading.Thread(target=loop).start()\n"
+    (three / "other.py").write_text(other, encoding="utf-8")
     result = check_json()
     assert result.exit_code == 1
     assert result.stderr == ""
-    assert sorted(result.found()) == [("app.py", 1, "BG000"), ("other.py", 4, "BG102")]
+    assert sorted(result.found()) == [("app.py", 1, "BG000"), ("other.py", 7, "BG202")]
     (error,) = [d for d in result.json()["diagnostics"] if d["code"] == "BG000"]
     assert "bgcheck failed while checking it (RuntimeError: rule exploded)" in error["message"]
 

@@ -180,6 +180,12 @@ def test_unbounded_queue_with_a_huge_negative_maxsize(bg):
         a = queue.Queue(-(2 ** 64) ** 64)
         b = queue.Queue(-(2 ** 6) ** 2)
         c = queue.Queue(maxsize=-1e999)
+
+        async def pump(reader):
+            async for line in reader:
+                a.put(line)
+                b.put(line)
+                c.put(line)
         """,
         select=["BG0", "BG3"],
     )
