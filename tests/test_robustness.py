@@ -70,7 +70,7 @@ HOSTILE_PARSE = {
     "attribute_chain.py": "x = a" + ".b" * 4000 + "\n",
     "call_chain.py": "x = f" + "()" * 4000 + "\n",
     "not_chain.py": "x = " + "not " * 5000 + "a\n",  # 20 KB
-    "subscript_chains.py": ("x = a" + "[0]" * 130 + "\n") * 1000,
+    "subscript_chains.py": ("x = a" + "[0]" * 130 + "\n") * 200,
     "nested_calls.py": "x = " + "f(0, " * 300 + ")" * 300 + "\n",
     "backslash_chain.py": "x = 1" + " \\\n    + 1" * 4000 + "\n",
 }
@@ -91,8 +91,8 @@ def test_quadratic_shapes_are_bg000_with_the_reason(name):
 @pytest.mark.parametrize(
     "source",
     [
-        "x = [\n" + "    1,\n" * 20000 + "]\n",  # long, but flat
-        "x = {\n" + "".join(f'    "k{i}": [1, 2, {{"a": b.c}}],\n' for i in range(3000)) + "}\n",
+        "x = [\n" + "    1,\n" * 3000 + "]\n",  # long, but flat
+        "x = {\n" + "".join(f'    "k{i}": [1, 2, {{"a": b.c}}],\n' for i in range(800)) + "}\n",
         'def f():\n    """' + "a - b. c + d (e) [f] not g " * 400 + '"""\n',
         "if a:\n    pass\n" + "elif a:\n    pass\n" * 3000,
         "x = a" + "[0]" * 90 + "\n" + "y = 1 + 2\n" * 100,
