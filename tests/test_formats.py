@@ -50,7 +50,7 @@ async def second(queue):
 """
 
 # BG401 flags the executor; the emoji before it is one code point but two UTF-16 code units.
-EMOJI = 'from concurrent.futures import ThreadPoolExecutor\n\nx = "\U0001F600"; pool = ThreadPoolExecutor(max_workers=2)\n'
+EMOJI = 'from concurrent.futures import ThreadPoolExecutor\n\nx = "\U0001F600"; pool = ThreadPoolExecutor(max_workers=2)\nprint(pool.submit(print).result())\n'
 
 
 @contextmanager
