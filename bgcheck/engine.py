@@ -945,6 +945,8 @@ def facts_digest(index: ProjectIndex) -> str:
     )
     passed = sorted({path for summary in index.modules.values() for path in getattr(summary, "passed_refs", ())})
     facts += (puts, table.rows, passed, sorted(index.all_call_targets()))
+    # Which daemon threads are joined anywhere (BG203: a daemon consumer nobody joins holds no stop).
+    facts += (sorted(index.thread_join_facts()),)
     # repr, not pickle: a pickle's bytes depend on which equal strings are one object
     return digest(repr(facts).encode("utf-8", "surrogatepass"))
 

@@ -237,6 +237,14 @@ class ProjectIndex:
                 return False  # joined (on a shutdown path or elsewhere): its waits hold whoever joins it
         return True
 
+    def thread_join_facts(self) -> list:
+        """(holder, the function or class it runs, joined anywhere): what ``is_unjoined_daemon_thread_code``
+        reads from other modules (for the cache's project facts)."""
+        targets = self.all_call_targets()
+        return [
+            (holder, self._thread_runs(ir) or "", f"{holder}.join" in targets) for holder, ir in sorted(self._thread_holders().items())
+        ]
+
     def _thread_runs(self, ir) -> Optional[str]:
         """The function a ``Thread(target=f)`` runs, or the Thread subclass a call makes."""
         if self.canonical(ir[1]) in self.classes:
