@@ -113,6 +113,10 @@ RECEIVER_NOTE_METHODS: dict[str, str] = {
 }
 # Methods that put an item into a queue (recorded in the summary for BG301/BG304/BG203).
 QUEUE_PUT_METHODS = frozenset({"put", "put_nowait"})
+# Clock readings: a polling loop whose condition compares one is bounded by it (BG203).
+CLOCK_CALLS = frozenset(
+    {"time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns", "time.perf_counter_ns", "datetime.datetime.now", "datetime.datetime.utcnow"}
+)
 # What ``join()`` waits for (BG405): a receiver known to be one of these.
 JOINABLE_KINDS = frozenset({"thread", "process", "pool", "queue"})
 

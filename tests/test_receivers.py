@@ -839,3 +839,34 @@ def test_executor_handed_to_a_helper_or_kept_in_a_table_is_used(bg):
         select=["BG401"],
     )
     assert codes(found) == [("BG401", 4), ("BG401", 5)]
+
+
+def test_polling_until_a_clock_deadline_or_in_an_unjoined_daemon_thread(bg):
+    found = bg.code(
+        """
+        import threading
+        from time import sleep, time
+
+        def ready():
+            return False
+
+        def wait_a_bit():
+            start = time()
+            while time() < start + 5.0:
+                sleep(1.0)
+
+        def watch():
+            while not ready():
+                sleep(1.0)
+
+        def wait_forever():
+            while not ready():
+                sleep(1.0)
+
+        threading.Thread(target=wait_a_bit).start()
+        threading.Thread(target=watch, daemon=True).start()
+        threading.Thread(target=wait_forever).start()
+        """,
+        select=["BG203"],
+    )
+    assert codes(found) == [("BG203", 18)]

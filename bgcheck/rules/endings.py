@@ -244,6 +244,10 @@ class UnboundedWaitInJob(Rule):
     def visit_While(self, node: cst.While, ctx) -> None:
         if not ctx.in_job_code or not polls_without_deadline(node, _sleeps(node, ctx)):
             return
+        if _compares_a_clock(node.test, ctx):
+            return  # ``while time.time() < start + 5``: the condition is the deadline
+        if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
+            return  # a daemon thread nobody joins: its loop holds no stop
         ctx.report(
             self,
             node,
@@ -266,6 +270,21 @@ def _sleeps(loop: cst.While, ctx) -> bool:
                 found = True
 
     walk(loop.body, _Finder())
+    return found
+
+
+def _compares_a_clock(test: cst.BaseExpression, ctx) -> bool:
+    """Does a loop condition compare a clock reading (``time.time()``, ``time.monotonic()``, ...) with something?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            nonlocal found
+            sides = [node.left, *(c.comparator for c in node.comparisons)]
+            if any(isinstance(side, cst.Call) and ctx.resolve_call(side) in knowledge.CLOCK_CALLS for side in sides):
+                found = True
+
+    walk(test, _Finder())
     return found
 
 
