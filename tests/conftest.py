@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -13,9 +14,14 @@ from bgcheck.engine import run
 
 def write_project(root: Path, files: dict[str, str], config: str = "") -> None:
     """Write ``files`` (relative path -> source, dedented) and a pyproject.toml with ``config``
-    as the body of ``[tool.bgcheck]``."""
+    as the body of ``[tool.bgcheck]``. Rule tests run preview rules too (``preview = true``)
+    unless ``config`` sets ``preview`` itself: what a rule finds does not depend on whether it is
+    in preview; tests/test_preview.py checks that preview rules are off by default."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pyproject.toml").write_text("[tool.bgcheck]\n" + textwrap.dedent(config), encoding="utf-8")
+    body = textwrap.dedent(config)
+    if not re.search(r"^\s*preview\s*=", body, re.MULTILINE):
+        body = "preview = true\n" + body
+    (root / "pyproject.toml").write_text("[tool.bgcheck]\n" + body, encoding="utf-8")
     for rel, source in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -70,7 +70,7 @@ def project(root: Path, files: dict[str, str | bytes], config: str | None = "") 
     whose ``[tool.bgcheck]`` table holds ``config``."""
     root.mkdir(parents=True, exist_ok=True)
     if config is not None:
-        (root / "pyproject.toml").write_text("[tool.bgcheck]\n" + textwrap.dedent(config), encoding="utf-8")
+        (root / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n" + textwrap.dedent(config), encoding="utf-8")
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -226,13 +226,13 @@ def test_unknown_code_in_a_list_exits_2(three):
 
 
 def test_cli_select_replaces_configured_select(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\nselect = ["BG101"]\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG101"]\n', encoding="utf-8")
     assert check_json().codes() == ["BG101"]
     assert check_json("--select", "BG103").codes() == ["BG103"]
 
 
 def test_cli_ignore_adds_to_configured_ignore(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\nignore = ["BG101"]\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nignore = ["BG101"]\n', encoding="utf-8")
     assert check_json().codes() == ["BG102", "BG103"]
     assert check_json("--ignore", "BG103").codes() == ["BG102"]
 
@@ -261,7 +261,7 @@ def test_unknown_key_exits_2_with_a_suggestion(three):
 
 
 def test_bad_duration_exits_2_naming_file_and_key(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\ngrace-period = "30 sec"\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\ngrace-period = "30 sec"\n', encoding="utf-8")
     result = bgcheck_cli("check", ".")
     assert result.exit_code == 2
     message = result.stderr
@@ -271,7 +271,7 @@ def test_bad_duration_exits_2_naming_file_and_key(three):
 
 
 def test_unknown_code_in_config_exits_2(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\nselect = ["BG999"]\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG999"]\n', encoding="utf-8")
     result = bgcheck_cli("check", ".")
     assert result.exit_code == 2
     assert "pyproject.toml: [tool.bgcheck] select: unknown rule code 'BG999'" in result.stderr
@@ -285,7 +285,7 @@ def test_config_error_in_a_subtable_names_the_subtable(three):
 
 
 def test_explicit_config_wins_over_discovery(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\nselect = ["BG101"]\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG101"]\n', encoding="utf-8")
     (three / "ci").mkdir()
     (three / "ci" / "bgcheck.toml").write_text('select = ["BG103"]\n', encoding="utf-8")
     assert check_json().codes() == ["BG101"]
@@ -307,7 +307,7 @@ def test_explicit_config_that_does_not_exist_exits_2(three):
 
 def test_bgcheck_toml_is_discovered_from_the_checked_folder(in_tmp):
     project(in_tmp / "svc", {"app.py": THREE_FINDINGS}, config=None)
-    (in_tmp / "svc" / "bgcheck.toml").write_text('ignore = ["BG102"]\n', encoding="utf-8")
+    (in_tmp / "svc" / "bgcheck.toml").write_text('preview = true\nignore = ["BG102"]\n', encoding="utf-8")
     assert check_json("svc").codes() == ["BG101", "BG103"]
 
 

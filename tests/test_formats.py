@@ -73,7 +73,7 @@ def check(folder: Path, *args: str) -> tuple[int, str, str]:
 
 def write(root: Path, files: dict[str, str]) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")
     for rel, source in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -67,7 +67,7 @@ BILLING_MONEY = textwrap.dedent(
 def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
-    (root / "pyproject.toml").write_text('[tool.bgcheck]\nextend-exclude = ["vendor"]\n', encoding="utf-8")
+    (root / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nextend-exclude = ["vendor"]\n', encoding="utf-8")
     files = {
         "swallows.py": SWALLOWS,
         "clean.py": CLEAN,
@@ -428,7 +428,7 @@ async def test_configuration_reloads_and_a_broken_one_is_reported(client: Langua
             )
         )
 
-    pyproject.write_text('[tool.bgcheck]\nignore = ["BG101"]\n', encoding="utf-8")
+    pyproject.write_text('[tool.bgcheck]\npreview = true\nignore = ["BG101"]\n', encoding="utf-8")
     changed()
     await diagnostics_for(client, uri, empty)
 

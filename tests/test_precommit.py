@@ -141,6 +141,7 @@ def test_try_repo_fails_on_a_bad_file_then_passes(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     (project / "bad.py").write_text(BAD, encoding="utf-8")
+    (project / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")  # BG101 is in preview
     (project / "good.py").write_text(GOOD, encoding="utf-8")
     (project / "notes.txt").write_text("except asyncio.CancelledError: pass\n", encoding="utf-8")  # not Python: not checked
     _git(project, "init", "-q")

@@ -202,6 +202,8 @@ def test_page_title_and_severity_match_the_rule(path):
     match = _SEVERITY.match(lines[0])
     assert match, f"{path.name}: {lines[0]!r} is not 'Severity: <severity> · Family: <family>'"
     assert match["severity"] == row["severity"], f"{path.name}: severity {match['severity']}, rule says {row['severity']}"
+    marked = lines[0].endswith(" · Preview (off by default)")
+    assert marked == row["preview"], f"{path.name}: the Severity line must say ' · Preview (off by default)' exactly when the rule is in preview"
     if row["code"] != "BG000":
         family = f"BG{row['code'][2]}xx"
         assert match["family"].startswith(family), f"{path.name}: family {match['family']!r} is not {family}"

@@ -413,6 +413,7 @@ _DEFAULT_MESSAGE = (
 @register
 class CancellationSwallowed(Rule):
     code = "BG101"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
     summary = "A handler catches a cancellation exception and carries on, so the stop request is lost."
@@ -444,8 +445,8 @@ class CancellationSwallowed(Rule):
             return  # ``except (BlockingIOError, InterruptedError)``: non-blocking I/O's "try again later"
         if _inspects_another_future(try_node, kinds, ctx):
             return
-        if yielded is None and not self.config.preview and _ends_the_task(ctx, handler_exits):
-            return  # the task stops when asked (as a success); preview mode reports it
+        if yielded is None and _ends_the_task(ctx, handler_exits):
+            return  # the task stops when asked (as a success), and nothing goes on from it
         if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
             return  # a second cancel during cleanup: the exception in flight goes on after it
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
@@ -527,8 +528,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # ``except trio.Cancelled:`` above takes the cancellation (BG101 reports it if swallowed)
         if ctx.in_coroutine and _is_cancel_then_await(try_node.body, ctx):
             return
-        if yielded is None and not self.config.preview and _ends_the_task(ctx, handler_exits):
-            return  # the task stops when asked (as a success); preview mode reports it
+        if yielded is None and _ends_the_task(ctx, handler_exits):
+            return  # the task stops when asked (as a success), and nothing goes on from it
         if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
             return  # a second cancel during cleanup: the exception in flight goes on after it
         what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"

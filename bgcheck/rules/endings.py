@@ -211,6 +211,7 @@ def _class_sets_daemon(node: cst.ClassDef) -> bool:
 @register
 class UnboundedWaitInJob(Rule):
     code = "BG203"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-wait-in-job"
     severity = Severity.WARNING
     summary = "A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...)."

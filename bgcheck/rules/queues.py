@@ -26,6 +26,7 @@ _QUEUE_WORDS = re.compile(r"Queue|queue")
 @register
 class UnboundedQueue(Rule):
     code = "BG301"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-queue"
     severity = Severity.WARNING
     summary = "A queue created with no maxsize (or maxsize <= 0), or a SimpleQueue: overload becomes memory and lost work."
