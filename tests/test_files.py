@@ -631,7 +631,7 @@ def test_read_regular_refuses_what_is_not_a_regular_file(tmp_path):
 # the same through the command line (in a child process with a deadline: a
 # regression hangs the child, never the test run)
 
-FINDING = "import queue\n\nwork = queue.Queue()\n\n\ndef feed(source):\n    while True:\n        work.put(source.read())\n"  # BG301
+FINDING = "import queue\n\nwork = queue.Queue()\n\n\ndef feed(source):\n    while True:\n        work.put(source.read())\n"  # BG301 (a preview rule: the projects below turn preview on)
 
 
 def bgcheck_in(folder: Path, *args: str):
@@ -653,7 +653,7 @@ def reported(done) -> list[tuple[str, str]]:
 @pytest.fixture
 def hostile_tree(tmp_path) -> Path:
     root = tmp_path / "svc"
-    make(root, {"pyproject.toml": "[tool.bgcheck]\n", "app/jobs.py": FINDING, "app/more.py": FINDING})
+    make(root, {"pyproject.toml": "[tool.bgcheck]\npreview = true\n", "app/jobs.py": FINDING, "app/more.py": FINDING})
     (root / "app" / "loop.py").symlink_to("loop.py")
     (root / "app" / "d1").symlink_to("d2", target_is_directory=True)
     (root / "app" / "d2").symlink_to("d1", target_is_directory=True)
@@ -693,7 +693,7 @@ def test_unreadable_folder_is_a_warning_on_the_command_line(tmp_path, monkeypatc
     from bgcheck.cli import main
 
     root = tmp_path / "svc"
-    make(root, {"pyproject.toml": "[tool.bgcheck]\n", "app/jobs.py": FINDING, "locked/hidden.py": FINDING})
+    make(root, {"pyproject.toml": "[tool.bgcheck]\npreview = true\n", "app/jobs.py": FINDING, "locked/hidden.py": FINDING})
     _refuse_scandir(monkeypatch, root / "locked")
     monkeypatch.chdir(root)
     result = CliRunner().invoke(main, ["check", ".", "--no-cache", "-j", "1", "--format", "json"])
