@@ -38,7 +38,7 @@ SWALLOWS_LINE = 7
 
 def write(root: Path, files: dict[str, str | bytes]) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")
     for rel, content in files.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
