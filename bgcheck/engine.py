@@ -482,6 +482,7 @@ def build_index(
     index.money = build_money_model(index, config)
     index.on_commit_callbacks = transactions.on_commit_callbacks(index)
     index.transaction_helpers = transactions.transaction_helpers(index)
+    index.transaction_decorators = transactions.transaction_decorators(index)
     index.atomic_requests = transactions.atomic_requests(index)
     return index
 
@@ -930,6 +931,7 @@ def facts_digest(index: ProjectIndex) -> str:
         sorted((k, repr(v.value), v.where) for k, v in (index.celery_config.settings.items() if index.celery_config else ())),
         sorted(index.on_commit_callbacks),
         sorted(index.transaction_helpers),
+        sorted(index.transaction_decorators),
         index.atomic_requests,
         stop_targets,
     )

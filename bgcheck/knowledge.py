@@ -328,6 +328,7 @@ JOB_NAME_OPTIONS = ("name", "actor_name", "id")
 RECORDED_CALL_NAMES = frozenset(
     {
         "update",
+        "atomic",  # transaction.atomic(using=...): a read replica's snapshot is no transaction (BG604)
         "config_from_object",
         "add_job",
         "add_schedule",
@@ -764,6 +765,13 @@ TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|d
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 NON_ATOMIC_REQUESTS = frozenset({"django.db.transaction.non_atomic_requests"})
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+# ``atomic(using=<alias>)`` on a database alias named as a read replica is a read-only snapshot: there
+# is nothing to roll back, so nothing published inside it can announce a write that never happened.
+# Only the alias's name tells (bgcheck does not read the database router); other aliases write.
+READ_ONLY_DATABASE = re.compile(
+    r"(.*[_\-.])?(replica|replicas|read|reads|reader|readonly|read_only|ro|slave|follower|standby|secondary|snapshot)(\d+|[_\-.].*)?",
+    re.IGNORECASE,
+)
 
 
 # --- starting background work ------------------------------------------------

@@ -46,7 +46,8 @@ class ProjectIndex:
         self.money = None  # bgcheck.money.MoneyModel
         self.execution = None  # bgcheck.execution.ExecutionModel: thread context
         self.on_commit_callbacks: set = set()  # bgcheck.transactions
-        self.transaction_helpers: set = set()
+        self.transaction_helpers: set = set()  # context managers that open a transaction
+        self.transaction_decorators: set = set()  # decorators whose wrapper opens one
         self.atomic_requests = False
 
     # --- names --------------------------------------------------------------

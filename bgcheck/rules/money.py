@@ -11,7 +11,7 @@ from typing import Optional
 
 import libcst as cst
 
-from bgcheck import knowledge
+from bgcheck import knowledge, transactions
 from bgcheck.celery_config import truthy
 from bgcheck.diagnostics import Location, Severity
 from bgcheck.ir import dotted_name
@@ -386,7 +386,7 @@ class PublishInsideTransaction(Rule):
         # from ATOMIC_REQUESTS in the settings: neither need be spelled in this file.
         return bool(
             any(word in unit.text for word in ("atomic", "begin"))
-            or (index is not None and index.transaction_helpers)
+            or (index is not None and (index.transaction_helpers or index.transaction_decorators))
             or (index is not None and index.atomic_requests and unit.summary is not None and _is_views_module(unit.summary.module))
         )
 
@@ -423,11 +423,11 @@ class PublishInsideTransaction(Rule):
                 if ctx.function_qualname in ctx.index.on_commit_callbacks:
                     return None
                 for decorator in ancestor.decorators:
-                    target = ctx.resolve_call(decorator.decorator) if isinstance(decorator.decorator, cst.Call) else ctx.resolve(decorator.decorator)
-                    if target in knowledge.TRANSACTION_CONTEXTS:
+                    label = _transaction_decorator(decorator.decorator, ctx)
+                    if label:
                         if _relays_locked_rows(ancestor.body, node, ctx):
                             return None
-                        return "a function decorated with `@transaction.atomic`"
+                        return label
                 if ctx.index.atomic_requests and _is_django_view(ancestor, ctx):
                     return "a view, and ATOMIC_REQUESTS = True wraps every view in a transaction"
                 return None
@@ -541,11 +541,38 @@ def _locks_rows(node: cst.CSTNode) -> bool:
     return found
 
 
+def _reads_replica(call: cst.Call, ctx) -> bool:
+    """``atomic(using="replica")``, ``@in_transaction(using=READ_DB)``: a read-only snapshot."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "using":
+            return transactions.read_only_alias(ctx.fold(arg.value))
+    return False
+
+
+def _transaction_decorator(expression: cst.BaseExpression, ctx) -> Optional[str]:
+    """``@transaction.atomic``, ``@transaction.atomic(using=...)``, or a decorator of the project that
+    opens a transaction (``@in_transaction``, ``@in_transaction(using="default")``, ``@write_session()``)."""
+    is_call = isinstance(expression, cst.Call)
+    target = ctx.resolve_call(expression) if is_call else ctx.resolve(expression)
+    if is_call and _reads_replica(expression, ctx):
+        return None
+    if target in knowledge.TRANSACTION_CONTEXTS:
+        return "a function decorated with `@transaction.atomic`"
+    function = ctx.index.resolve_function(target)
+    if function is None:
+        return None
+    if function in ctx.index.transaction_decorators or (is_call and function in ctx.index.transaction_helpers):
+        return f"a function decorated with `@{function.rsplit('.', 1)[-1]}` (which opens a transaction)"
+    return None
+
+
 def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
     if not isinstance(item, cst.Call):
         target = ctx.resolve(item)
         return "`with transaction.atomic:`" if target in knowledge.TRANSACTION_CONTEXTS else None
     name = ctx.resolve_call(item) or ""
+    if _reads_replica(item, ctx):
+        return None
     if name in knowledge.TRANSACTION_CONTEXTS:
         return "`with transaction.atomic():`"
     func = item.func
@@ -555,7 +582,7 @@ def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
             return f"`with {receiver}.begin():`"
     function = ctx.index.resolve_function(name)
     if function and function in ctx.index.transaction_helpers:
-        return f"`with {function.rsplit('.', 1)[-1]}():` (which opens `transaction.atomic()`)"
+        return f"`with {function.rsplit('.', 1)[-1]}():` (which opens a transaction)"
     return None
 
 
