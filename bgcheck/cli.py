@@ -115,7 +115,8 @@ _CODE_PATTERN = re.compile(r"^BG[0-9]{0,3}$")
 
 
 def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ...]]:
-    """``--select BG1,BG201 --select BG3`` -> ("BG1", "BG201", "BG3"); validated."""
+    """``--select BG1,BG201 --select cancellation-swallowed`` -> ("BG1", "BG201", "BG101");
+    codes, prefixes, "ALL" and rule names (as ``explain`` takes them), validated."""
     if not values:
         return None
     known = [BG000_CODE] + [rule.code for rule in all_rules()]
@@ -127,13 +128,44 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
                 continue
             if code == "ALL":
                 code = "BG"
+            if raw.strip().lower() == BG000_NAME:
+                code = BG000_CODE
+            elif not _CODE_PATTERN.match(code):
+                named = rule_by_code_or_name(raw.strip())
+                if named is not None:
+                    code = named.code
             if not _CODE_PATTERN.match(code) or not any(k.startswith(code) for k in known):
-                raise click.BadParameter(f"unknown rule code {raw.strip()!r}", param_hint=option)
+                raise click.BadParameter(f"unknown rule code {raw.strip()!r} (see `bgcheck rules`)", param_hint=f"'{option}'")
             codes.append(code)
     return tuple(codes)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """click's group, with usage errors as one line: ``bgcheck: error: ...`` and exit 2
+    (click's own prints the usage and an ``Error:`` line)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as exc:
+            message = " ".join(exc.format_message().split()).rstrip(".")
+            hint = ""
+            if exc.ctx is not None and "see `bgcheck" not in message:
+                hint = f" (see `{' '.join(['bgcheck', *exc.ctx.command_path.split()[1:]])} --help`)"
+            click.echo(f"bgcheck: error: {message}{hint}", err=True)
+            sys.exit(EXIT_ERROR)
+        except click.Abort:
+            click.echo("bgcheck: error: aborted", err=True)
+            sys.exit(EXIT_ERROR)
+        except click.ClickException as exc:
+            click.echo(f"bgcheck: error: {' '.join(exc.format_message().split())}", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else EXIT_OK)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="bgcheck")
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def main(debug: bool) -> None:
@@ -147,8 +179,10 @@ def main(debug: bool) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "output_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
-@click.option("--select", multiple=True, help="Only these codes or prefixes (comma-separated; replaces the configured select).")
-@click.option("--ignore", multiple=True, help="Skip these codes or prefixes (comma-separated; added to the configured ignore).")
+@click.option("--select", multiple=True, help="Only these codes, prefixes or rule names (comma-separated; replaces the configured select and extend-select).")
+@click.option("--ignore", multiple=True, help="Skip these codes, prefixes or rule names (comma-separated; added to the configured ignore).")
+@click.option("--output-file", "-o", "output_file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE instead of stdout.")
+@click.option("--stdin-filename", type=click.Path(path_type=Path), help="With PATH `-`: read the source from stdin and check it as this file of its project.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
@@ -168,6 +202,8 @@ def check(
     output_format,
     select,
     ignore,
+    output_file,
+    stdin_filename,
     config_file,
     exit_zero,
     color,
@@ -186,6 +222,17 @@ def check(
     """Check PATHS (files or folders; default: the current folder)."""
     select_codes = _parse_codes(select, "--select")
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
+    reads_stdin = any(str(p) == "-" for p in paths)
+    if reads_stdin and stdin_filename is None:
+        raise click.UsageError("`-` reads the source from stdin: name the file it is with --stdin-filename PATH")
+    if stdin_filename is not None and any(str(p) != "-" for p in paths):
+        raise click.UsageError("--stdin-filename checks stdin only: give `-` as the only path")
+    if stdin_filename is not None and str(stdin_filename) in ("", "-"):
+        raise click.BadParameter("name the file the source on stdin is (a path ending in .py)", param_hint="'--stdin-filename'")
+    stdin = None
+    if stdin_filename is not None:
+        stdin = (stdin_filename, _read_stdin())
+        paths = (stdin_filename,)
     paths = tuple(paths) or (Path("."),)
 
     def work() -> int:
@@ -203,10 +250,23 @@ def check(
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
         result = run(
-            paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose
+            paths,
+            config,
+            select=select_codes,
+            ignore=ignore_codes,
+            runtimes_file=runtimes_file,
+            jobs=jobs,
+            cache=cache,
+            need_index=verbose,
+            stdin=stdin,
         )
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
+        if not result.files_checked:
+            shown = ", ".join(str(p) for p in paths)
+            click.echo(f"bgcheck: warning: no Python files found in {shown}", err=True)
+        if not result.codes:
+            click.echo("bgcheck: warning: no rules selected: select, extend-select, ignore and preview leave nothing to check", err=True)
         if verbose:
             for note in result.notes + _skipped_checks(result.index):
                 click.echo(f"bgcheck: note: {note}", err=True)
@@ -222,21 +282,49 @@ def check(
                     "(update the baseline with --write-baseline).",
                     err=True,
                 )
-        is_tty = sys.stdout.isatty()
-        use_color = color == "always" or (color == "auto" and is_tty and not os.environ.get("NO_COLOR"))
+        is_tty = output_file is None and sys.stdout.isatty()
         options = ReportOptions(
-            color=use_color if output_format == "text" else False,
-            show_source=is_tty if show_source is None else show_source,
+            color=_use_color(color, is_tty, to_file=output_file is not None) if output_format in ("text", "concise") else False,
+            show_source=(is_tty if show_source is None else show_source) and output_format == "text",
             statistics=statistics,
             quiet=quiet,
         )
-        # color=True: click strips escapes when stdout is not a terminal, even with --color always
-        click.echo(REPORTERS[output_format](result, options), nl=False, color=options.color or None)
+        report = REPORTERS[output_format](result, options)
+        if output_file is not None:
+            try:
+                output_file.write_text(report, encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"cannot write the report to {output_file}: {exc.strerror or exc}") from None
+        else:
+            # color=True: click strips escapes when stdout is not a terminal, even with --color always
+            click.echo(report, nl=False, color=options.color or None)
         if result.diagnostics and not exit_zero:
             return EXIT_FINDINGS
         return EXIT_OK
 
     sys.exit(_run_guarded(work))
+
+
+def _use_color(choice: str, is_tty: bool, to_file: bool) -> bool:
+    """--color always; else (auto) on a terminal or with FORCE_COLOR set, unless NO_COLOR is
+    set (https://no-color.org, https://force-color.org). A report file gets colour only with always."""
+    if choice != "auto":
+        return choice == "always"
+    if to_file or os.environ.get("NO_COLOR"):
+        return False
+    return is_tty or bool(os.environ.get("FORCE_COLOR"))
+
+
+def _read_stdin() -> bytes:
+    from bgcheck.engine import MAX_FILE_BYTES
+
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise click.UsageError("stdin is closed: nothing to check")
+    data = stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise click.UsageError(f"stdin holds more than the {MAX_FILE_BYTES // 1048576} MiB a file may have")
+    return data
 
 
 @main.command()
@@ -349,7 +437,7 @@ def _preview_warnings(config, select_codes) -> list[str]:
     """A preview rule selected by its full code while preview is off: say why it will not run."""
     if config.preview:
         return []
-    chosen = select_codes if select_codes is not None else (config.select or ())
+    chosen = select_codes if select_codes is not None else (config.effective_select() or ())
     return [
         f"{rule.code} is a preview rule: it runs only with --preview (or `preview = true`)"
         for rule in all_rules()

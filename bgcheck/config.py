@@ -186,6 +186,7 @@ class Config:
     path: Path | None  # the config file used, or None
     root: Path  # the config file's directory (or the start dir); config paths are relative to it
     select: tuple[str, ...] | None = None  # None means "all rules"
+    extend_select: tuple[str, ...] = ()  # added to select (as ruff's extend-select)
     preview: bool = False  # run rules still in preview (off by default, as ruff's preview mode)
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
@@ -204,6 +205,12 @@ class Config:
     # The keys the configuration file actually set (TOML spelling), for rules
     # that act only on an explicit setting (BG406 needs a configured grace-period).
     set_keys: frozenset = frozenset()
+
+    def effective_select(self) -> tuple[str, ...] | None:
+        """The configured selection: select plus extend-select (None: every rule)."""
+        if self.select is None:
+            return None
+        return tuple(dict.fromkeys(self.select + self.extend_select))
 
     def all_excludes(self) -> tuple[str, ...]:
         return self.exclude + self.extend_exclude
@@ -395,6 +402,7 @@ def _money(value: Any, table: _Table, key: str) -> MoneyConfig:
 # TOML key -> (Config field, validator).  This table is the list of settings.
 _KEYS: dict[str, tuple[str, Validator]] = {
     "select": ("select", _select),
+    "extend-select": ("extend_select", _ignore),  # prefixes added to select; "ALL" is every rule
     "ignore": ("ignore", _ignore),
     "preview": ("preview", _boolean),
     "exclude": ("exclude", _globs),

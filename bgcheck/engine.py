@@ -110,8 +110,8 @@ def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[st
 
 def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
     """Rules after the configuration's select/ignore and preview mode; ``select`` from the CLI
-    replaces the configured one. Preview rules run only in preview mode, even when selected."""
-    chosen_select = select if select is not None else config.select
+    replaces the configured one (select and extend-select). Preview rules run only in preview mode, even when selected."""
+    chosen_select = select if select is not None else config.effective_select()
     chosen_ignore = tuple(config.ignore) + tuple(ignore)
     return [
         rule
@@ -574,6 +574,20 @@ def _project_items(
     return items, frozenset(display for _path, display in named_real.values())
 
 
+def _stdin_items(
+    path: Path, config: Config, cwd: Optional[Path], skipped: Optional[list] = None
+) -> tuple[list[tuple[Path, str]], frozenset[str]]:
+    """The files a run over stdin analyses: its project's files, with ``path`` (which need not
+    exist) standing for the stdin text and reported as given."""
+    shown = Path(path).as_posix()
+    items = [(Path(path), shown)]
+    if config.in_project:
+        real = os.path.realpath(path)
+        items += [item for item in _items([config.root], config, cwd, skipped) if os.path.realpath(item[0]) != real]
+        items.sort(key=lambda item: item[0].as_posix())
+    return items, frozenset([shown])
+
+
 def _report_skipped(result: RunResult, skipped: list) -> RunResult:
     for path, reason, warn in skipped:
         (result.warnings if warn else result.notes).append(f"{path}: {reason}")
@@ -600,12 +614,21 @@ def run(
     jobs: Optional[int] = 1,
     cache=None,
     need_index: bool = False,
+    stdin: Optional[tuple[Path, bytes]] = None,
 ) -> RunResult:
+    """``stdin``: (path, bytes): check these bytes as that file of its project (an editor's or a
+    formatter's unsaved buffer); nothing is written to it. ``paths`` are then ignored."""
     runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
     skipped: list = []
-    items, report_for = _project_items(paths, config, cwd, skipped)
-    workers = parallel.workers_for(jobs, len(items))
     prepared: dict = {}
+    if stdin is not None:
+        items, report_for = _stdin_items(stdin[0], config, cwd, skipped)
+        stdin_path, shown = next(item for item in items if item[1] in report_for)
+        prepared[stdin_path] = (stdin[1], content_key(stdin_path, shown, stdin[1]))
+        jobs = 1  # the stdin text lives in this process
+    else:
+        items, report_for = _project_items(paths, config, cwd, skipped)
+    workers = parallel.workers_for(jobs, len(items))
     if workers > 1 and cache is not None and cache.has_kind("digests"):  # a first run would read every file twice
         prepared = _prepare(items, cache)
         if sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
@@ -672,7 +695,7 @@ def check_units(
     the same project digest are not checked again, and the index is built only if one is not."""
     runtimes = runtimes or {}
     rule_classes = enabled_rules(config, select, ignore)
-    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.select, tuple(config.ignore) + tuple(ignore))
+    bg000_enabled = code_enabled(BG000_CODE, select if select is not None else config.effective_select(), tuple(config.ignore) + tuple(ignore))
     per_file_ignores = [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
     static_key = project_key = ""
     if cache is not None:

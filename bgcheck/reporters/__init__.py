@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from bgcheck.reporters import github, json_format, lsp, sarif, text
+from bgcheck.reporters import concise, github, gitlab, json_format, lsp, sarif, text
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,10 @@ Renderer = Callable[..., str]
 
 REPORTERS: dict[str, Renderer] = {
     "text": text.render,
+    "concise": concise.render,
     "json": json_format.render,
     "sarif": sarif.render,
     "github": github.render,
+    "gitlab": gitlab.render,
     "lsp": lsp.render,
 }

@@ -21,13 +21,9 @@ _CONTEXT_LINES = 1
 def render(result, options) -> str:
     out: list[str] = []
     paint = _Painter(options.color)
-    for diagnostic in result.diagnostics:
+    for diagnostic in () if options.statistics and options.quiet else result.diagnostics:  # -q --statistics: the table only
         loc = diagnostic.location
-        header = (
-            f"{paint(_BOLD, loc.path)}:{loc.line}:{loc.column}: "
-            f"{paint(_SEVERITY_COLOR[diagnostic.severity.value], diagnostic.code)} {diagnostic.message}"
-        )
-        out.append(header)
+        out.append(header(diagnostic, paint))
         for related in diagnostic.related:
             out.append(f"  {paint(_DIM, 'note:')} {related.path}:{related.line}:{related.column}: {related.message}")
         if options.show_source:
@@ -40,6 +36,15 @@ def render(result, options) -> str:
     if not options.quiet:
         out.append(_summary_line(result))
     return "\n".join(out) + ("\n" if out else "")
+
+
+def header(diagnostic, paint) -> str:
+    """``path:line:col: CODE message``."""
+    loc = diagnostic.location
+    return (
+        f"{paint(_BOLD, loc.path)}:{loc.line}:{loc.column}: "
+        f"{paint(_SEVERITY_COLOR[diagnostic.severity.value], diagnostic.code)} {diagnostic.message}"
+    )
 
 
 class _Painter:
