@@ -41,7 +41,7 @@ def rule_by_code_or_name(key: str):
     return lookup(key)
 
 
-BG000_SUMMARY = "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested)."
+BG000_SUMMARY = "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested, valid Python libcst cannot parse, an internal error)."
 
 # libcst walks trees recursively; deeply nested files need more than the
 # default stack. Analysis runs in a thread with a large stack and a raised

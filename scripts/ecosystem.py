@@ -2,7 +2,6 @@
 """bgcheck's ecosystem check: findings on real projects, against a judged list.
 
     python scripts/ecosystem.py                 # fetch if needed, check, compare, write the report
-    python scripts/ecosystem.py --preview       # preview rules too (their findings are judged as well)
     python scripts/ecosystem.py --project rq    # one project only (the report is not rewritten)
     python scripts/ecosystem.py --unjudged FILE # also write the unjudged findings as TSV rows to fill in
 
@@ -186,10 +185,10 @@ def count_lines(root: Path) -> int:
 # -- running ----------------------------------------------------------------------------
 
 
-def check(name: str, root: Path, preview: bool) -> list[Finding]:
-    command = [sys.executable, "-m", "bgcheck", "check", "--format", "json", "--no-cache", "--exit-zero", "."]
-    if preview:
-        command.insert(4, "--preview")
+def check(name: str, root: Path) -> list[Finding]:
+    # Preview rules run too: their findings are judged like the others, and the report shows
+    # the default rules (what a user gets) apart from them.
+    command = [sys.executable, "-m", "bgcheck", "check", "--preview", "--format", "json", "--no-cache", "--exit-zero", "."]
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
@@ -246,21 +245,27 @@ def build_report(
     out("(`scripts/ecosystem/judged.tsv`). Precision = real / (real + false); debatable is shown apart.")
     out("Produced by `python scripts/ecosystem.py`.")
     out("")
-    out("| project | version | lines | findings | real | false | debatable |")
-    out("|---|---|---:|---:|---:|---:|---:|")
+    out("Default rules (what `bgcheck check` reports), then the preview rules' findings apart:")
+    out("")
+    out("| project | version | lines | findings | real | false | debatable | preview findings |")
+    out("|---|---|---:|---:|---:|---:|---:|---:|")
     by_project: dict[str, Counter] = defaultdict(Counter)
     for f in findings:
         v = judged.get(f.key)
-        by_project[f.project][v.verdict if v else "unjudged"] += 1
+        if f.code in preview_codes:
+            by_project[f.project]["preview"] += 1
+        else:
+            by_project[f.project][v.verdict if v else "unjudged"] += 1
     totals = Counter()
     for name, version, lines_count in projects:
         c = by_project[name]
-        n = sum(c.values())
+        n = sum(c[k] for k in ("real", "false", "debatable", "unjudged"))
         totals.update(c)
         totals["lines"] += lines_count
-        out(f"| {name} | {version} | {lines_count:,} | {n} | {c['real']} | {c['false']} | {c['debatable']} |")
-    out(f"| **all {len(projects)}** | | {totals['lines']:,} | {len(findings)} | {totals['real']} | "
-        f"{totals['false']} | {totals['debatable']} |")
+        totals["findings"] += n
+        out(f"| {name} | {version} | {lines_count:,} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['preview']} |")
+    out(f"| **all {len(projects)}** | | {totals['lines']:,} | {totals['findings']} | {totals['real']} | "
+        f"{totals['false']} | {totals['debatable']} | {totals['preview']} |")
     out("")
     out("| rule | findings | real | false | debatable | unjudged | precision |")
     out("|---|---:|---:|---:|---:|---:|---:|")
@@ -281,6 +286,12 @@ def build_report(
             default.update(c)
     out(f"| **default rules** | {sum(default.values())} | {default['real']} | {default['false']} | "
         f"{default['debatable']} | {default['unjudged']} | {precision(default['real'], default['false'])} |")
+    preview = Counter()
+    for code, c in by_rule.items():
+        if code in preview_codes:
+            preview.update(c)
+    out(f"| **preview rules** | {sum(preview.values())} | {preview['real']} | {preview['false']} | "
+        f"{preview['debatable']} | {preview['unjudged']} | {precision(preview['real'], preview['false'])} |")
     out("")
     if gone:
         out(f"## Judged findings no longer reported ({len(gone)})")
@@ -322,7 +333,6 @@ def preview_rules() -> set[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--preview", action="store_true", help="run preview rules too")
     parser.add_argument("--project", action="append", help="only this project (repeatable)")
     parser.add_argument("--unjudged", type=Path, help="write unjudged findings as TSV rows to this file")
     args = parser.parse_args()
@@ -335,7 +345,7 @@ def main() -> int:
     for pin in pins:
         root = fetch(pin, PINNED[pin])
         name, version = pin.split("==")
-        found = check(name, root, args.preview)
+        found = check(name, root)
         findings.extend(found)
         projects.append((name, version, count_lines(root)))
         print(f"{name}: {len(found)} findings", file=sys.stderr)
@@ -348,8 +358,7 @@ def main() -> int:
     if not args.project:
         REPORT.parent.mkdir(parents=True, exist_ok=True)
         REPORT.write_text(report + "\n", encoding="utf-8")
-        if not args.preview:
-            write_readme_table(report)
+        write_readme_table(report)
     if args.unjudged:
         with open(args.unjudged, "w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle, delimiter="\t", lineterminator="\n")

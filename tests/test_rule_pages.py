@@ -357,3 +357,15 @@ def test_relative_links_resolve_in_the_checkout_and_in_the_wheel(path):
 def test_pages_link_to_the_failure_model():
     linked = [path.name for path in PAGES if "../docs/failure-model.md#" in path.read_text(encoding="utf-8")]
     assert len(linked) == len(PAGES), f"pages without a link to the failure model: {sorted({p.name for p in PAGES} - set(linked))}"
+
+
+def test_readme_rule_table_is_the_registry():
+    """The README's rule table is written by scripts/rule_table.py from the registry."""
+    import importlib.util
+
+    repo = PAGES_DIR.parent
+    spec = importlib.util.spec_from_file_location("rule_table", repo / "scripts" / "rule_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = (repo / "README.md").read_text(encoding="utf-8")
+    assert module.render(text) == text, "README.md's rule table is out of date: run python scripts/rule_table.py"
