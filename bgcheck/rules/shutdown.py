@@ -16,7 +16,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import receiver_kind, argument, calls_around, is_waited_for, last_name, sets_daemon
+from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.shutdown import (
     background_starts,
     entry_scopes,
@@ -58,7 +58,7 @@ class ExecutorNeverShutDown(Rule):
         kind = _kind_of_pool(ctx.resolve_call(node))
         if kind is None:
             return
-        holder = _holder(node, ctx)
+        holder = holder_of(node, ctx)
         if holder is None:
             return
         if _stopped_anywhere(ctx.index, holder, _STOP_METHODS[kind]):
@@ -74,27 +74,6 @@ class ExecutorNeverShutDown(Rule):
             "stop its queued work is dropped or its threads block exit, and nobody decides which. Shut it down in the "
             "SIGTERM handler or shutdown hook (with a deadline), or use it in a `with` block.",
         )
-
-
-def _holder(node: cst.Call, ctx) -> Optional[str]:
-    """Where the new object is kept: ``pkg.mod.NAME``, ``pkg.mod.Cls.NAME`` or ``pkg.mod.Cls().attr``."""
-    parent = ctx.parent()
-    if not isinstance(parent, (cst.Assign, cst.AnnAssign)):
-        return None
-    targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
-    if len(targets) != 1:
-        return None
-    target = targets[0]
-    if isinstance(target, cst.Name):
-        if ctx.function_node is None:
-            owner = ctx.class_qualname or ctx.summary.module
-            return f"{owner}.{target.value}"
-        return None  # a local variable: not kept
-    if isinstance(target, cst.Attribute) and dotted_name(target.value) == "self":
-        function = ctx.function
-        if function is not None and function.class_qualname:
-            return f"{function.class_qualname}().{target.attr.value}"
-    return None
 
 
 def _used_anywhere(index, holder: str) -> bool:
