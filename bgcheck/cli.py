@@ -404,7 +404,7 @@ def _lock_cell(lock: dict) -> str:
 def _jobs_table(index, found) -> str:
     if not found:
         return "No background jobs found."
-    header = ("JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCKS", "LOCATION")
+    header = ("JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCKS", "VIA", "LOCATION")
     rows = [
         (
             job.name,
@@ -413,6 +413,7 @@ def _jobs_table(index, found) -> str:
             job.schedule.describe() if job.schedule else "-",
             ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(job.limits.items())) or "-",
             "; ".join(_lock_cell(lock) for lock in _job_locks(index, job)) or "-",
+            job.via or "-",
             f"{job.path}:{job.line}" if job.line else job.path,
         )
         for job in found

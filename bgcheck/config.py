@@ -199,6 +199,8 @@ class Config:
     runtimes_file: Path | None = None
     runtimes: dict[str, float] = field(default_factory=dict)
     money: MoneyConfig = field(default_factory=MoneyConfig)
+    # Decorators of task systems bgcheck has no table for: functions decorated with them are jobs.
+    job_decorators: tuple[str, ...] = ()
     # False when no configuration file and no root marker was found: the paths checked are
     # then the whole project, and no cache is written beside a lone file.
     in_project: bool = True
@@ -272,6 +274,18 @@ def _string_list(value: Any, table: _Table, key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise table.expected(key, "a list of strings", value)
     return tuple(value)
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+
+
+def _dotted_names(value: Any, table: _Table, key: str) -> tuple[str, ...]:
+    """Qualified names such as ``"proj.tasks.job"``: a module path and a name in it."""
+    names = _string_list(value, table, key)
+    for name in names:
+        if not _DOTTED.fullmatch(name):
+            raise table.error(key, f"expected a qualified name such as \"package.module.decorator\", got {short_repr(name)}")
+    return names
 
 
 def _glob(pattern: str, table: _Table, key: str) -> str:
@@ -415,6 +429,7 @@ _KEYS: dict[str, tuple[str, Validator]] = {
     "runtimes-file": ("runtimes_file", _path),
     "runtimes": ("runtimes", _runtimes),
     "money": ("money", _money),
+    "job-decorators": ("job_decorators", _dotted_names),
 }
 
 

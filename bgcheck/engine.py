@@ -474,7 +474,7 @@ def build_index(
     """The index plus the project-wide models every rule consults, built once per run."""
     index = ProjectIndex(summaries)
     index.celery_config = CeleryConfig(index)
-    index.jobs = attach_jobs(index)
+    index.jobs = attach_jobs(index, config.job_decorators)
     index.execution = ExecutionModel(index)
     index.shutdown = build_shutdown_model(index, console_scripts or {})
     index.runtimes = runtimes or {}
@@ -939,7 +939,7 @@ def facts_digest(index: ProjectIndex) -> str:
     facts = (
         sorted(
             (name, sorted((j.kind, j.framework, j.name, j.target, repr(j.options), repr(sorted(j.limits.items())),
-                           j.schedule.describe() if j.schedule else "", j.per_process) for j in jobs))
+                           j.schedule.describe() if j.schedule else "", j.per_process, j.via) for j in jobs))
             for name, jobs in index.job_roots.items()
         ),
         sorted(job_code.items()),

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.ir import IR, UNKNOWN, as_seconds, kwarg
+from bgcheck.ir import IR, UNKNOWN, UNKNOWN_IR, as_seconds, kwarg
 from bgcheck.project import ProjectIndex
 
 _UNIT_SECONDS = {
@@ -75,6 +75,7 @@ class Job:
     limits: dict = field(default_factory=dict)  # "time_limit" -> seconds, "acks_late" -> bool, ...
     options: dict = field(default_factory=dict)  # option name -> IR, as written
     per_process: bool = False  # runs in every process (and replica) that registers it
+    via: str = ""  # how bgcheck recognised it: "decorator celery.Celery().task", "wrapper proj.jobs.periodic -> ..."
 
     def to_dict(self) -> dict:
         return {
@@ -89,6 +90,7 @@ class Job:
             "path": self.path,
             "line": self.line,
             "registered_in": self.registered_in,
+            "via": self.via,
         }
 
 
@@ -100,9 +102,13 @@ def _duration(seconds: float) -> str:
 
 
 class _JobFinder:
-    def __init__(self, index: ProjectIndex) -> None:
+    def __init__(self, index: ProjectIndex, job_decorators: tuple = ()) -> None:
         self.index = index
         self.jobs: list[Job] = []
+        self.job_decorators = tuple(job_decorators)  # configuration key ``job-decorators``
+        # jobs registered from inside a function with a function bgcheck cannot name (a parameter):
+        # scope qualname -> those jobs. A project decorator that does this is a job wrapper.
+        self.unnamed_in_scope: dict[str, list[Job]] = {}
 
     # --- helpers --------------------------------------------------------------
     def fold(self, value: Optional[IR]):
@@ -374,12 +380,16 @@ class _JobFinder:
                 target, args, kwargs = _call_parts(decorator)
                 canonical = self.index.canonical(target) or ""
                 source = _match(knowledge.JOB_DECORATORS, canonical)
+                if source is None and canonical in self.index.classes:
+                    # ``job = functools.partial(MyJob, connection=conn)``: a subclass of a known decorator class
+                    source = next((s for base in sorted(self.index.class_bases(canonical)) if (s := _match(knowledge.JOB_DECORATORS, base))), None)
                 if source is None:
                     continue
                 name = next((v for v in (self.fold(kwargs[o]) for o in knowledge.JOB_NAME_OPTIONS if o in kwargs) if isinstance(v, str)), None)
                 if source.framework == "Celery" and not isinstance(name, str):
                     name = _celery_default_name(qualname)
-                self.add(source, qualname, qualname, summary.path, args, kwargs, name=name if isinstance(name, str) else None)
+                job = self.add(source, qualname, qualname, summary.path, args, kwargs, name=name if isinstance(name, str) else None)
+                job.via = f"decorator {target or canonical}"  # as the project spells it; FRAMEWORK says whose
                 break
 
     def from_classes(self) -> None:
@@ -391,11 +401,13 @@ class _JobFinder:
                     options.update(self.index.classes[ancestor][1].attrs)
                 name = self.fold(options.get("name"))
                 source = knowledge.CELERY_TASK_SOURCE
-                self.add(source, f"{qualname}.run", qualname, summary.path, (), options, name=name if isinstance(name, str) else qualname)
+                job = self.add(source, f"{qualname}.run", qualname, summary.path, (), options, name=name if isinstance(name, str) else qualname)
+                job.via = "subclass of celery.Task with run()"
             elif "run" in cls.methods and bases & knowledge.THREAD_BASES:
                 source = knowledge.THREAD_SUBCLASS_SOURCE
                 job = self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname)
                 job.options = dict(cls.attrs)
+                job.via = "subclass of threading.Thread with run()"
             self.arq_settings(qualname, summary, cls)
 
     def arq_settings(self, qualname: str, summary, cls) -> None:
@@ -411,7 +423,8 @@ class _JobFinder:
             else:
                 function, written = self.function_of(entry)
                 kwargs = {}
-            self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs)
+            job = self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs)
+            job.via = f"{qualname}.functions (arq)"
         for entry in _items(cron_jobs):
             target, args, kwargs = _call_parts(entry)
             if entry[0] != "call" or (self.index.canonical(target) or "") not in knowledge.ARQ_CRON:
@@ -420,11 +433,12 @@ class _JobFinder:
             fields = self.cron_fields(kwargs, ("month", "day", "weekday", "hour", "minute", "second"))
             note = "" if "minute" in kwargs or not any(k in kwargs for k in ("hour", "day", "weekday", "month")) else "no minute given: fires every minute of the matching hours"
             schedule = Schedule("cron", cron=fields or "(every minute)", note=note)
-            self.add(knowledge.ARQ_CRON_SOURCE, function, written, summary.path, (), kwargs, schedule=schedule)
+            job = self.add(knowledge.ARQ_CRON_SOURCE, function, written, summary.path, (), kwargs, schedule=schedule)
+            job.via = f"{qualname}.cron_jobs (arq)"
 
     def from_calls(self) -> None:
         for summary in sorted(self.index.modules.values(), key=lambda s: s.path):
-            for call, _scope in summary.recorded_calls:
+            for call, scope in summary.recorded_calls:
                 canonical = self.index.canonical(call[1]) or ""
                 source = _match(knowledge.JOB_CALLS, canonical)
                 if source is None:
@@ -449,8 +463,101 @@ class _JobFinder:
                 elif source.schedule == "celery-arg":
                     schedule = self.celery_schedule(args[0] if args else kwargs.get("schedule"))
                 job = self.add(source, function, written, summary.path, rest, kwargs, name=name, schedule=schedule, call_args=args)
+                job.via = f"call {_short_call(canonical)}"
+                if function is None and func_arg == UNKNOWN_IR and scope and scope in self.index.functions:
+                    self.unnamed_in_scope.setdefault(scope, []).append(job)
                 if task is not None:
                     job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
+
+    # --- the project's own wrappers ---------------------------------------------
+    def find_wrappers(self) -> dict[str, tuple[str, Job]]:
+        """Project decorators that make the function they decorate a job: their body, or a function
+        they define, registers an unnamed function (their parameter) with a scheduler or queue
+        (``schedule.every(n).minutes.do(func)``, ``scheduler.add_job(func)``), calls a known job
+        decorator (``app.task(func)``, ``app.task(**opts)(func)``) or decorates its wrapper with one.
+        Qualname -> (what it reaches, a template job for framework, kind and schedule)."""
+        nested: dict[str, list[str]] = {}
+        for qualname in self.index.functions:
+            if ".<locals>." in qualname:
+                nested.setdefault(qualname.split(".<locals>.", 1)[0], []).append(qualname)
+        found: dict[str, tuple[str, Job]] = {}
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            if ".<locals>." in qualname or not func.params:
+                continue
+            for scope in [qualname, *sorted(nested.get(qualname, ()))]:
+                hit = self._wraps_job(scope, summary.path)
+                if hit is not None:
+                    found[qualname] = hit
+                    break
+        return found
+
+    def _wraps_job(self, scope: str, path: str) -> Optional[tuple[str, Job]]:
+        for job in self.unnamed_in_scope.get(scope, ()):
+            return job.via.removeprefix("call "), job
+        func = self.index.function(scope)
+        if func is None:
+            return None
+        targets = list(func.calls)
+        if ".<locals>." in scope:  # ``@app.task`` on the wrapper it returns
+            targets += [d[1] for d in func.decorators if d[0] in ("ref", "call") and d[1]]
+        for target in targets:
+            canonical = self.index.canonical(target) or ""
+            source = _match(knowledge.JOB_DECORATORS, canonical)
+            if source is not None:
+                template = Job(None, canonical, canonical, source.kind, source.framework, path, 0, path,
+                               Schedule("unknown") if source.schedule else None, per_process=source.per_process)
+                return _short_call(canonical), template
+        return None
+
+    def configured_decorator(self, target: str) -> Optional[str]:
+        """The ``job-decorators`` entry a decorator's target names, directly or through a re-export."""
+        if not self.job_decorators:
+            return None
+        names = {target, self.index.canonical(target) or target, self.index.resolve_function(target) or target}
+        for entry in self.job_decorators:
+            if entry in names or (self.index.canonical(entry) or entry) in names or self.index.resolve_function(entry) in names - {None}:
+                return entry
+        return None
+
+    def from_wrappers(self) -> None:
+        """Functions decorated with a project wrapper (``find_wrappers``) or with a decorator named in
+        the ``job-decorators`` setting. The wrapper's own registration of its parameter gives way to
+        the jobs of the functions it decorates."""
+        wrappers = self.find_wrappers()
+        already = {job.function for job in self.jobs if job.function}
+        used: set[str] = set()
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            if qualname in already:
+                continue
+            for decorator in func.decorators:
+                target, args, kwargs = _call_parts(decorator)
+                if not target:
+                    continue
+                entry = self.configured_decorator(target)
+                if entry is not None:
+                    job = self.add(knowledge.CONFIGURED_JOB_SOURCE, qualname, qualname, summary.path, args, kwargs)
+                    job.via = f"decorator {entry} (job-decorators)"
+                    break
+                wrapper = self.index.resolve_function(target)
+                if wrapper in wrappers:
+                    what, template = wrappers[wrapper]
+                    path, line = self.location(qualname, summary.path)
+                    name = _celery_default_name(qualname) if template.framework == "Celery" else qualname
+                    self.jobs.append(Job(qualname, qualname, name, template.kind, template.framework, path, line, summary.path,
+                                         schedule=template.schedule, per_process=template.per_process,
+                                         via=f"wrapper {wrapper} -> {what}"))
+                    used.add(wrapper)
+                    break
+        replaced = {
+            id(job)
+            for scope, jobs in self.unnamed_in_scope.items()
+            if scope.split(".<locals>.", 1)[0] in used
+            for job in jobs
+        }
+        # ``@app.task`` on the wrapper a used wrapper returns: the decorated functions are the jobs
+        replaced |= {id(job) for job in self.jobs if job.function and job.function.split(".<locals>.", 1)[0] in used and ".<locals>." in job.function}
+        if replaced:
+            self.jobs = [job for job in self.jobs if id(job) not in replaced]
 
     def celery_task_for(self, function: Optional[str]) -> Optional[Job]:
         if function is None:
@@ -486,6 +593,7 @@ class _JobFinder:
             entry_name = self.fold(key_ir)
             job = self.add(source, task.function if task else None, task_name, registered_in, name=task_name, schedule=schedule)
             job.options = {"beat_entry": ("v", entry_name)}
+            job.via = f"beat_schedule entry {entry_name!r}" if isinstance(entry_name, str) else "beat_schedule entry"
             if task is not None:
                 job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
 
@@ -560,22 +668,32 @@ def _cron_string(value) -> Schedule:
     return Schedule("cron", cron=value) if isinstance(value, str) else Schedule("unknown")
 
 
+def _short_call(canonical: str) -> str:
+    """``schedule.every().minutes.do`` -> ``schedule.every().do``: the chain's ends, as a reader knows it."""
+    parts = canonical.split(".")
+    middle = [p for p in parts[1:-1] if p.endswith("()")]
+    if len(parts) > 3 and middle and middle[0] != parts[1]:
+        return canonical
+    return ".".join([parts[0], *middle[:1], parts[-1]]) if len(parts) > 3 and middle else canonical
+
+
 def _celery_default_name(qualname: str) -> str:
     return qualname  # Celery names a task "<module>.<function>" by default
 
 
-def find_jobs(index: ProjectIndex) -> list[Job]:
-    finder = _JobFinder(index)
+def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
+    finder = _JobFinder(index, job_decorators)
     finder.from_decorators()
     finder.from_classes()
     finder.from_calls()
+    finder.from_wrappers()
     finder.from_beat_schedule()
     finder.add_celery_config_limits()
     return finder.jobs
 
 
-def attach_jobs(index: ProjectIndex) -> list[Job]:
-    jobs = find_jobs(index)
+def attach_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
+    jobs = find_jobs(index, job_decorators)
     index.job_roots = {}
     for job in jobs:
         if job.function:

@@ -293,6 +293,9 @@ THREAD_SUBCLASS_SOURCE = JobSource("", "threading", "thread")
 ARQ_FUNCTION_SOURCE = JobSource("", "arq", "queued", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
 ARQ_CRON_SOURCE = JobSource("", "arq cron", "scheduled", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
 CELERY_BEAT_SOURCE = JobSource("", "Celery beat", "scheduled")
+# A function decorated with a decorator named in the ``job-decorators`` setting: a task system
+# bgcheck has no table for; it runs the function as queued work.
+CONFIGURED_JOB_SOURCE = JobSource("", "job-decorators", "queued")
 
 # Thread subclasses that override run() are thread jobs.
 THREAD_BASES = frozenset({"threading.Thread"})

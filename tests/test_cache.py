@@ -912,3 +912,35 @@ def test_cache_get_and_put_round_trip(tmp_path):
     cache.put("bundles", "d" * 64, {"a.py": [DIAGNOSTIC], "b.py": [OTHER], "c.py": []})
     assert cache.get("bundles", "d" * 64) == {"a.py": [DIAGNOSTIC], "b.py": [OTHER], "c.py": []}
     assert (cache.hits, cache.misses) == (5, 2)
+
+
+def test_project_transaction_wrapper_and_job_wrapper_edits_reach_cached_results(tmp_path, monkeypatch):
+    """BG604 through a decorator of the project, BG201 through a job wrapper and the job-decorators
+    setting: editing the wrapper's module, or the setting, changes another module's findings."""
+    root = tmp_path / "svc"
+    atomic = "from django.db import transaction\n\n\ndef in_tx(f):\n    return transaction.atomic(f)\n"
+    plain = "def in_tx(f):\n    return f\n"
+    jobs_wrapper = "import schedule\n\n\ndef periodic(f):\n    schedule.every(5).minutes.do(f)\n    return f\n"
+    files = {
+        "proj/__init__.py": "",
+        "proj/db.py": atomic,
+        "proj/jobs.py": jobs_wrapper,
+        "proj/tasks.py": "from celery import shared_task\n\n\n@shared_task\ndef notify(pk):\n    pass\n",
+        "proj/services.py": (
+            "from proj.db import in_tx\nfrom proj.jobs import periodic\nfrom proj.tasks import notify\n\n\n"
+            "@in_tx\ndef place(order):\n    notify.delay(order.pk)\n\n\n"
+            "@periodic\ndef poll(stream):\n    while True:\n        stream.read_one()\n"
+        ),
+    }
+    write_project(root, files)
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG604") == [("proj/services.py", 8, "BG604")]
+    assert found(runs.cached()[1], "BG201") == [("proj/services.py", 13, "BG201")]
+    runs.write("proj/db.py", plain)
+    runs.write("proj/jobs.py", "def periodic(f):\n    return f\n")
+    assert found(runs.cached()[1], "BG604") == []
+    assert found(runs.cached()[1], "BG201") == []
+    write_project(root, {**files, "proj/db.py": plain, "proj/jobs.py": "def periodic(f):\n    return f\n"}, 'job-decorators = ["proj.jobs.periodic"]\n')
+    assert found(runs.cached()[1], "BG201") == [("proj/services.py", 13, "BG201")]
+    runs.write("proj/db.py", atomic)
+    assert found(runs.cached()[1], "BG604") == [("proj/services.py", 8, "BG604")]
