@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgcheck.cli import main
-from tests.test_cli import CLEAN, THREE_FINDINGS, project
+from test_cli import CLEAN, THREE_FINDINGS, project
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "fixtures" / "demo_service"

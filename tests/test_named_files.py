@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from bgcheck.cli import main
 from bgcheck.config import load_config
 from bgcheck.engine import run
-from tests.conftest import write_project
+from conftest import write_project
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE_PROJECTS = sorted(p for p in (REPO / "fixtures").iterdir() if (p / "pyproject.toml").is_file())
