@@ -430,7 +430,7 @@ def lsp() -> None:
     try:
         from bgcheck.lsp import serve
     except ImportError as exc:  # pygls is an optional extra
-        _fail(f"the language server needs pygls: pip install 'bgcheck[lsp]' ({exc})")
+        _fail(f"the language server needs pygls: pip install 'pygls>=2,<3' into bgcheck's environment, or install bgcheck with its lsp extra ('.[lsp]' from a clone) ({exc})")
     serve()
 
 

@@ -365,3 +365,30 @@ def test_help_and_version_still_exit_0():
 )
 def test_select_and_ignore_take_rule_names(three, args, expected):
     assert [d["code"] for d in diagnostics(*args, ".")] == expected
+
+
+# ---------------------------------------------------------------------------
+# the README
+
+
+def test_readme_documents_every_option_of_check_and_every_format():
+    import click
+
+    from bgcheck.reporters import REPORTERS
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    options = [opt for p in main.commands["check"].params if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")]
+    assert "--stdin-filename" in options and "--output-file" in options
+    missing = [opt for opt in options if f"`{opt}" not in readme and f"{opt} " not in readme]
+    assert missing == []
+    for name in REPORTERS:
+        assert f"`{name}`" in readme.split("## Output formats", 1)[1].split("\n## ", 1)[0], name
+    assert "| `extend-select` |" in readme
+    assert "FORCE_COLOR" in readme and "NO_COLOR" in readme
+
+
+def test_readme_installs_nothing_from_pypi():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "bgcheck==" not in readme
+    assert not [line for line in readme.splitlines() if line.strip().startswith(("pip install bgcheck", 'pip install "bgcheck'))]
+    assert "not published on PyPI" in readme
