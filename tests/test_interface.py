@@ -392,3 +392,24 @@ def test_readme_installs_nothing_from_pypi():
     assert "bgcheck==" not in readme
     assert not [line for line in readme.splitlines() if line.strip().startswith(("pip install bgcheck", 'pip install "bgcheck'))]
     assert "not published on PyPI" in readme
+
+
+def test_stdin_with_the_cache_on_follows_the_text_not_the_file(three):
+    args = ("check", "--format", "concise", "--cache-dir", str(three / "cache"), "-", "--stdin-filename", "app.py")
+    clean = "All checks passed (1 file checked).\n"
+    assert cli(*args, input=CLEAN).stdout == clean
+    assert cli(*args, input=THREE_FINDINGS).stdout == cli("check", "--no-cache", "--format", "concise", "app.py").stdout
+    assert cli(*args, input=CLEAN).stdout == clean
+    assert (three / "app.py").read_text(encoding="utf-8") == THREE_FINDINGS
+
+
+def test_stdin_as_a_lone_file_outside_any_project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    raw = cli("check", "--format", "concise", "--preview", "-", "--stdin-filename", "scratch/lone.py", input=THREE_FINDINGS)
+    assert raw.exit_code == 1
+    assert [line.split(" ", 2)[:2] for line in raw.stdout.splitlines()[:-1]] == [
+        ["scratch/lone.py:6:5:", "BG101"],
+        ["scratch/lone.py:12:5:", "BG102"],
+        ["scratch/lone.py:19:9:", "BG103"],
+    ]
+    assert list(tmp_path.iterdir()) == []  # nothing written: no file, no cache
