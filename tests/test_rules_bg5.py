@@ -1237,3 +1237,54 @@ def test_jobs_json_says_why_a_ttl_is_unknown(tmp_path, monkeypatch):
     (lock,) = job["locks"]
     assert lock["ttl_seconds"] is None
     assert "does not fold" in lock["ttl_note"]
+
+
+def test_bg503_not_when_deleted_only_before_the_deadline_taken_with_the_ttl(bg):
+    # The holder deletes its key only while the deadline it computed from the TTL has not
+    # passed: the key is still its own.
+    found = bg.files(
+        {
+            "jobs.py": """
+    import time
+
+    import redis
+
+    r = redis.Redis()
+    TTL = 600
+
+    def settle():
+        deadline = time.monotonic() + TTL
+        if r.set("settle-lock", "1", nx=True, ex=TTL):
+            try:
+                pass
+            finally:
+                if time.monotonic() < deadline:
+                    r.delete("settle-lock")
+"""
+        },
+        select=["BG503"],
+    )
+    assert codes(found) == []
+
+
+def test_bg503_a_check_of_something_else_is_no_guard(bg):
+    found = bg.files(
+        {
+            "jobs.py": """
+    import redis
+
+    r = redis.Redis()
+    TTL = 600
+
+    def settle(done):
+        if r.set("settle-lock", "1", nx=True, ex=TTL):
+            try:
+                pass
+            finally:
+                if done:
+                    r.delete("settle-lock")
+"""
+        },
+        select=["BG503"],
+    )
+    assert codes(found) == [("BG503", 13)]

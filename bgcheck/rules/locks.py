@@ -30,6 +30,7 @@ from bgcheck.locks import (
 )
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind
+from bgcheck.walk import walk
 
 # Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
 # call of ``set``/``add`` however it is spaced.
@@ -165,6 +166,8 @@ class LockReleasedWithoutOwnershipCheck(Rule):
             return  # a project class's own delete(): not a key store's
         if receiver_kind(node, ctx) not in (None, "redis client"):
             return  # known to be something else than a key store
+        if _under_a_clock_check(ctx):
+            return  # deleted only while the deadline taken with the TTL has not passed: still ours
         keys = []
         positional = [arg for arg in node.args if arg.keyword is None]
         if func.attr.value == "hdel":
@@ -188,3 +191,28 @@ class LockReleasedWithoutOwnershipCheck(Rule):
                 "with a compare-and-delete script.",
             )
             return
+
+
+def _under_a_clock_check(ctx) -> bool:
+    """Is the call inside an ``if`` / ``elif`` (same function) whose test reads a clock, as in
+    ``if time.monotonic() < deadline: r.delete(key)``? A holder that deletes its key only while
+    the deadline computed from the TTL has not passed deletes its own lock."""
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.If) and _reads_a_clock(node.test, ctx):
+            return True
+    return False
+
+
+def _reads_a_clock(test: cst.BaseExpression, ctx) -> bool:
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if ctx.resolve_call(node) in knowledge.CLOCK_CALLS:
+                found = True
+
+    walk(test, _Finder())
+    return found
