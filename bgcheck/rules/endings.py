@@ -409,6 +409,8 @@ class RowLockWithoutSkipLocked(Rule):
         self._report(node, "`SELECT ... FOR UPDATE`", ctx)
 
     def _report(self, node, what: str, ctx) -> None:
+        if _runs_only_under_a_lock(ctx):
+            return  # one replica at a time runs this job: there is no other replica to queue behind
         ctx.report(
             self,
             node,
@@ -416,6 +418,33 @@ class RowLockWithoutSkipLocked(Rule):
             "behind each other instead of splitting the work, and a stuck holder stalls them all. Use "
             "`skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica takes rows nobody holds, or `nowait=True`.",
         )
+
+
+def _runs_only_under_a_lock(ctx) -> bool:
+    """Does every job that reaches this code take a distributed lock (redis lock, advisory lock,
+    celery_once, ...)? Then the replicas do not run it side by side, and a row lock cannot make
+    them queue behind each other."""
+    index = ctx.index
+    function = ctx.function_qualname
+    locked = {job.function for site in index.locks for job in site.jobs if job.function}
+    if not locked:
+        return False
+    roots = [root for root in sorted(index.job_roots) if function in _reach(index, root)]
+    return bool(roots) and all(root in locked for root in roots)
+
+
+_REACH: dict = {}
+
+
+def _reach(index, root: str) -> set:
+    """Functions a job root reaches (memoised per index)."""
+    key = (id(index), root)
+    cached = _REACH.get(key)
+    if cached is None or cached[0] is not index:
+        if len(_REACH) > 4096:
+            _REACH.clear()
+        cached = _REACH[key] = (index, set(index.reachable([root])))
+    return cached[1]
 
 
 def _concatenated(node: cst.ConcatenatedString) -> Optional[str]:
