@@ -543,7 +543,58 @@ def test_bg403_callee_in_another_module_commits(bg):
         select=["BG403"],
     )
     assert codes(found) == [("BG403", 6)]
-    assert "`relay()`" in found[0].message
+    assert found[0].message.startswith("This daemon thread runs `relay() -> save_order()`, which writes durably (`Session.commit()`)")
+    assert [(r.path, r.line, r.message) for r in found[0].related] == [("app/db.py", 4, "-> save_order()")]
+
+
+def test_bg403_not_for_a_write_more_than_two_calls_from_the_target(bg):
+    # A write deep down (a settings save on some first-use branch) is not what the thread does.
+    found = bg.code(
+        """
+        import threading
+
+        def save_settings(store):
+            store.save()
+
+        def load_settings(store):
+            save_settings(store)
+
+        def settings(store):
+            load_settings(store)
+
+        def refresh(store):
+            settings(store)
+
+        def start(store):
+            threading.Thread(target=refresh, args=(store,), daemon=True).start()
+        """,
+        select=["BG403"],
+    )
+    assert codes(found) == []
+
+
+def test_bg403_write_two_calls_from_the_target_is_flagged_with_its_chain(bg):
+    found = bg.code(
+        """
+        import threading
+
+        def save_settings(store):
+            store.save()
+
+        def settings(store):
+            save_settings(store)
+
+        def refresh(store):
+            settings(store)
+
+        def start(store):
+            threading.Thread(target=refresh, args=(store,), daemon=True).start()
+        """,
+        select=["BG403"],
+    )
+    assert codes(found) == [("BG403", 14)]
+    assert "runs `refresh() -> settings() -> save_settings()`" in found[0].message
+    assert [(r.line, r.message) for r in found[0].related] == [(7, "-> settings()"), (4, "-> save_settings()")]
 
 
 def test_bg403_daemon_attribute_and_set_daemon(bg):

@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity
+from bgcheck.diagnostics import Location, Severity
 from bgcheck.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
@@ -235,15 +235,18 @@ class DaemonThreadDoesDurableWork(Rule):
         function = ctx.index.resolve_function(ctx.resolve(target))
         if function is None:
             return
-        write = _durable_write(ctx.index, function)
-        if write is None:
+        found = _durable_chain(ctx.index, function)
+        if found is None:
             return
+        chain, write = found
+        shown = " -> ".join(f"{q.rsplit('.', 1)[-1]}()" for q in chain)
         ctx.report(
             self,
             node,
-            f"This daemon thread runs `{function.rsplit('.', 1)[-1]}()`, which writes durably ({write}): daemon threads "
+            f"This daemon thread runs `{shown}`, which writes durably ({write}): daemon threads "
             "are killed abruptly at exit, with no `finally`, so the write can be cut in half or never happen. Use a "
             "non-daemon thread with a stop event that is set and joined (with a timeout) on shutdown, or a durable queue.",
+            related=_chain_notes(ctx.index, chain[1:]),
         )
 
 
@@ -260,8 +263,44 @@ def _daemon(node: cst.Call, ctx) -> bool:
     return False
 
 
-def _durable_write(index, function: str) -> Optional[str]:
-    return _durable_write_in(index, index.reachable([function]))
+# How far from a daemon thread's target BG403 looks for a durable write: the claim is about what
+# the thread does, and a write six calls away (a settings save on a singleton's first use) is
+# not what a reader of the target sees it do.
+_DAEMON_WRITE_DEPTH = 2
+
+
+def _durable_chain(index, function: str) -> Optional[tuple[list[str], str]]:
+    """The shortest chain of project functions from ``function`` (at most
+    ``_DAEMON_WRITE_DEPTH`` calls deep) to one that writes durably, and that write."""
+    parents: dict[str, Optional[str]] = {function: None}
+    level = [function]
+    for depth in range(_DAEMON_WRITE_DEPTH + 1):
+        for name in level:
+            write = _durable_write_in(index, [name])
+            if write is not None:
+                chain = [name]
+                while parents[chain[-1]] is not None:
+                    chain.append(parents[chain[-1]])
+                return list(reversed(chain)), write
+        if depth == _DAEMON_WRITE_DEPTH:
+            break
+        following = []
+        for name in level:
+            for callee in sorted(index.callees(name)):
+                if callee not in parents:
+                    parents[callee] = name
+                    following.append(callee)
+        level = following
+    return None
+
+
+def _chain_notes(index, chain: list[str]) -> tuple:
+    notes = []
+    for name in chain:
+        entry = index.functions.get(name)
+        if entry is not None:
+            notes.append(Location(entry[0].path, entry[1].line or 1, 1, entry[1].line or 1, 1, f"-> {name.rsplit('.', 1)[-1]}()"))
+    return tuple(notes)
 
 
 def _started_work(index, modules: set[str]) -> set[str]:
