@@ -1288,3 +1288,77 @@ def test_bg503_a_check_of_something_else_is_no_guard(bg):
         select=["BG503"],
     )
     assert codes(found) == [("BG503", 13)]
+
+
+LOCK_ACROSS_MODULES = {
+    "svc/__init__.py": "",
+    "svc/keys.py": """
+        NIGHTLY_LOCK = "lock:nightly-report"
+        CACHE_KEY = "report:latest"
+        """,
+    "svc/jobs.py": """
+        import redis
+
+        from svc.keys import NIGHTLY_LOCK
+
+        r = redis.Redis()
+
+        def nightly():
+            if not r.set(NIGHTLY_LOCK, "1", nx=True, ex=600):
+                return
+            build_report()
+
+        def build_report():
+            pass
+        """,
+}
+
+
+def test_bg503_lock_taken_in_one_module_released_in_an_exit_hook_of_another(bg):
+    # The hook deletes the key whether or not this process ever took the lock.
+    found = bg.files(
+        {
+            **LOCK_ACROSS_MODULES,
+            "svc/shutdown.py": """
+                import atexit
+
+                import redis
+
+                from svc import keys
+
+                r = redis.Redis()
+
+                def release_on_exit():
+                    r.delete(keys.NIGHTLY_LOCK)
+
+                atexit.register(release_on_exit)
+                """,
+        },
+        select=["BG503"],
+    )
+    assert codes(found) == [("BG503", 11)]
+    assert "`lock:nightly-report` in a shutdown path" in found[0].message
+
+
+def test_bg503_not_for_another_key_of_the_same_module(bg):
+    found = bg.files(
+        {
+            **LOCK_ACROSS_MODULES,
+            "svc/shutdown.py": """
+                import atexit
+
+                import redis
+
+                from svc import keys
+
+                r = redis.Redis()
+
+                def clear_cache():
+                    r.delete(keys.CACHE_KEY)
+
+                atexit.register(clear_cache)
+                """,
+        },
+        select=["BG503"],
+    )
+    assert codes(found) == []
