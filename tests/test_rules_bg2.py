@@ -1274,71 +1274,44 @@ def test_bg205_not_with_one_replica(bg, config):
     assert codes(found, "BG2") == []
 
 
-def test_bg204_not_in_a_job_that_runs_under_a_distributed_lock(bg):
-    # The job takes a redis lock without waiting: one replica at a time runs it, so nobody queues
-    # behind its row locks.
+BG204_UNDER_A_LOCK = """
+import redis
+from celery import shared_task
+from django.db import transaction
+from shop.models import Order
+
+r = redis.Redis()
+
+def ship_batch():
+    with transaction.atomic():
+        for order in Order.objects.select_for_update().filter(state="paid")[:100]:
+            order.ship()
+
+@shared_task
+def ship_orders():
+    lock = r.lock("ship-orders", timeout=600, blocking=False)
+    if lock.acquire():
+        try:
+            ship_batch()
+        finally:
+            lock.release()
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ("", []),  # one replica at a time runs the only job that reaches the row lock
+        ("\n@shared_task\ndef ship_now():\n    ship_batch()\n", [("BG204", 11)]),  # another job reaches it unlocked
+    ],
+    ids=["every-job-locked", "one-job-unlocked"],
+)
+def test_bg204_in_a_job_that_runs_under_a_distributed_lock(bg, extra, expected):
     found = bg.files(
         {
             "shop/__init__.py": "",
             "shop/models.py": "class Order:\n    objects = None\n",
-            "shop/tasks.py": """
-                import redis
-                from celery import shared_task
-                from django.db import transaction
-                from shop.models import Order
-
-                r = redis.Redis()
-
-                def ship_batch():
-                    with transaction.atomic():
-                        for order in Order.objects.select_for_update().filter(state="paid")[:100]:
-                            order.ship()
-
-                @shared_task
-                def ship_orders():
-                    lock = r.lock("ship-orders", timeout=600, blocking=False)
-                    if lock.acquire():
-                        try:
-                            ship_batch()
-                        finally:
-                            lock.release()
-            """,
+            "shop/tasks.py": BG204_UNDER_A_LOCK + extra,
         }
     )
-    assert codes(found, "BG2") == []
-
-
-def test_bg204_still_flagged_when_another_job_reaches_it_without_the_lock(bg):
-    found = bg.files(
-        {
-            "shop/__init__.py": "",
-            "shop/models.py": "class Order:\n    objects = None\n",
-            "shop/tasks.py": """
-                import redis
-                from celery import shared_task
-                from django.db import transaction
-                from shop.models import Order
-
-                r = redis.Redis()
-
-                def ship_batch():
-                    with transaction.atomic():
-                        for order in Order.objects.select_for_update().filter(state="paid")[:100]:
-                            order.ship()
-
-                @shared_task
-                def ship_orders():
-                    lock = r.lock("ship-orders", timeout=600, blocking=False)
-                    if lock.acquire():
-                        try:
-                            ship_batch()
-                        finally:
-                            lock.release()
-
-                @shared_task
-                def ship_now():
-                    ship_batch()
-            """,
-        }
-    )
-    assert codes(found, "BG2") == [("BG204", 11)]
+    assert codes(found, "BG2") == expected
