@@ -944,3 +944,41 @@ def test_project_transaction_wrapper_and_job_wrapper_edits_reach_cached_results(
     assert found(runs.cached()[1], "BG201") == [("proj/services.py", 13, "BG201")]
     runs.write("proj/db.py", atomic)
     assert found(runs.cached()[1], "BG604") == [("proj/services.py", 8, "BG604")]
+
+
+def test_a_direct_await_in_a_module_that_is_not_imported_reaches_the_task_it_awaits(tmp_path, monkeypatch):
+    """BG101 is silent on a task of its own that ends on cancel; a direct await of that coroutine
+    in any module (one the coroutine's module does not import) makes its caller carry on."""
+    root = tmp_path / "svc"
+    refresh = (
+        "import asyncio\n\n\nasync def refresh(cache):\n    try:\n        await cache.reload()\n"
+        "    except asyncio.CancelledError:\n        return\n\n\ndef schedule(cache):\n"
+        "    return asyncio.create_task(refresh(cache))\n"
+    )
+    awaits = "from proj.refresh import refresh\n\n\nasync def warm(cache):\n    await refresh(cache)\n    await cache.mark()\n"
+    spawns = "import asyncio\n\nfrom proj.refresh import refresh\n\n\ndef warm(cache):\n    return asyncio.create_task(refresh(cache))\n"
+    write_project(root, {"proj/__init__.py": "", "proj/refresh.py": refresh, "proj/user.py": spawns})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG101") == []
+    for source, expected in ((awaits, [("proj/refresh.py", 7, "BG101")]), (spawns, []), (awaits, [("proj/refresh.py", 7, "BG101")])):
+        runs.write("proj/user.py", source)
+        assert found(runs.cached()[1], "BG101") == expected
+
+
+def test_a_durable_write_added_where_an_entry_point_reaches_reaches_its_bg404(tmp_path, monkeypatch):
+    """BG404 needs the entry point's work to write durably: a write added in a module the entry's
+    module does not import (through a function it reaches) changes its finding."""
+    root = tmp_path / "svc"
+    main = (
+        "import threading\n\nfrom proj import work\n\n\nif __name__ == \"__main__\":\n"
+        "    threading.Thread(target=print).start()\n    work.loop()\n"
+    )
+    work = "from proj.store import keep\n\n\ndef loop():\n    while True:\n        keep()\n"
+    quiet = "def keep():\n    print('kept')\n"
+    durable = "def keep():\n    outbox.commit()\n"
+    write_project(root, {"proj/__init__.py": "", "proj/main.py": main, "proj/work.py": work, "proj/store.py": quiet})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG404") == []
+    for source, expected in ((durable, [("proj/main.py", 6, "BG404")]), (quiet, []), (durable, [("proj/main.py", 6, "BG404")])):
+        runs.write("proj/store.py", source)
+        assert found(runs.cached()[1], "BG404") == expected
