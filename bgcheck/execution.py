@@ -322,13 +322,23 @@ def _signal_handlers(index) -> set[str]:
     return found
 
 
+def _started_coroutine(call) -> Optional[tuple]:
+    """The coroutine a task-starting call runs: its first argument, or ``coro=`` (``create_task(coro=f())``)."""
+    if call[2]:
+        return call[2][0]
+    for item in call[3]:
+        if len(item) > 1 and item[0] == "coro":
+            return item[1]
+    return None
+
+
 def _task_only(index) -> set[str]:
     """Coroutine functions started as tasks, whose every project caller is a scope that
     starts them (the call inside ``create_task(...)`` is a call of the function too)."""
     starters: dict[str, set[str]] = {}  # function -> scopes that start it as a task
     for summary in index.modules.values():
         for call, scope in summary.recorded_calls:
-            if not call or call[0] != "call" or not call[1] or not call[2]:
+            if not call or call[0] != "call" or not call[1]:
                 continue
             target = index.canonical(call[1]) or call[1]
             if not (
@@ -337,8 +347,8 @@ def _task_only(index) -> set[str]:
                 or any(start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS)
             ):
                 continue
-            started = call[2][0]
-            if started[0] != "call" or not started[1]:
+            started = _started_coroutine(call)
+            if started is None or started[0] != "call" or not started[1]:
                 continue
             function = index.resolve_function(started[1])
             func = index.function(function) if function else None

@@ -1072,3 +1072,21 @@ def test_root_of_run_until_complete_that_ends_is_silent(bg):
         """
     )
     assert codes(found, "BG1") == []
+
+
+def test_task_started_with_the_coro_keyword_that_ends_is_silent(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def refresh(cache):
+            try:
+                await cache.reload()
+            except asyncio.CancelledError:
+                return
+
+        def schedule(cache):
+            return asyncio.create_task(coro=refresh(cache), name="refresh")
+        """
+    )
+    assert codes(found, "BG1") == []
