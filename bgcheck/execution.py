@@ -27,7 +27,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.ir import dotted_name
-from bgcheck.walk import walk
+from bgcheck.walk import find_all, walk
 
 COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"
 
@@ -38,32 +38,11 @@ COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "
 def suspension_points(body: cst.CSTNode) -> list[cst.CSTNode]:
     """Every suspension point in a body (not in nested functions or lambdas): ``await``
     expressions, and the ``async for`` / ``async with`` statements, which await implicitly."""
-    found: list[cst.CSTNode] = []
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-        def visit_Await(self, node: cst.Await) -> None:
-            found.append(node)
-
-        def visit_For(self, node: cst.For) -> None:
-            if node.asynchronous is not None:
-                found.append(node)
-
-        def visit_With(self, node: cst.With) -> None:
-            if node.asynchronous is not None:
-                found.append(node)
-
-        def visit_CompFor(self, node: cst.CompFor) -> None:
-            if node.asynchronous is not None:
-                found.append(node)
-
-    walk(body, _Finder())
-    return found
+    return [
+        node
+        for node in find_all(body, (cst.Await, cst.For, cst.With, cst.CompFor))
+        if isinstance(node, cst.Await) or node.asynchronous is not None
+    ]
 
 
 def can_suspend(body: Optional[cst.CSTNode]) -> bool:

@@ -152,3 +152,21 @@ def _walk_methods(root: cst.CSTNode, visitor: cst.CSTVisitor, visitor_type: type
             kids = children(item)
             kids.reverse()
             stack.extend(kids)
+
+
+def find_all(root: cst.CSTNode, types: tuple) -> list[cst.CSTNode]:
+    """The nodes of ``types`` under ``root``, in source order, leaving out the bodies of nested
+    functions and lambdas (they run later, elsewhere): the question rules ask of a ``try`` body,
+    a handler or a condition."""
+    found: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        if node is not root and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            continue
+        if isinstance(node, types):
+            found.append(node)
+        kids = children(node)
+        kids.reverse()
+        stack.extend(kids)
+    return found

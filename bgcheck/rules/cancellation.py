@@ -20,7 +20,7 @@ from bgcheck.diagnostics import Severity
 from bgcheck.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.walk import walk
+from bgcheck.walk import find_all, walk
 
 # Words that can name a cancellation exception in a file (aliases keep the
 # original name in their import line).
@@ -165,20 +165,7 @@ def _handler_exits(handler, ctx) -> set[str]:
 
 def _yields(body: cst.CSTNode) -> Optional[cst.CSTNode]:
     """The first ``yield`` in a handler's body (nested functions excluded)."""
-    found: list = []
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-        def visit_Yield(self, node: cst.Yield) -> bool:
-            found.append(node)
-            return False
-
-    walk(body, _Finder())
+    found = find_all(body, (cst.Yield,))
     return found[0] if found else None
 
 

@@ -30,7 +30,7 @@ from bgcheck.locks import (
 )
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind
-from bgcheck.walk import walk
+from bgcheck.walk import find_all
 
 # Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
 # call of ``set``/``add`` however it is spaced.
@@ -206,13 +206,4 @@ def _under_a_clock_check(ctx) -> bool:
 
 
 def _reads_a_clock(test: cst.BaseExpression, ctx) -> bool:
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            if ctx.resolve_call(node) in knowledge.CLOCK_CALLS:
-                found = True
-
-    walk(test, _Finder())
-    return found
+    return any(ctx.resolve_call(call) in knowledge.CLOCK_CALLS for call in find_all(test, (cst.Call,)))

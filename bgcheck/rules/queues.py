@@ -18,7 +18,7 @@ from bgcheck.flow import always_raises
 from bgcheck.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, spelled, work_start
-from bgcheck.walk import walk
+from bgcheck.walk import find_all, walk
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
 
@@ -409,22 +409,11 @@ class WorkDroppedWhenFull(Rule):
 
 def _puts(body: cst.CSTNode, ctx) -> list:
     """The ``x.put(...)`` / ``x.put_nowait(...)`` calls in a ``try`` body (not in nested functions)."""
-    found: list = []
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value in knowledge.QUEUE_PUT_METHODS and node.args:
-                found.append(node)
-
-    walk(body, _Finder())
-    return found
+    return [
+        node
+        for node in find_all(body, (cst.Call,))
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in knowledge.QUEUE_PUT_METHODS and node.args
+    ]
 
 
 def _can_drop_work(call: cst.Call, ctx) -> bool:
