@@ -20,11 +20,11 @@ from typing import Callable, Optional
 import click
 
 from bgcheck import __version__
-from bgcheck.cache import open_cache
-from bgcheck.config import ConfigError, load_config
+from bgcheck.load.cache import open_cache
+from bgcheck.load.config import ConfigError, load_config
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Severity
-from bgcheck.pages import read_page
-from bgcheck.reporters import REPORTERS, ReportOptions
+from bgcheck.rules.pages import read_page
+from bgcheck.report import REPORTERS, ReportOptions
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 def all_rules():
@@ -77,7 +77,7 @@ def _run_guarded(work: Callable[[], int]) -> int:
             outcome["error"] = exc
             outcome["traceback"] = traceback.format_exc()
 
-    from bgcheck.engine import tune_gc
+    from bgcheck.run.engine import tune_gc
 
     tune_gc()
     previous_stack = threading.stack_size()
@@ -170,7 +170,7 @@ class _Group(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def main(debug: bool) -> None:
     """bgcheck: find background-job code that loses or duplicates work when a process stops or scales out."""
-    from bgcheck import engine
+    from bgcheck.run import engine
 
     # A failure on one file is that file's BG000; with --debug its traceback goes to stderr too.
     engine.DEBUG = debug or _debug_enabled()
@@ -236,7 +236,7 @@ def check(
     paths = tuple(paths) or (Path("."),)
 
     def work() -> int:
-        from bgcheck.engine import run  # imported here: keeps `bgcheck --help` fast
+        from bgcheck.run.engine import run  # imported here: keeps `bgcheck --help` fast
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         known = [BG000_CODE] + [rule.code for rule in all_rules()]
@@ -245,7 +245,7 @@ def check(
             config = dataclasses.replace(config, preview=preview)
         for warning in _preview_warnings(config, select_codes):
             click.echo(f"bgcheck: warning: {warning}", err=True)
-        from bgcheck.baseline import apply_baseline, read_baseline, write_baseline
+        from bgcheck.report.baseline import apply_baseline, read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
@@ -316,7 +316,7 @@ def _use_color(choice: str, is_tty: bool, to_file: bool) -> bool:
 
 
 def _read_stdin() -> bytes:
-    from bgcheck.engine import MAX_FILE_BYTES
+    from bgcheck.run.engine import MAX_FILE_BYTES
 
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
@@ -340,7 +340,7 @@ def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache,
     paths = tuple(paths) or (Path("."),)
 
     def work() -> int:
-        from bgcheck.engine import collect_project
+        from bgcheck.run.engine import collect_project
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         config = load_config(config_file, start=start, known_codes=[BG000_CODE] + [r.code for r in all_rules()])
@@ -376,7 +376,7 @@ def _skipped_checks(index) -> list[str]:
 
 def _job_locks(index, job) -> list[dict]:
     """The locks a job's code takes, each with the runtime it is held against."""
-    from bgcheck.locks import runtime_for
+    from bgcheck.model.locks import runtime_for
 
     found = []
     for site in index.locks:
@@ -428,7 +428,7 @@ def _jobs_table(index, found) -> str:
 def lsp() -> None:
     """Run the language server over stdio (diagnostics, noqa code actions, rule pages on hover)."""
     try:
-        from bgcheck.lsp import serve
+        from bgcheck.language_server import serve
     except ImportError as exc:  # pygls is an optional extra
         _fail(f"the language server needs pygls: pip install 'pygls>=2,<3' into bgcheck's environment, or install bgcheck with its lsp extra ('.[lsp]' from a clone) ({exc})")
     serve()

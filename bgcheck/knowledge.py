@@ -197,7 +197,7 @@ CELERY_TASK_OPTIONS: dict[str, str] = {
     "reject_on_worker_lost": "task_reject_on_worker_lost",
 }
 
-# --- the job model (bgcheck.jobs) ------------------------------------------
+# --- the job model (bgcheck.model.jobs) ------------------------------------------
 #
 # A job source says how to recognise a job in a decorator or a call, by a
 # regular expression over the canonical name of the decorator or the called
@@ -205,7 +205,7 @@ CELERY_TASK_OPTIONS: dict[str, str] = {
 #   framework   what the user calls it ("APScheduler", "Celery", ...)
 #   kind        "scheduled" | "queued" | "thread" | "in-process task"
 #   func        where the job's function is: "decorated", ("arg", i, "kw")
-#   schedule    how to read the schedule (a reader in bgcheck.jobs), or None
+#   schedule    how to read the schedule (a reader in bgcheck.model.jobs), or None
 #   per_process True if every process (so every replica) that registers it
 #               runs it: APScheduler, `schedule`, repeat_every; Celery beat,
 #               rq-scheduler and the like run once per deployment.

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bgcheck.config import load_config
-from bgcheck.engine import run
+from bgcheck.load.config import load_config
+from bgcheck.run.engine import run
 
 
 def write_project(root: Path, files: dict[str, str], config: str = "") -> None:

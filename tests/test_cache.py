@@ -21,11 +21,12 @@ import pytest
 from click.testing import CliRunner
 
 import bgcheck
-from bgcheck import cache as cache_module
-from bgcheck import cli, engine
-from bgcheck.cache import CACHE_DIR_NAME, Cache, digest, version_tag
+from bgcheck.load import cache as cache_module
+from bgcheck import cli
+from bgcheck.run import engine
+from bgcheck.load.cache import CACHE_DIR_NAME, Cache, digest, version_tag
 from bgcheck.cli import main
-from bgcheck.config import load_config
+from bgcheck.load.config import load_config
 from bgcheck.diagnostics import Diagnostic, Location, Severity
 
 from conftest import write_project
@@ -262,7 +263,7 @@ def test_cache_keys_do_not_depend_on_the_hash_seed(tmp_path):
 def test_digest_is_canonical():
     config = load_config(start=DEMO)
     assert len(config.set_keys) > 1
-    script = "from pathlib import Path; from bgcheck.config import load_config; from bgcheck.cache import digest; " \
+    script = "from pathlib import Path; from bgcheck.load.config import load_config; from bgcheck.load.cache import digest; " \
         f"print(digest(load_config(start=Path({str(DEMO)!r})), {{'b', 'a', 'c'}}, frozenset({{'x', 'y', 'z'}})))"
     seen = {
         subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True).stdout
@@ -894,7 +895,7 @@ def test_atomic_writes_leave_no_temp_files(celery_project):
 
 
 def test_cache_get_and_put_round_trip(tmp_path):
-    from bgcheck.engine import analyse_text
+    from bgcheck.run.engine import analyse_text
 
     summary = analyse_text(Path("m.py"), "m.py", "import os\nTTL = 60 * 5\n\ndef f(x):\n    return os.path.join(x, 'a')\n").summary
     cache = Cache(tmp_path / "c")

@@ -946,9 +946,9 @@ def test_cancellation_turned_into_runtime_error_under_a_condition_is_flagged(bg)
 def test_execution_model_thread_context(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from bgcheck import execution
-    from bgcheck.config import load_config
-    from bgcheck.engine import build_index, load_units
+    from bgcheck.model import execution
+    from bgcheck.load.config import load_config
+    from bgcheck.run.engine import build_index, load_units
     from conftest import write_project
 
     write_project(

@@ -413,8 +413,8 @@ def test_json_related_entries(in_tmp):
 def test_json_related_entries_from_the_reporter():
     """The reporter writes each related location with its own keys, whatever rule made it."""
     from bgcheck.diagnostics import Diagnostic, Location, Severity
-    from bgcheck.engine import RunResult
-    from bgcheck.reporters import REPORTERS, ReportOptions
+    from bgcheck.run.engine import RunResult
+    from bgcheck.report import REPORTERS, ReportOptions
 
     diagnostic = Diagnostic(
         code="BG406",
@@ -713,9 +713,9 @@ def test_bg000_nul_byte(in_tmp):
 
 
 def test_bg000_file_over_the_size_limit(in_tmp, monkeypatch):
-    import bgcheck.engine
+    import bgcheck.run.engine
 
-    monkeypatch.setattr(bgcheck.engine, "MAX_FILE_BYTES", 2048)
+    monkeypatch.setattr(bgcheck.run.engine, "MAX_FILE_BYTES", 2048)
     project(in_tmp, {"app.py": THREE_FINDINGS, "generated.py": "x = 1\n" * 1000})
     result = check_json()
     (big,) = [d for d in result.json()["diagnostics"] if d["path"] == "generated.py"]

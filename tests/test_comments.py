@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bgcheck.config import load_config
-from bgcheck.engine import run
+from bgcheck.load.config import load_config
+from bgcheck.run.engine import run
 from conftest import codes, write_project
 from test_rule_pages import PAGES, parse_page, project_of
 

@@ -1,4 +1,4 @@
-"""Tests for bgcheck.config: durations, discovery, every key, every error."""
+"""Tests for bgcheck.load.config: durations, discovery, every key, every error."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bgcheck.config import (
+from bgcheck.load.config import (
     DEFAULT_EXCLUDE,
     Config,
     ConfigError,

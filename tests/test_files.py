@@ -1,4 +1,4 @@
-"""Tests for bgcheck.files: file discovery, exclude patterns and .gitignore."""
+"""Tests for bgcheck.load.files: file discovery, exclude patterns and .gitignore."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bgcheck import files
-from bgcheck.files import GitIgnore, discover
+from bgcheck.load import files
+from bgcheck.load.files import GitIgnore, discover
 
 DEFAULT_EXCLUDE = ["build", "dist", "node_modules", "site-packages", "venv", ".venv", "__pycache__"]
 
@@ -573,7 +573,7 @@ def test_unreadable_folder_is_skipped_with_a_warning(tmp_path, monkeypatch):
 
 
 def test_unreadable_named_folder_is_a_one_line_error(tmp_path, monkeypatch):
-    from bgcheck.config import ConfigError
+    from bgcheck.load.config import ConfigError
 
     make(tmp_path, {"locked/b.py": ""})
     _refuse_scandir(monkeypatch, tmp_path / "locked")

@@ -8,8 +8,8 @@ import time
 import libcst as cst
 import pytest
 
-from bgcheck import ir
-from bgcheck.ir import UNKNOWN, TimeDelta, as_seconds
+from bgcheck.syntax import ir
+from bgcheck.syntax.ir import UNKNOWN, TimeDelta, as_seconds
 from conftest import codes
 
 

@@ -23,8 +23,8 @@ from click.testing import CliRunner
 from bgcheck import PROJECT_URL, __version__
 from bgcheck.cli import main, rule_table
 from bgcheck.diagnostics import Diagnostic, Location, Severity
-from bgcheck.engine import RunResult
-from bgcheck.reporters import ReportOptions, github, lsp, sarif
+from bgcheck.run.engine import RunResult
+from bgcheck.report import ReportOptions, github, lsp, sarif
 
 DEMO = Path(__file__).resolve().parent.parent / "fixtures" / "demo_service"
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -24,9 +24,9 @@ hypothesmith = pytest.importorskip("hypothesmith")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from bgcheck import parallel  # noqa: E402
-from bgcheck.config import load_config  # noqa: E402
-from bgcheck.engine import analyse_text, check_units  # noqa: E402
+from bgcheck.run import parallel  # noqa: E402
+from bgcheck.load.config import load_config  # noqa: E402
+from bgcheck.run.engine import analyse_text, check_units  # noqa: E402
 from conftest import write_project  # noqa: E402
 from test_rule_pages import PAGES, parse_page, project_of  # noqa: E402
 

@@ -374,7 +374,7 @@ def test_select_and_ignore_take_rule_names(three, args, expected):
 def test_readme_documents_every_option_of_check_and_every_format():
     import click
 
-    from bgcheck.reporters import REPORTERS
+    from bgcheck.report import REPORTERS
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     options = [opt for p in main.commands["check"].params if isinstance(p, click.Option) for opt in p.opts if opt.startswith("--")]

@@ -17,8 +17,8 @@ pytest_lsp = pytest.importorskip("pytest_lsp")
 from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
-from bgcheck.lsp import noqa_edit  # noqa: E402
-from bgcheck.pages import read_page  # noqa: E402
+from bgcheck.language_server import noqa_edit  # noqa: E402
+from bgcheck.rules.pages import read_page  # noqa: E402
 
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 TIMEOUT = 10.0  # seconds to wait for an expected notification
@@ -491,7 +491,7 @@ def test_noqa_edit_declines(text: str, line: int):
 
 
 def test_one_failing_document_does_not_hide_the_others(workspace: Path, monkeypatch):
-    import bgcheck.lsp as lsp
+    import bgcheck.language_server as lsp
 
     state = lsp.WorkspaceState(Path(os.path.realpath(workspace)))
     assert state.load() == []
@@ -512,7 +512,7 @@ def test_one_failing_document_does_not_hide_the_others(workspace: Path, monkeypa
 
 
 def test_a_rules_fix_becomes_an_lsp_edit():
-    import bgcheck.lsp as lsp
+    import bgcheck.language_server as lsp
     from bgcheck.diagnostics import Diagnostic, Location, Severity
 
     class FixedDiagnostic(Diagnostic):  # the shape the server expects once rules offer fixes

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from bgcheck.cli import main
-from bgcheck.config import load_config
-from bgcheck.engine import run
+from bgcheck.load.config import load_config
+from bgcheck.run.engine import run
 from conftest import write_project
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Tests for bgcheck.noqa: parsing and applying ``# noqa`` comments."""
+"""Tests for bgcheck.run.noqa: parsing and applying ``# noqa`` comments."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from bgcheck import noqa as noqa_module
-from bgcheck.noqa import ALL, is_suppressed, parse_noqa
+from bgcheck.run import noqa as noqa_module
+from bgcheck.run.noqa import ALL, is_suppressed, parse_noqa
 
 
 def codes(*names: str) -> frozenset[str]:

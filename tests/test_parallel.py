@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bgcheck import parallel
-from bgcheck.cache import CACHE_DIR_NAME
+from bgcheck.run import parallel
+from bgcheck.load.cache import CACHE_DIR_NAME
 from bgcheck.cli import main
 
 REPO = Path(__file__).resolve().parent.parent

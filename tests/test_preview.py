@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgcheck.cli import main
-from bgcheck.config import ConfigError, load_config
+from bgcheck.load.config import ConfigError, load_config
 from bgcheck.rules import REGISTRY, all_rules
 
 # BG103 (`return` in `finally:` of a coroutine), a default rule, at line 7.
@@ -111,7 +111,7 @@ def test_the_preview_rules_today():
 
 
 def test_every_preview_rule_says_so_on_its_page():
-    from bgcheck.pages import read_page
+    from bgcheck.rules.pages import read_page
 
     for rule in all_rules():
         page = read_page(rule.code) or ""

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import bgcheck.engine as engine
+import bgcheck.run.engine as engine
 from bgcheck.cli import main
-from bgcheck.config import load_config
-from bgcheck.engine import analyse_text, run
-from bgcheck.noqa import parse_noqa
+from bgcheck.load.config import load_config
+from bgcheck.run.engine import analyse_text, run
+from bgcheck.run.noqa import parse_noqa
 
 SWALLOWS = textwrap.dedent(
     """\

@@ -24,8 +24,8 @@ import pytest
 from click.testing import CliRunner
 
 from bgcheck.cli import main, rule_table
-from bgcheck.config import load_config
-from bgcheck.engine import run
+from bgcheck.load.config import load_config
+from bgcheck.run.engine import run
 from conftest import write_project
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "rules"

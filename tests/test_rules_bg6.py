@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from conftest import codes
 
-from bgcheck.money import NamePatterns, words
+from bgcheck.model.money import NamePatterns, words
 
 # A small project: one module that moves money through stripe, used by most BG601 tests.
 PAY = """

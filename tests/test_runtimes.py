@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from bgcheck.cli import main
-from bgcheck.config import ConfigError, load_config
-from bgcheck.engine import run
-from bgcheck.runtimes import Runtime, load_runtimes, read_runtimes_file
+from bgcheck.load.config import ConfigError, load_config
+from bgcheck.run.engine import run
+from bgcheck.model.runtimes import Runtime, load_runtimes, read_runtimes_file
 from conftest import codes, write_project
 
 
@@ -386,7 +386,7 @@ def test_a_runtimes_file_that_is_not_a_file_is_refused_at_once(tmp_path, target)
 
 
 def test_a_runtimes_file_over_the_size_limit_is_refused(tmp_path, monkeypatch):
-    from bgcheck import config as config_module
+    from bgcheck.load import config as config_module
 
     monkeypatch.setattr(config_module, "MAX_DATA_FILE_BYTES", 100)
     with pytest.raises(ConfigError, match=r"^ops/big\.csv: cannot read the runtimes file: larger than"):

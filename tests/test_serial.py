@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from bgcheck import serial
-from bgcheck.config import load_config
+from bgcheck.load import serial
+from bgcheck.load.config import load_config
 from bgcheck.diagnostics import Diagnostic, Location, Severity
-from bgcheck.engine import _interface, _items, analyse_text, load_unit, run
-from bgcheck.ir import UNKNOWN_IR
-from bgcheck.serial import DataError
-from bgcheck.summary import ClassSummary, FunctionSummary, ModuleSummary
+from bgcheck.run.engine import _interface, _items, analyse_text, load_unit, run
+from bgcheck.syntax.ir import UNKNOWN_IR
+from bgcheck.load.serial import DataError
+from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(p for p in (REPO / "fixtures").iterdir() if (p / "pyproject.toml").is_file())

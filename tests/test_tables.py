@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bgcheck import knowledge
-from bgcheck.locks import lock_api, match_api
+from bgcheck.model.locks import lock_api, match_api
 from conftest import codes
 
 REPLICAS = 'replicas = 3\n'

@@ -3,7 +3,7 @@
 A rule is a small class: its metadata (code, name, severity, a one-line
 summary) and ``visit_<NodeType>(self, node, ctx)`` methods. The checker walks
 each file once and hands every node to the rules that asked for its type,
-with a shared ``ctx`` (see ``bgcheck.checker.FileContext``) that already
+with a shared ``ctx`` (see ``bgcheck.rules.checker.FileContext``) that already
 knows what names resolve to, which function we are in, and whether it is
 job code. A rule's examples and explanation live on its page in ``rules/``.
 """

@@ -7,8 +7,8 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.ir import dotted_name
-from bgcheck.walk import walk
+from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.walk import walk
 
 
 def argument(node: cst.Call, keyword: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:

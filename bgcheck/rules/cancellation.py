@@ -15,12 +15,13 @@ import libcst as cst
 
 import builtins
 
-from bgcheck import execution, knowledge
+from bgcheck.model import execution
+from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
-from bgcheck.ir import UNKNOWN, as_seconds, dotted_name
+from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
+from bgcheck.syntax.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.walk import find_all, walk
+from bgcheck.syntax.walk import find_all, walk
 
 # Words that can name a cancellation exception in a file (aliases keep the
 # original name in their import line).
@@ -192,7 +193,7 @@ def _cancellation_taken_earlier(node, ctx) -> bool:
 
 
 def _stops_that_can_arrive(kinds: list, try_node, ctx) -> list:
-    """The caught stop kinds that can reach this ``try`` body (see bgcheck.execution): a library's
+    """The caught stop kinds that can reach this ``try`` body (see bgcheck.model.execution): a library's
     cancellation only at a suspension point of a coroutine; KeyboardInterrupt and SystemExit not in
     code that runs only in worker threads; an asyncio CancelledError in a plain function only from a
     loop or future it drives, which is that task's outcome, not a stop to the caller."""

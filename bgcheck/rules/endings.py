@@ -2,7 +2,7 @@
 
 A scheduler can only stop a job between runs; a worker can only stop within
 the grace period if what it waits for has a bound. These rules look at job
-code (a job's function and everything it calls, see ``bgcheck.jobs``).
+code (a job's function and everything it calls, see ``bgcheck.model.jobs``).
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.ir import dotted_name
-from bgcheck.locks import lock_api
-from bgcheck.loops import is_endless, polls_without_deadline
+from bgcheck.syntax.ir import dotted_name
+from bgcheck.model.locks import lock_api
+from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, sets_daemon
-from bgcheck.walk import walk
+from bgcheck.syntax.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
 

@@ -16,7 +16,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.locks import (
+from bgcheck.model.locks import (
     NEVER,
     LockArgs,
     configured_defaults,
@@ -30,7 +30,7 @@ from bgcheck.locks import (
 )
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind
-from bgcheck.walk import find_all
+from bgcheck.syntax.walk import find_all
 
 # Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
 # call of ``set``/``add`` however it is spaced.

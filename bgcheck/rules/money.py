@@ -11,13 +11,14 @@ from typing import Optional
 
 import libcst as cst
 
-from bgcheck import knowledge, transactions
-from bgcheck.celery_config import truthy
+from bgcheck import knowledge
+from bgcheck.model import transactions
+from bgcheck.model.celery_config import truthy
 from bgcheck.diagnostics import Location, Severity
-from bgcheck.ir import dotted_name
+from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
-from bgcheck.walk import walk
+from bgcheck.syntax.walk import walk
 
 
 def _related(model, qualname: str) -> tuple:

@@ -13,12 +13,12 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity
-from bgcheck.flow import is_constant_true
-from bgcheck.flow import always_raises
-from bgcheck.ir import UNKNOWN
+from bgcheck.syntax.flow import is_constant_true
+from bgcheck.syntax.flow import always_raises
+from bgcheck.syntax.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, spelled, work_start
-from bgcheck.walk import find_all, walk
+from bgcheck.syntax.walk import find_all, walk
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
 

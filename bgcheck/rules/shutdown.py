@@ -14,10 +14,10 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Location, Severity
-from bgcheck.ir import dotted_name
+from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
-from bgcheck.shutdown import (
+from bgcheck.model.shutdown import (
     background_starts,
     entry_scopes,
     hands_over_to_framework,
@@ -25,7 +25,7 @@ from bgcheck.shutdown import (
     timed_wait,
     timed_waits,
 )
-from bgcheck.walk import walk
+from bgcheck.syntax.walk import walk
 
 
 def _kind_of_pool(name: Optional[str]) -> Optional[str]:
@@ -381,7 +381,7 @@ class NoSigtermHandler(Rule):
 
 
 def _is_main_test(test) -> bool:
-    from bgcheck.summary import _is_main_test as is_main
+    from bgcheck.load.summary import _is_main_test as is_main
 
     return is_main(test)
 

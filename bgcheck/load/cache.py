@@ -1,0 +1,230 @@
+"""The result cache: re-runs are near instant when little has changed.
+
+Four kinds of entry under ``<root>/.bgcheck_cache/v<version>/``, each plain data
+(JSON, see serial.py):
+
+* ``summaries/``: a file's phase-1 result (its summary, or its BG000), keyed
+  by the file's bytes, its path, its module name and bgcheck's version;
+* ``digests/``: the digest of that summary (and the BG000), all a run needs
+  of a file when every result is served from the cache;
+* ``results/``: a file's diagnostics, keyed by the file's bytes, the project
+  facts and imported interfaces it depends on, the configuration and the
+  enabled rules;
+* ``bundles/``: every file's diagnostics at once, keyed by every file's bytes
+  and the configuration (one read when nothing changed).
+
+A file's diagnostics can depend on any other module (a callee starts moving
+money, a settings module turns on ``acks_late``), so the facts that cross files
+are part of every result key; a change inside a function body that leaves
+every summary alone (a message, a comment) reuses everything else.
+
+Keys are digests of a canonical form of their parts (sets sorted,
+dataclasses field by field), so they are the same in every process whatever
+the hash seed: a key that changed from run to run would never hit.
+
+The cache is data, never code: a cache folder may come with a repository,
+so nothing in it is trusted. An entry is read only if it is a regular file
+(not a link, not a FIFO) within the size limit whose first line names this
+entry format, this bgcheck and Python, this kind and this key; the rest is
+JSON, converted back field by field with every type checked. Anything else
+(corrupt, truncated, foreign, of another shape, a pickle) is a miss, and is
+rewritten. Writes are atomic (a temporary file, then a rename) and never go
+through a link inside the cache; the cache never makes a run fail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from pathlib import Path, PurePath
+from typing import Any, Optional
+
+import bgcheck
+from bgcheck.load import serial
+
+CACHE_DIR_NAME = ".bgcheck_cache"
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` in a form whose repr does not depend on the hash seed (sets and
+    frozensets sorted) nor on how a class spells its repr (dataclasses field by field)."""
+    if isinstance(value, (str, bytes, int, float, bool, type(None), enum.Enum)):
+        return value
+    if isinstance(value, PurePath):
+        return ("path", value.as_posix())
+    if isinstance(value, (set, frozenset)):
+        return ("set", sorted((_canonical(item) for item in value), key=repr))
+    if isinstance(value, dict):
+        return ("dict", sorted(((_canonical(k), _canonical(v)) for k, v in value.items()), key=repr))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_canonical(item) for item in value])
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__qualname__,
+            [(f.name, _canonical(getattr(value, f.name))) for f in dataclasses.fields(value)],
+        )
+    return value
+
+
+def digest(*parts: Any) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, bytes):
+            h.update(part)
+        else:
+            h.update(repr(_canonical(part)).encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def version_tag() -> str:
+    """The cache's namespace: bgcheck's version (read at each use, never frozen at import)
+    and the Python version (CPython's syntax-error messages, in a cached BG000, differ between them)."""
+    return f"v{bgcheck.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+# An entry's first line: what it is, for which bgcheck, under which key. Checked, byte for
+# byte, before anything else in the entry is looked at.
+ENTRY_FORMAT = 1
+# An entry larger than this is not read (nor written): reading costs memory in proportion.
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+# Entries are opened without following a symbolic link, and without blocking on a FIFO.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_MISSING = object()
+
+
+class Cache:
+    def __init__(self, directory: Path) -> None:
+        self.root = Path(directory)
+        self.version = version_tag()
+        self.base = self.root / self.version
+        self.hits = 0
+        self.misses = 0
+        self._ready = False
+        self._folders: set = set()  # folders known to be real folders (not links) inside the cache
+
+    def _prepare(self) -> None:
+        if self._ready:
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._real_folder(self.base)
+        ignore = self.root / ".gitignore"
+        if not ignore.exists():
+            _atomic_write(ignore, b"# Created by bgcheck: this folder is a cache.\n*\n")
+        tag = self.root / "CACHEDIR.TAG"
+        if not tag.exists():
+            _atomic_write(tag, b"Signature: 8a477f597d28d172789f06886806bc55\n# bgcheck cache\n")
+        self._ready = True
+
+    def _real_folder(self, folder: Path) -> None:
+        """Make ``folder`` (one level below a checked one) or check that it is a real folder:
+        never write through a link a repository committed inside its cache."""
+        if folder in self._folders:
+            return
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            pass
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            raise NotADirectoryError(f"{folder} is not a folder")
+        self._folders.add(folder)
+
+    def _path(self, kind: str, key: str) -> Path:
+        return self.base / kind / key[:2] / f"{key}.json"
+
+    def _header(self, kind: str, key: str) -> bytes:
+        return f"bgcheck-cache {ENTRY_FORMAT} {self.version} {kind} {key}\n".encode("utf-8", "surrogateescape")
+
+    def has_kind(self, kind: str) -> bool:
+        """Has any entry of this kind ever been written (a first run has none)?"""
+        return (self.base / kind).is_dir()
+
+    def has(self, kind: str, key: str) -> bool:
+        """Is there an entry (not read, so not checked)? A cheap test before choosing how to run."""
+        return self._path(kind, key).is_file()
+
+    def get(self, kind: str, key: str) -> Any:
+        """The stored value, or ``None`` when absent or not exactly an entry of this kind, key,
+        format and version (read as JSON, every field checked: see serial.py)."""
+        value = _MISSING
+        try:
+            decode = serial.ENTRY_CODECS[kind][1]
+            data = _read_entry(self._path(kind, key))
+            header = self._header(kind, key)
+            if data is not None and data.startswith(header):
+                value = decode(json.loads(data[len(header):]))
+        except Exception:  # missing, corrupt, truncated, a folder, of another shape: ignore and rewrite
+            value = _MISSING
+        if value is _MISSING:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def discard(self) -> None:
+        """Count the value ``get`` just returned as a miss: the caller found it unusable
+        and rewrites it with ``put``."""
+        self.hits -= 1
+        self.misses += 1
+
+    def put(self, kind: str, key: str, value: Any) -> None:
+        try:
+            encode = serial.ENTRY_CODECS[kind][0]
+            data = self._header(kind, key) + serial.dumps(encode(value))
+            if len(data) > MAX_ENTRY_BYTES:
+                return  # it would not be read back
+            self._prepare()
+            path = self._path(kind, key)
+            self._real_folder(path.parent.parent)
+            self._real_folder(path.parent)
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)  # a folder where the entry should be: cannot be replaced otherwise
+            _atomic_write(path, data)
+        except Exception:  # unwritable folder, full disk, a value of the wrong shape: the cache only costs time
+            pass
+
+
+def _read_entry(path: Path) -> Optional[bytes]:
+    """An entry's bytes: None for anything but a regular file within the size limit."""
+    fd = os.open(path, _OPEN_FLAGS)
+    with open(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        data = handle.read(MAX_ENTRY_BYTES + 1)
+    return data if len(data) <= MAX_ENTRY_BYTES else None
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def open_cache(config, cache_dir: Optional[Path], enabled: bool) -> Optional[Cache]:
+    if not enabled:
+        return None
+    if cache_dir:
+        return Cache(Path(cache_dir))
+    if not config.in_project:
+        return None  # a lone file outside any project gets no cache folder beside it
+    default = Path(config.root) / CACHE_DIR_NAME
+    if default.is_symlink():
+        return None  # a link in the project would send bgcheck's writes wherever it points
+    return Cache(default)

@@ -1,0 +1,470 @@
+"""Which Python files a run checks.
+
+`discover` walks the folders the user named and returns the ``*.py`` files
+in them, minus what is excluded by ``exclude`` patterns, ``.gitignore`` files,
+hidden folders and virtualenvs.  Files named explicitly are always returned:
+pre-commit passes file names and expects each of them to be checked.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+from bgcheck.load.config import ConfigError
+
+__all__ = ["GitIgnore", "PathPatterns", "discover", "read_regular", "glob_error"]
+
+# Told about what discovery leaves out and why: (path, reason, warn). ``warn``: say it
+# always (a folder that cannot be read); otherwise only under --verbose (a link loop).
+OnSkip = Callable[[str, str, bool], None]
+
+
+def _no_report(path: str, reason: str, warn: bool) -> None:
+    pass
+
+
+class UnreadableFolder(ConfigError, OSError):
+    """A folder named to be checked cannot be read: a one-line error for the command line (a
+    ConfigError), an OSError for callers that walk a workspace and carry on (the language server)."""
+
+
+def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report) -> list[Path]:
+    """Return the files to check, deduplicated and sorted by their posix form.
+
+    Each result is ``given_path / relative`` (not made absolute), so the output
+    is stable and mirrors what the user typed. What the walk cannot enter or
+    read is skipped (and reported to ``on_skip``), never an abort; a file named
+    explicitly is always returned if anything is there (a FIFO, a link loop:
+    reading it then says why it is not analysed).
+    """
+    excluder = _Exclude(exclude)
+    cache: dict[str, GitIgnore | None] = {}
+    root_real = os.path.realpath(root)
+    found: dict[str, Path] = {}  # real path -> path to report
+
+    def add(real: str, path: Path) -> None:
+        # Of several spellings of one file, keep the smallest so the result
+        # does not depend on the order of `paths`.
+        prev = found.get(real)
+        if prev is None or path.as_posix() < prev.as_posix():
+            found[real] = path
+
+    for given in paths:
+        given = Path(given)
+        if given.is_dir():
+            for rel, real in _walk(os.path.realpath(given), root_real, excluder, cache, given, on_skip):
+                add(real, given / rel)
+        elif given.exists() or _is_link_loop(str(given)):
+            add(os.path.realpath(given), given)
+        else:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(given))
+    return sorted(found.values(), key=lambda p: p.as_posix())
+
+
+def _is_link_loop(path: str) -> bool:
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+# --------------------------------------------------------------------------
+# Walking
+
+# (compiled .gitignore, path of the current folder relative to its folder,
+# ending in "/" or empty); ordered shallow to deep.
+_Ignores = tuple[tuple["GitIgnore", str], ...]
+
+
+def _walk(
+    start: str,
+    root_real: str,
+    excluder: _Exclude,
+    cache: dict[str, GitIgnore | None],
+    given: Path | None = None,
+    on_skip: OnSkip = _no_report,
+) -> Iterator[tuple[str, str]]:
+    """Yield ``(relative posix path, real path)`` of the ``*.py`` files under `start`.
+
+    `start` is a real path, and symlinked folders are never entered, so
+    ``start + rel`` is already the real path of every non-symlink file.
+    """
+    # The start folder itself is walked even if hidden, excluded or ignored:
+    # the user named it.
+    stack: list[tuple[str, str, str | None, _Ignores]] = [
+        (start, "", _relative_to(start, root_real), _parent_ignores(start, root_real, cache))
+    ]
+    while stack:
+        folder, rel, root_rel, ignores = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError as exc:
+            shown = (given / rel).as_posix() if given is not None else folder
+            if not rel:  # the folder the user named
+                raise UnreadableFolder(f"{shown}: cannot read the folder: {exc.strerror or exc}") from None
+            on_skip(shown.rstrip("/") + "/", f"folder not checked: cannot read it ({exc.strerror or exc})", True)
+            continue  # skip rather than abort the run
+        names = {e.name for e in entries}
+        if rel and "pyvenv.cfg" in names:
+            continue  # a virtualenv, whatever its name
+        if ".gitignore" in names:
+            gitignore = _load_gitignore(folder, cache)
+            if gitignore is not None:
+                ignores = (*ignores, (gitignore, ""))
+
+        for entry in entries:
+            name = entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if name.startswith(".") or name == "__pycache__":
+                        continue
+                    is_dir = True
+                elif name.endswith(".py") and entry.is_file():
+                    is_dir = False
+                else:
+                    if entry.is_symlink() and _is_link_loop(entry.path):
+                        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+                    continue  # other files (FIFOs, devices), symlinked folders, broken links
+            except OSError as exc:  # a link loop (``loop.py -> loop.py``): skipped, the walk goes on
+                shown = (given / rel / name).as_posix() if given is not None else os.path.join(folder, name)
+                on_skip(shown, f"not checked: {exc.strerror or exc}", False)
+                continue
+            child_root_rel = None if root_rel is None else root_rel + name
+            if excluder.matches(name, child_root_rel):
+                continue
+            if _ignored(ignores, name, is_dir):
+                continue
+            child_rel = rel + name
+            if is_dir:
+                stack.append((
+                    entry.path,
+                    child_rel + "/",
+                    None if child_root_rel is None else child_root_rel + "/",
+                    tuple((gi, prefix + name + "/") for gi, prefix in ignores),
+                ))
+            else:
+                real = os.path.realpath(entry.path) if entry.is_symlink() else entry.path
+                yield child_rel, real
+
+
+def _ignored(ignores: _Ignores, name: str, is_dir: bool) -> bool:
+    # Deeper .gitignore files override shallower ones: ask the deepest first.
+    for gitignore, prefix in reversed(ignores):
+        verdict = gitignore.match(prefix + name, is_dir)
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _relative_to(path: str, base: str) -> str | None:
+    """`path` relative to `base` as posix with a trailing "/" ("" if equal), or None."""
+    try:
+        if os.path.commonpath([path, base]) != base:
+            return None
+    except ValueError:  # different drives on Windows
+        return None
+    rel = os.path.relpath(path, base)
+    return "" if rel == "." else rel.replace(os.sep, "/") + "/"
+
+
+def _parent_ignores(start: str, root_real: str, cache: dict[str, GitIgnore | None]) -> _Ignores:
+    """The .gitignore files above `start` that apply to it, shallow to deep.
+
+    They go up to the repository top (the nearest folder holding ``.git``),
+    or up to `root` when `start` is in no repository.
+    """
+    top = None
+    folder = start
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):  # a folder, or a file in worktrees
+            top = folder
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    if top is None:
+        top = root_real if _relative_to(start, root_real) is not None else start
+
+    ignores: list[tuple[GitIgnore, str]] = []
+    folder = start
+    while folder != top:
+        folder = os.path.dirname(folder)
+        gitignore = _load_gitignore(folder, cache)
+        if gitignore is not None:
+            ignores.append((gitignore, _relative_to(start, folder) or ""))
+    ignores.reverse()
+    return tuple(ignores)
+
+
+def _load_gitignore(folder: str, cache: dict[str, GitIgnore | None]) -> GitIgnore | None:
+    if folder not in cache:
+        try:
+            cache[folder] = GitIgnore.from_file(os.path.join(folder, ".gitignore"))
+        except OSError:  # missing, a folder, unreadable: nothing to honour
+            cache[folder] = None
+    return cache[folder]
+
+
+# --------------------------------------------------------------------------
+# Reading files found in a repository
+
+MAX_GITIGNORE_BYTES = 8 * 1024 * 1024
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
+class NotRegularFile(OSError):
+    """Refused to read: a FIFO would block, a device might never end."""
+
+
+class FileTooLarge(OSError):
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(errno.EFBIG, f"larger than {limit // (1024 * 1024)} MiB")
+        self.size = size
+
+
+def _check_kind(mode: int, allow_pipe: bool) -> None:
+    if stat.S_ISREG(mode) or (allow_pipe and stat.S_ISFIFO(mode)):
+        return
+    kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a file")
+    raise NotRegularFile(errno.EINVAL, f"not a regular file ({kind})")
+
+
+def read_regular(path: str | os.PathLike[str], limit: int, allow_pipe: bool = False) -> bytes:
+    """A file's bytes, if it is a regular file (or, with ``allow_pipe``, a pipe the user
+    named) of at most ``limit`` bytes; else NotRegularFile, FileTooLarge or another OSError.
+    Never blocks on a FIFO and never reads a device."""
+    info = os.stat(path)
+    _check_kind(info.st_mode, allow_pipe)
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+        raise FileTooLarge(info.st_size, limit)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | (0 if allow_pipe else getattr(os, "O_NONBLOCK", 0))
+    with open(os.open(path, flags), "rb") as handle:
+        _check_kind(os.fstat(handle.fileno()).st_mode, allow_pipe)  # replaced since the stat
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(len(data), limit)
+    return data
+
+
+def glob_error(pattern: str) -> str | None:
+    """Why an ``exclude``-style pattern cannot be used (``[z-a]``: a reversed range), or None."""
+    try:
+        _Exclude([pattern])
+    except re.error as exc:
+        return exc.msg
+    return None
+
+
+# --------------------------------------------------------------------------
+# Patterns
+
+
+class GitIgnore:
+    """The compiled patterns of one ``.gitignore`` file.
+
+    Paths given to `match` are posix and relative to the file's folder.
+    """
+
+    __slots__ = ("_rules",)
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        # (regex, negated, directories only, anchored: match the whole relative path)
+        self._rules: list[tuple[re.Pattern[str], bool, bool, bool]] = []
+        for line in lines:
+            rule = _parse_gitignore_line(line)
+            if rule is not None:
+                self._rules.append(rule)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> GitIgnore:
+        # A repository can commit .gitignore as a link to /dev/zero: regular files only, limited.
+        data = read_regular(path, MAX_GITIGNORE_BYTES)
+        return cls(data.decode("utf-8", errors="surrogateescape").splitlines())
+
+    def match(self, rel: str, is_dir: bool) -> bool | None:
+        """True if ignored, False if re-included by a ``!`` pattern, None if no pattern matches.
+
+        Only `rel` itself is tested, not its parent folders: the walk prunes
+        ignored folders before reaching their contents, as git does.
+        """
+        name = rel.rpartition("/")[2]
+        for regex, negated, dir_only, anchored in reversed(self._rules):  # last match wins
+            if dir_only and not is_dir:
+                continue
+            if regex.fullmatch(rel if anchored else name):
+                return not negated
+        return None
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+
+def _parse_gitignore_line(line: str) -> tuple[re.Pattern[str], bool, bool, bool] | None:
+    line = line.rstrip("\r")
+    if not line or line.startswith("#"):
+        return None
+    line = _trim_trailing_spaces(line)
+    negated = line.startswith("!")
+    if negated:
+        line = line[1:]
+    dir_only = line.endswith("/")
+    line = line.rstrip("/")
+    if not line:
+        return None
+    # A slash at the start or in the middle anchors the pattern to the
+    # .gitignore's folder; otherwise it matches a name at any depth.
+    anchored = "/" in line
+    try:
+        regex = re.compile(_glob_to_regex(line.lstrip("/"), star_crosses_slash=False), re.DOTALL)
+    except re.error:  # ``[z-a]``: git's matcher matches nothing with it; neither do we
+        return None
+    return regex, negated, dir_only, anchored
+
+
+def _trim_trailing_spaces(line: str) -> str:
+    # Trailing spaces are dropped unless escaped with a backslash ("foo\ ").
+    end = len(line)
+    while end and line[end - 1] == " ":
+        backslashes = 0
+        while end - 1 - backslashes > 0 and line[end - 2 - backslashes] == "\\":
+            backslashes += 1
+        if backslashes % 2:
+            break
+        end -= 1
+    return line[:end]
+
+
+def _glob_to_regex(pattern: str, *, star_crosses_slash: bool) -> str:
+    """Translate a glob to a regex for `re.fullmatch`.
+
+    Supports ``*``, ``?``, ``[...]`` (``!``/``^`` negate), backslash escapes and
+    ``**`` as a whole path component (``**/x``, ``x/**``, ``a/**/b``); any other
+    ``**`` is a plain ``*``.  In gitignore globs ``*``, ``?`` and ``[...]`` never
+    match "/"; fnmatch-style globs (`star_crosses_slash`) let them.
+    """
+    one = "." if star_crosses_slash else "[^/]"
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            j = i
+            while j < n and pattern[j] == "*":
+                j += 1
+            whole_component = (i == 0 or pattern[i - 1] == "/") and (j == n or pattern[j] == "/")
+            if j - i >= 2 and whole_component:
+                if j == n:
+                    out.append(".*")  # "x/**": everything inside
+                else:
+                    out.append("(?:.*/)?")  # "**/": zero or more folders
+                    j += 1
+            else:
+                out.append(one + "*")
+            i = j
+        elif c == "?":
+            out.append(one)
+            i += 1
+        elif c == "[":
+            cls, i = _bracket(pattern, i, star_crosses_slash)
+            out.append(cls)
+        elif c == "\\" and i + 1 < n:
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return "".join(out)
+
+
+def _bracket(pattern: str, i: int, star_crosses_slash: bool) -> tuple[str, int]:
+    """Translate the ``[...]`` starting at `i`; return (regex, index after it)."""
+    j = i + 1
+    negated = j < len(pattern) and pattern[j] in "!^"
+    if negated:
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":  # a leading "]" is literal
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    if j >= len(pattern):
+        return re.escape("["), i + 1  # unterminated: a literal "["
+    body = pattern[i + 1 + negated : j]
+    chars: list[str] = []
+    k = 0
+    while k < len(body):
+        ch = body[k]
+        if ch == "\\" and k + 1 < len(body):
+            k += 1
+            chars.append("\\" + body[k])
+        elif ch in "\\[]^":
+            chars.append("\\" + ch)
+        else:
+            chars.append(ch)  # includes "-" for ranges
+        k += 1
+    inner = "".join(chars)
+    if negated:
+        return "[^" + ("" if star_crosses_slash else "/") + inner + "]", j + 1
+    return "[" + inner + "]", j + 1
+
+
+class _Exclude:
+    """User ``exclude`` patterns, ruff/black style.
+
+    A pattern without "/" matches any basename ("build", "*.egg-info"); one
+    with "/" matches the posix path relative to `root` ("src/legacy/*").
+    """
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        names: list[str] = []
+        paths: list[str] = []
+        for raw in patterns:
+            pattern = raw.strip()
+            if os.sep != "/":
+                pattern = pattern.replace(os.sep, "/")
+            if pattern.startswith("./"):
+                pattern = pattern[2:]
+            pattern = pattern.rstrip("/")  # "build/" means the folder "build"
+            if not pattern:
+                continue
+            bucket = paths if "/" in pattern else names
+            bucket.append(_glob_to_regex(pattern.lstrip("/"), star_crosses_slash=True))
+        # One alternation per kind: a single regex call per walked entry.
+        self._names = _alternation(names)
+        self._paths = _alternation(paths)
+
+    def matches(self, name: str, root_rel: str | None) -> bool:
+        if self._names is not None and self._names.fullmatch(name):
+            return True
+        return self._paths is not None and root_rel is not None and bool(self._paths.fullmatch(root_rel))
+
+
+def _alternation(regexes: list[str]) -> re.Pattern[str] | None:
+    if not regexes:
+        return None
+    return re.compile("|".join(f"(?:{r})" for r in regexes), re.DOTALL)
+
+
+class PathPatterns:
+    """``exclude``-style patterns applied to a single file path (per-file-ignores)."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self._exclude = _Exclude(patterns)
+
+    def matches(self, root_rel: str) -> bool:
+        """True if the file, or any folder above it (below root), matches."""
+        parts = root_rel.split("/")
+        return any(self._exclude.matches(parts[i], "/".join(parts[: i + 1])) for i in range(len(parts)))

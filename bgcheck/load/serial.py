@@ -1,0 +1,599 @@
+"""Plain data for the cache: explicit converters, every type checked on the way back in.
+
+A cache folder can come with a repository (committed by mistake, or on purpose), so what
+it holds is read as data that nothing can turn into code: each value the cache stores is
+converted here to JSON-ready lists, strings, numbers, booleans and null, and converted back
+with every field's type checked. Anything of another shape raises ``DataError`` (for the
+cache: a miss).
+
+Expressions (the IR of ``ir.py``) are stored as a table of rows, one per distinct
+expression, with children given by row number (always an earlier row). A shared
+expression (a local inlined into each of its uses) is one row however often it is used,
+reading needs no recursion, and equal expressions get the same row whatever objects hold
+them: the encoding, and every digest made from it, depends on values only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Any, Optional
+
+from bgcheck.diagnostics import Diagnostic, Location, Severity
+from bgcheck.syntax.ir import UNKNOWN_IR
+from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
+
+
+class DataError(ValueError):
+    """A value (to store, or read back) that is not of the expected shape."""
+
+
+# ---------------------------------------------------------------------------
+# expressions (IR)
+
+_BINOPS = frozenset(("+", "-", "*", "/", "//", "%", "**"))
+_SEQ_KINDS = frozenset(("tuple", "list", "set"))
+_SPLAT = ("*",)  # a ``*args`` item among a call's arguments
+# Integers past this size are written in hex: JSON numbers that long are slow (and over
+# 4,300 digits refused) both ways.
+_BIG_INT = 10**18
+_HEX = re.compile(r"-?[0-9a-f]+")
+_LATIN_1 = re.compile(r"[\x00-\xff]*")
+
+
+def _children(node) -> tuple:
+    """The sub-expressions of one IR node (and a check of its shape)."""
+    if type(node) is not tuple or not node or type(node[0]) is not str:
+        raise DataError(f"not an expression: {type(node).__name__}")
+    tag, size = node[0], len(node)
+    if tag in ("v", "ref", "?", "*"):
+        return ()
+    if tag == "bin" and size == 4:
+        return (node[2], node[3])
+    if tag in ("neg", "total_seconds") and size == 2:
+        return (node[1],)
+    if tag == "attr" and size == 3:
+        return (node[1],)
+    if tag == "seq" and size == 3 and type(node[2]) is tuple:
+        return node[2]
+    if tag == "dict" and size == 2 and type(node[1]) is tuple:
+        out = []
+        for pair in node[1]:
+            if type(pair) is not tuple or len(pair) != 2:
+                raise DataError("dict item is not a pair")
+            if pair[0] is not None:
+                out.append(pair[0])
+            out.append(pair[1])
+        return tuple(out)
+    if tag == "fstr" and size == 2 and type(node[1]) is tuple:
+        return tuple(part for part in node[1] if type(part) is not str)
+    if tag == "call" and size in (4, 5) and type(node[2]) is tuple and type(node[3]) is tuple:
+        out = list(node[2])
+        for pair in node[3]:
+            if type(pair) is not tuple or len(pair) != 2:
+                raise DataError("keyword argument is not a pair")
+            out.append(pair[1])
+        if size == 5:
+            out.append(node[4])
+        return tuple(out)
+    raise DataError(f"unknown expression {tag!r} of {size} items")
+
+
+def _literal_row(value) -> tuple[tuple, tuple]:
+    """(row, key) of a literal: the key tells 1, 1.0, True and b"1" apart."""
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return ("v", value), ("v", kind.__name__, value)
+    if kind is int:
+        if -_BIG_INT < value < _BIG_INT:
+            return ("v", value), ("v", "int", value)
+        text = format(value, "x")
+        return ("i", text), ("i", text)
+    if kind is float:
+        return ("v", value), ("v", "float", repr(value))  # repr: -0.0 and nan as themselves
+    if kind is bytes:
+        text = value.decode("latin-1")
+        return ("b", text), ("b", text)
+    raise DataError(f"not a literal: {kind.__name__}")
+
+
+def _str(value) -> str:
+    if type(value) is not str:
+        raise DataError(f"expected a string, got {type(value).__name__}")
+    return value
+
+
+class IRTable:
+    """Expressions to rows (see the module's docstring). ``add`` returns an expression's row."""
+
+    def __init__(self) -> None:
+        self.rows: list = []
+        self._by_id: dict = {}  # id(node) -> row, for nodes already written
+        self._by_value: dict = {}  # a row's content -> row
+        self._alive: list = []  # the nodes behind _by_id (an id is only unique while its object lives)
+
+    def add(self, root) -> int:
+        by_id = self._by_id
+        found = by_id.get(id(root))
+        if found is not None:
+            return found
+        stack = [root]
+        while stack:  # post-order without recursion: children get their rows first
+            node = stack[-1]
+            if id(node) in by_id:
+                stack.pop()
+                continue
+            waiting = [child for child in _children(node) if id(child) not in by_id]
+            if waiting:
+                stack.extend(waiting)
+                continue
+            stack.pop()
+            row, key = self._row(node)
+            index = self._by_value.get(key)
+            if index is None:
+                index = len(self.rows)
+                self.rows.append(row)
+                self._by_value[key] = index
+            by_id[id(node)] = index
+            self._alive.append(node)
+        return by_id[id(root)]
+
+    def _row(self, node) -> tuple[tuple, tuple]:
+        at = self._by_id.__getitem__
+        tag = node[0]
+        if tag == "v":
+            if len(node) != 2:
+                raise DataError("a literal has one value")
+            return _literal_row(node[1])
+        if tag == "ref":
+            if len(node) != 2:
+                raise DataError("a reference has one name")
+            row = ("ref", _str(node[1]))
+        elif tag in ("?", "*"):
+            if len(node) != 1:
+                raise DataError(f"{tag!r} has no items")
+            row = (tag,)
+        elif tag == "bin":
+            if node[1] not in _BINOPS:
+                raise DataError(f"unknown operator {node[1]!r}")
+            row = ("bin", node[1], at(id(node[2])), at(id(node[3])))
+        elif tag in ("neg", "total_seconds"):
+            row = (tag, at(id(node[1])))
+        elif tag == "attr":
+            row = ("attr", at(id(node[1])), _str(node[2]))
+        elif tag == "seq":
+            if node[1] not in _SEQ_KINDS:
+                raise DataError(f"unknown sequence {node[1]!r}")
+            row = ("seq", node[1], tuple(at(id(item)) for item in node[2]))
+        elif tag == "dict":
+            flat: list = []
+            for key, value in node[1]:
+                flat.append(None if key is None else at(id(key)))
+                flat.append(at(id(value)))
+            row = ("dict", tuple(flat))
+        elif tag == "fstr":
+            row = ("fstr", tuple(part if type(part) is str else at(id(part)) for part in node[1]))
+        else:  # "call"
+            target = node[1]
+            if target is not None:
+                _str(target)
+            kwargs: list = []
+            for name, value in node[3]:
+                kwargs.append(_str(name))
+                kwargs.append(at(id(value)))
+            row = ("call", target, tuple(at(id(arg)) for arg in node[2]), tuple(kwargs))
+            if len(node) == 5:
+                row += (at(id(node[4])),)
+        return row, row
+
+
+def _row_index(value, count: int) -> int:
+    if type(value) is not int or not 0 <= value < count:
+        raise DataError("bad row number")
+    return value
+
+
+def decode_rows(rows) -> list:
+    """Rows (see ``IRTable``) back to expressions: the expression of each row, in order."""
+    if type(rows) is not list:
+        raise DataError("rows are not a list")
+    nodes: list = []
+    for row in rows:
+        if type(row) is not list or not row:
+            raise DataError("a row is not a list")
+        count = len(nodes)
+        tag, size = row[0], len(row)
+        if tag == "v" and size == 2:
+            value = row[1]
+            if not (value is None or type(value) in (str, int, float, bool)):
+                raise DataError("not a literal")
+            node = ("v", value)
+        elif tag == "ref" and size == 2:
+            node = ("ref", _str(row[1]))
+        elif tag == "?" and size == 1:
+            node = UNKNOWN_IR
+        elif tag == "*" and size == 1:
+            node = _SPLAT
+        elif tag == "bin" and size == 4:
+            if row[1] not in _BINOPS:
+                raise DataError("unknown operator")
+            node = ("bin", row[1], nodes[_row_index(row[2], count)], nodes[_row_index(row[3], count)])
+        elif tag in ("neg", "total_seconds") and size == 2:
+            node = (tag, nodes[_row_index(row[1], count)])
+        elif tag == "attr" and size == 3:
+            node = ("attr", nodes[_row_index(row[1], count)], _str(row[2]))
+        elif tag == "seq" and size == 3 and type(row[2]) is list:
+            if row[1] not in _SEQ_KINDS:
+                raise DataError("unknown sequence")
+            node = ("seq", row[1], tuple(nodes[_row_index(item, count)] for item in row[2]))
+        elif tag == "dict" and size == 2 and type(row[1]) is list and len(row[1]) % 2 == 0:
+            flat = row[1]
+            node = (
+                "dict",
+                tuple(
+                    (None if flat[i] is None else nodes[_row_index(flat[i], count)], nodes[_row_index(flat[i + 1], count)])
+                    for i in range(0, len(flat), 2)
+                ),
+            )
+        elif tag == "fstr" and size == 2 and type(row[1]) is list:
+            node = ("fstr", tuple(part if type(part) is str else nodes[_row_index(part, count)] for part in row[1]))
+        elif tag == "call" and size in (4, 5) and type(row[2]) is list and type(row[3]) is list and len(row[3]) % 2 == 0:
+            target = row[1]
+            if target is not None:
+                _str(target)
+            kwargs = row[3]
+            node = (
+                "call",
+                target,
+                tuple(nodes[_row_index(arg, count)] for arg in row[2]),
+                tuple((_str(kwargs[i]), nodes[_row_index(kwargs[i + 1], count)]) for i in range(0, len(kwargs), 2)),
+            )
+            if size == 5:
+                node += (nodes[_row_index(row[4], count)],)
+        elif tag == "i" and size == 2 and _HEX.fullmatch(_str(row[1])):
+            node = ("v", int(row[1], 16))
+        elif tag == "b" and size == 2 and _LATIN_1.fullmatch(_str(row[1])):
+            node = ("v", row[1].encode("latin-1"))
+        else:
+            raise DataError(f"unknown row {tag!r}")
+        nodes.append(node)
+    return nodes
+
+
+# ---------------------------------------------------------------------------
+# checked reading of plain values
+
+
+def _bool(value) -> bool:
+    if type(value) is not bool:
+        raise DataError(f"expected a boolean, got {type(value).__name__}")
+    return value
+
+
+def _int(value) -> int:
+    if type(value) is not int:
+        raise DataError(f"expected an integer, got {type(value).__name__}")
+    return value
+
+
+def _opt_str(value) -> Optional[str]:
+    return None if value is None else _str(value)
+
+
+def _list(value) -> list:
+    if type(value) is not list:
+        raise DataError(f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _strs(value) -> tuple:
+    items = tuple(_list(value))
+    if not all(type(item) is str for item in items):
+        raise DataError("expected strings")
+    return items
+
+
+def _str_map(value) -> dict:
+    if type(value) is not dict or not all(type(v) is str for v in value.values()):
+        raise DataError("expected a map of strings")
+    return value  # JSON object keys are always strings
+
+
+def _record(value, size: int) -> list:
+    if type(value) is not list or len(value) != size:
+        raise DataError(f"expected a record of {size} fields")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# diagnostics
+
+
+def location_to_data(location: Location) -> list:
+    return [location.path, location.line, location.column, location.end_line, location.end_column, location.message]
+
+
+def location_from_data(data) -> Location:
+    path, line, column, end_line, end_column, message = _record(data, 6)
+    return Location(_str(path), _int(line), _int(column), _int(end_line), _int(end_column), _str(message))
+
+
+_SEVERITIES = {severity.value: severity for severity in Severity}
+
+
+def diagnostic_to_data(diagnostic: Diagnostic) -> list:
+    return [
+        diagnostic.code,
+        diagnostic.name,
+        diagnostic.severity.value,
+        diagnostic.message,
+        location_to_data(diagnostic.location),
+        [location_to_data(related) for related in diagnostic.related],
+    ]
+
+
+def diagnostic_from_data(data) -> Diagnostic:
+    code, name, severity, message, location, related = _record(data, 6)
+    if severity not in _SEVERITIES:
+        raise DataError(f"unknown severity {severity!r}")
+    return Diagnostic(
+        code=_str(code),
+        name=_str(name),
+        severity=_SEVERITIES[severity],
+        message=_str(message),
+        location=location_from_data(location),
+        related=tuple(location_from_data(item) for item in _list(related)),
+    )
+
+
+def diagnostics_to_data(diagnostics) -> list:
+    return [diagnostic_to_data(d) for d in diagnostics]
+
+
+def diagnostics_from_data(data) -> list:
+    return [diagnostic_from_data(item) for item in _list(data)]
+
+
+# ---------------------------------------------------------------------------
+# summaries
+
+# The fields each converter writes, in order: a field added to a summary class without a
+# converter here fails tests/test_serial.py (and, unknown, would be lost by the cache).
+MODULE_FIELDS = (
+    "path", "module", "is_package", "imports", "constants", "functions", "classes",
+    "module_calls", "attr_assignments", "recorded_calls", "queue_puts", "passed_refs", "has_main_block",
+)
+FUNCTION_FIELDS = (
+    "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "locals",
+    "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns",
+)
+CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
+
+
+def _function_to_data(f: FunctionSummary, add) -> list:
+    return [
+        f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
+        {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
+        f.is_generator, list(f.calls_after_yield), add(f.returns),
+    ]
+
+
+def _class_to_data(c: ClassSummary, add) -> list:
+    return [
+        c.qualname, c.name, list(c.bases), [add(d) for d in c.decorators],
+        {name: add(ir) for name, ir in c.attrs.items()}, {name: add(ir) for name, ir in c.self_attrs.items()},
+        list(c.methods), c.line,
+    ]
+
+
+def summary_to_data(summary: ModuleSummary) -> list:
+    """A ModuleSummary as plain data (raises DataError on anything it cannot represent)."""
+    table = IRTable()
+    add = table.add
+    for mapping, kind in ((summary.functions, "function"), (summary.classes, "class")):
+        for key, value in mapping.items():
+            if key != value.qualname:
+                raise DataError(f"{kind} {value.qualname!r} is filed under {key!r}")
+    _check_strs(summary.imports.values(), summary.module_calls)
+    data = [
+        _str(summary.path),
+        _str(summary.module),
+        summary.is_package,
+        dict(summary.imports),
+        {name: add(ir) for name, ir in summary.constants.items()},
+        [_function_to_data(f, add) for f in summary.functions.values()],
+        [_class_to_data(c, add) for c in summary.classes.values()],
+        list(summary.module_calls),
+        [[path, add(ir), scope] for path, ir, scope in summary.attr_assignments],
+        [[add(ir), scope] for ir, scope in summary.recorded_calls],
+        [[path, add(ir), _loop_to_data(loop, add), scope] for path, ir, loop, scope in summary.queue_puts],
+        list(summary.passed_refs),
+        summary.has_main_block,
+        table.rows,
+    ]
+    return data
+
+
+_LOOP_KINDS = frozenset(("while", "while-sized", "async for"))
+
+
+def _loop_to_data(loop, add):
+    """The loop around a queue put: None, "while", "while-sized", "async for", or ("for", IR)."""
+    if loop is None or (type(loop) is str and loop in _LOOP_KINDS):
+        return loop
+    if type(loop) is tuple and len(loop) == 2 and loop[0] == "for":
+        return ["for", add(loop[1])]
+    raise DataError(f"unknown loop {loop!r}")
+
+
+def _loop_from_data(data, nodes: list):
+    if data is None or (type(data) is str and data in _LOOP_KINDS):
+        return data
+    if type(data) is list and len(data) == 2 and data[0] == "for":
+        return ("for", nodes[_row_index(data[1], len(nodes))])
+    raise DataError("unknown loop")
+
+
+def _check_strs(*groups) -> None:
+    for group in groups:
+        for item in group:
+            _str(item)
+
+
+def _ir_map(value, nodes: list) -> dict:
+    if type(value) is not dict:
+        raise DataError("expected a map of expressions")
+    count = len(nodes)
+    return {name: nodes[_row_index(row, count)] for name, row in value.items()}
+
+
+def _irs(value, nodes: list) -> tuple:
+    count = len(nodes)
+    return tuple(nodes[_row_index(row, count)] for row in _list(value))
+
+
+def _function_from_data(data, nodes: list) -> FunctionSummary:
+    (qualname, name, is_async, class_qualname, decorators, calls, locals_, params, line, endless_loop,
+     is_generator, calls_after_yield, returns) = _record(data, len(FUNCTION_FIELDS))
+    return FunctionSummary(
+        qualname=_str(qualname),
+        name=_str(name),
+        is_async=_bool(is_async),
+        class_qualname=_opt_str(class_qualname),
+        decorators=_irs(decorators, nodes),
+        calls=_strs(calls),
+        locals=_ir_map(locals_, nodes),
+        params=_strs(params),
+        line=_int(line),
+        endless_loop=_bool(endless_loop),
+        is_generator=_bool(is_generator),
+        calls_after_yield=_strs(calls_after_yield),
+        returns=nodes[_row_index(returns, len(nodes))],
+    )
+
+
+def _class_from_data(data, nodes: list) -> ClassSummary:
+    qualname, name, bases, decorators, attrs, self_attrs, methods, line = _record(data, len(CLASS_FIELDS))
+    return ClassSummary(
+        qualname=_str(qualname),
+        name=_str(name),
+        bases=tuple(_opt_str(base) for base in _list(bases)),
+        decorators=_irs(decorators, nodes),
+        attrs=_ir_map(attrs, nodes),
+        self_attrs=_ir_map(self_attrs, nodes),
+        methods=_strs(methods),
+        line=_int(line),
+    )
+
+
+def summary_from_data(data) -> ModuleSummary:
+    """The ModuleSummary ``summary_to_data`` made (raises DataError on any other shape)."""
+    (path, module, is_package, imports, constants, functions, classes, module_calls, attr_assignments,
+     recorded_calls, queue_puts, passed_refs, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
+    nodes = decode_rows(rows)
+    count = len(nodes)
+    function_list = [_function_from_data(item, nodes) for item in _list(functions)]
+    class_list = [_class_from_data(item, nodes) for item in _list(classes)]
+    assignments = []
+    for item in _list(attr_assignments):
+        target, row, scope = _record(item, 3)
+        assignments.append((_str(target), nodes[_row_index(row, count)], _str(scope)))
+    recorded = []
+    for item in _list(recorded_calls):
+        row, scope = _record(item, 2)
+        recorded.append((nodes[_row_index(row, count)], _str(scope)))
+    puts = []
+    for item in _list(queue_puts):
+        target, row, loop, scope = _record(item, 4)
+        puts.append((_str(target), nodes[_row_index(row, count)], _loop_from_data(loop, nodes), _str(scope)))
+    return ModuleSummary(
+        path=_str(path),
+        module=_str(module),
+        is_package=_bool(is_package),
+        imports=dict(_str_map(imports)),
+        constants=_ir_map(constants, nodes),
+        functions={f.qualname: f for f in function_list},
+        classes={c.qualname: c for c in class_list},
+        module_calls=_strs(module_calls),
+        attr_assignments=tuple(assignments),
+        recorded_calls=tuple(recorded),
+        queue_puts=tuple(puts),
+        passed_refs=_strs(passed_refs),
+        has_main_block=_bool(has_main_block),
+    )
+
+
+def dumps(data: Any) -> bytes:
+    """Plain data as compact JSON (ASCII: lone surrogates in strings survive as escapes)."""
+    return json.dumps(data, ensure_ascii=True, separators=(",", ":"), check_circular=False).encode("ascii")
+
+
+def summary_bytes(summary: ModuleSummary) -> bytes:
+    """A summary's canonical encoding: equal summaries give equal bytes (a digest is made of these)."""
+    try:
+        return dumps(summary_to_data(summary))
+    except (TypeError, ValueError) as exc:  # DataError is a ValueError
+        raise DataError(str(exc)) from None
+
+
+def fields_of(cls) -> tuple:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+# ---------------------------------------------------------------------------
+# cache entries: what each kind holds (see cache.py)
+
+
+def _optional_diagnostic_to_data(error: Optional[Diagnostic]):
+    return None if error is None else diagnostic_to_data(error)
+
+
+def _optional_diagnostic_from_data(data) -> Optional[Diagnostic]:
+    return None if data is None else diagnostic_from_data(data)
+
+
+def _summary_entry_to_data(value) -> list:
+    """(summary or None, its BG000 or None, summary digest)."""
+    summary, error, summary_digest = value
+    return [None if summary is None else summary_to_data(summary), _optional_diagnostic_to_data(error), _str(summary_digest)]
+
+
+def _summary_entry_from_data(data) -> tuple:
+    summary, error, summary_digest = _record(data, 3)
+    if (summary is None) == (error is None):
+        raise DataError("an entry holds a summary or a BG000, not both or neither")
+    if summary is not None and not summary_digest:
+        raise DataError("a summary without its digest")
+    return (None if summary is None else summary_from_data(summary), _optional_diagnostic_from_data(error), _str(summary_digest))
+
+
+def _digest_entry_to_data(value) -> list:
+    """(summary digest, BG000 or None): what a run needs of a file whose summary it may not read."""
+    summary_digest, error = value
+    return [_str(summary_digest), _optional_diagnostic_to_data(error)]
+
+
+def _digest_entry_from_data(data) -> tuple:
+    summary_digest, error = _record(data, 2)
+    return (_str(summary_digest), _optional_diagnostic_from_data(error))
+
+
+def _bundle_to_data(value: dict) -> dict:
+    """display path -> that file's diagnostics."""
+    return {_str(display): diagnostics_to_data(diagnostics) for display, diagnostics in value.items()}
+
+
+def _bundle_from_data(data) -> dict:
+    if type(data) is not dict:
+        raise DataError("a bundle is a map")
+    return {display: diagnostics_from_data(diagnostics) for display, diagnostics in data.items()}
+
+
+# kind -> (to plain data, from plain data)
+ENTRY_CODECS = {
+    "summaries": (_summary_entry_to_data, _summary_entry_from_data),
+    "digests": (_digest_entry_to_data, _digest_entry_from_data),
+    "results": (diagnostics_to_data, diagnostics_from_data),
+    "bundles": (_bundle_to_data, _bundle_from_data),
+}

@@ -1,0 +1,856 @@
+"""Phase 1: what one file contributes to the project index.
+
+One pass over a file's CST collects its imports, definitions, module
+constants, the calls each function makes and the local names each function
+binds. Everything is resolved to qualified names at the end of the module
+(so a name defined below its use still resolves) and stored as plain,
+picklable data: the summary is what crosses process boundaries and what a
+cache keeps, never the CST.
+
+Resolution is flow-insensitive and deliberately modest: a local name bound
+exactly once keeps its value; bound twice or by a loop, it is unknown (and
+shadows any global of the same name).
+"""
+
+from __future__ import annotations
+
+import bisect
+import builtins
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.syntax.loops import is_endless
+from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
+from bgcheck.syntax.walk import walk
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+MODULE_SCOPE = "<module>"
+
+
+@dataclass
+class FunctionSummary:
+    qualname: str
+    name: str
+    is_async: bool
+    class_qualname: Optional[str]
+    decorators: tuple = ()  # IR of each decorator expression
+    calls: tuple = ()  # resolved call targets, first appearance order, deduplicated
+    locals: dict = field(default_factory=dict)  # name -> IR (single bindings only)
+    params: tuple = ()
+    line: int = 0  # of the ``def`` (0 when unknown)
+    # A constant-true ``while`` directly in this function that nothing but an
+    # exception can leave (no reachable break or return): it never ends.
+    endless_loop: bool = False
+    is_generator: bool = False  # contains ``yield``: calling it returns a generator
+    calls_after_yield: tuple = ()  # targets called after the first ``yield`` (a lifespan's shutdown half)
+    # What calling it returns, as IR: from the return annotation, else the one value every
+    # ``return`` gives (``return ThreadPoolExecutor(...)``); UNKNOWN_IR when neither tells.
+    returns: IR = UNKNOWN_IR
+
+
+@dataclass
+class ClassSummary:
+    qualname: str
+    name: str
+    bases: tuple = ()  # resolved base paths (None where unknown)
+    decorators: tuple = ()
+    attrs: dict = field(default_factory=dict)  # class-level single bindings: name -> IR
+    self_attrs: dict = field(default_factory=dict)  # self.X = ... in methods: name -> IR
+    methods: tuple = ()
+    line: int = 0
+
+
+@dataclass
+class ModuleSummary:
+    path: str
+    module: str
+    is_package: bool
+    imports: dict = field(default_factory=dict)  # local name -> qualified name
+    constants: dict = field(default_factory=dict)  # module-level single bindings: name -> IR
+    functions: dict = field(default_factory=dict)  # qualname -> FunctionSummary
+    classes: dict = field(default_factory=dict)  # qualname -> ClassSummary
+    module_calls: tuple = ()  # resolved targets of calls made at import time
+    attr_assignments: tuple = ()  # (resolved target path, IR, scope qualname)
+    recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
+    # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
+    # the put: None, "while", "while-sized" (its condition checks a size), "async for" or
+    # ("for", IR of what it iterates), scope qualname)
+    queue_puts: tuple = ()
+    # Globals and attributes handed on as a value (a call's argument, a dict or list item, a return
+    # value): resolved paths. An executor passed to a helper is used even if no method is called on it.
+    passed_refs: tuple = ()
+    has_main_block: bool = False
+
+    def global_ref(self, name: str) -> Optional[IR]:
+        """Resolve a dotted name at module scope to ("ref", qualified) or None."""
+        head, _, rest = name.partition(".")
+        suffix = "." + rest if rest else ""
+        if head in self.imports:
+            return ("ref", self.imports[head] + suffix)
+        qualified = f"{self.module}.{head}"
+        if head in self.constants or qualified in self.functions or qualified in self.classes:
+            return ("ref", qualified + suffix)
+        if head in BUILTIN_NAMES:
+            return ("ref", name)
+        return None
+
+    def resolver(self, function: Optional[FunctionSummary]):
+        """A name resolver (see ``ir.to_ir``) for code inside ``function`` (None: module level)."""
+        local_scopes = []
+        func = function
+        while func is not None:
+            local_scopes.append(func.locals)
+            # closures: the enclosing function's locals are visible too
+            parent = func.qualname.rsplit(".<locals>.", 1)
+            func = self.functions.get(parent[0]) if len(parent) == 2 else None
+
+        def resolve(name: str) -> Optional[IR]:
+            head, _, rest = name.partition(".")
+            for scope in local_scopes:
+                if head in scope:
+                    return _extend(scope[head], rest)
+            return self.global_ref(name)
+
+        return resolve
+
+
+def _extend(binding: IR, rest: str) -> Optional[IR]:
+    """The IR for ``binding.rest`` (rest may be empty)."""
+    if not rest:
+        return binding
+    if binding[0] == "ref":
+        return ("ref", f"{binding[1]}.{rest}")
+    if binding[0] == "call" and binding[1]:
+        return ("ref", f"{binding[1]}().{rest}")
+    return None
+
+
+# ---------------------------------------------------------------------------
+
+
+class _Scope:
+    """Raw bindings collected while visiting one function (or the module)."""
+
+    def __init__(self, qualname: str, kind: str, module_scope: Optional["_Scope"] = None) -> None:
+        self.qualname = qualname
+        self.module_scope = module_scope  # where ``global`` names are bound
+        self.kind = kind  # "module" | "function" | "class"
+        self.bindings: dict[str, list] = {}  # name -> list of raw binding values
+        self.calls: list[cst.Call] = []
+        self.calls_after_yield: list[cst.Call] = []  # in source order, after the first ``yield``
+        self.globals: set[str] = set()
+        self.endless_loop = False
+        self.is_generator = False
+        self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
+        self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
+
+    def bind(self, name: str, value) -> None:
+        if name in self.globals:
+            # ``global POOL; POOL = ThreadPoolExecutor()``: another binding of the module's name
+            if self.module_scope is not None:
+                self.module_scope.bindings.setdefault(name, []).append(value)
+            return
+        self.bindings.setdefault(name, []).append(value)
+
+
+# raw binding markers
+_OPAQUE = "opaque"  # bound by something we do not follow (loop target, except-as, ...)
+
+
+class SummaryBuilder(cst.CSTVisitor):
+    """Builds a ModuleSummary in one pass. Use ``build_summary``."""
+
+    def __init__(self, path: str, module: str, is_package: bool) -> None:
+        self.path = path
+        self.module = module
+        self.is_package = is_package
+        self.module_scope = _Scope(module, "module")
+        self.scopes: list[_Scope] = [self.module_scope]
+        self.imports: dict[str, str] = {}
+        self.functions: dict[str, tuple[cst.FunctionDef, _Scope, Optional[str]]] = {}
+        self.classes: dict[str, tuple[cst.ClassDef, _Scope]] = {}
+        self.self_attrs: dict[str, dict[str, list]] = {}  # class qualname -> attr -> raw values
+        self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope]] = []
+        self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
+        self.queue_puts: list[tuple[cst.Call, _Scope, object]] = []
+        self.passed: list[tuple[cst.BaseExpression, _Scope]] = []
+        self.has_main_block = False
+        # The code of every string literal that spans lines, in source order: the text inside one
+        # is never a ``def`` line (see ``definition_lines``).
+        self.long_strings: list[str] = []
+
+    # --- scopes -------------------------------------------------------------
+    @property
+    def scope(self) -> _Scope:
+        return self.scopes[-1]
+
+    def _function_scope(self) -> Optional[_Scope]:
+        for scope in reversed(self.scopes):
+            if scope.kind == "function":
+                return scope
+        return None
+
+    def _child_qualname(self, name: str) -> str:
+        parent = self.scope
+        if parent.kind == "function":
+            return f"{parent.qualname}.<locals>.{name}"
+        return f"{parent.qualname}.{name}"
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        qualname = self._child_qualname(node.name.value)
+        enclosing_class = self.scope.qualname if self.scope.kind == "class" else None
+        self.scope.bind(node.name.value, ("def", qualname))
+        scope = _Scope(qualname, "function", self.module_scope)
+        self._bind_params(node, scope, enclosing_class)
+        if qualname not in self.functions:
+            self.functions[qualname] = (node, scope, enclosing_class)
+        else:  # a redefinition (if/else variants): merge into the first
+            scope = self.functions[qualname][1]
+        self.scopes.append(scope)
+        return True
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        qualname = self._child_qualname(node.name.value)
+        self.scope.bind(node.name.value, ("def", qualname))
+        scope = _Scope(qualname, "class")
+        self.classes.setdefault(qualname, (node, scope))
+        self.scopes.append(scope)
+        return True
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scopes.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return True
+
+    def _bind_params(self, node: cst.FunctionDef, scope: _Scope, enclosing_class: Optional[str]) -> None:
+        params = node.params
+        ordered = list(params.posonly_params) + list(params.params)
+        decorator_names = {dotted_name(d.decorator) for d in node.decorators}
+        is_static = "staticmethod" in decorator_names
+        is_classmethod = "classmethod" in decorator_names
+        for index, param in enumerate(ordered + list(params.kwonly_params)):
+            name = param.name.value
+            if index == 0 and enclosing_class and not is_static and param in ordered:
+                scope.bind(name, ("self", enclosing_class, is_classmethod))
+            elif param.annotation is not None:
+                scope.bind(name, ("annotated", param.annotation.annotation))
+            else:
+                scope.bind(name, _OPAQUE)
+        for star in (params.star_arg, params.star_kwarg):
+            if isinstance(star, cst.Param):
+                scope.bind(star.name.value, _OPAQUE)
+
+    # --- imports ------------------------------------------------------------
+    def _package_base(self, level: int) -> Optional[str]:
+        parts = self.module.split(".")
+        if not self.is_package:
+            parts = parts[:-1]
+        if level - 1 > len(parts):
+            return None
+        return ".".join(parts[: len(parts) - (level - 1)])
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if not full:
+                continue
+            if alias.asname is not None:
+                local = alias.asname.name.value if isinstance(alias.asname.name, cst.Name) else None
+                target = full
+            else:
+                local = full.split(".")[0]
+                target = local
+            if local:
+                self._bind_import(local, target)
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        level = len(node.relative)
+        module = dotted_name(node.module) if node.module is not None else ""
+        if level:
+            base = self._package_base(level)
+            if base is None:
+                return False
+            module = ".".join(p for p in (base, module) if p)
+        if isinstance(node.names, cst.ImportStar):
+            return False
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if not name:
+                continue
+            local = alias.asname.name.value if alias.asname is not None else name
+            self._bind_import(local, f"{module}.{name}" if module else name)
+        return False
+
+    def _bind_import(self, local: str, target: str) -> None:
+        if self.scope.kind == "module":
+            self.imports.setdefault(local, target)
+        self.scope.bind(local, ("import", target))
+
+    # --- bindings -----------------------------------------------------------
+    def visit_Global(self, node: cst.Global) -> bool:
+        for item in node.names:
+            self.scope.globals.add(item.name.value)
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        for target in node.targets:
+            self._bind_target(target.target, node.value)
+        return True
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        if _is_none(node.value) and isinstance(node.target, (cst.Name, cst.Attribute)):
+            # ``self.pool: Optional[ThreadPoolExecutor] = None``: the annotation says what it will hold
+            self._bind_target(node.target, ("declared", node.annotation.annotation))
+        elif node.value is not None:
+            self._bind_target(node.target, node.value)
+        elif isinstance(node.target, cst.Name) and self.scope.kind == "function":
+            self.scope.bind(node.target.value, ("annotated", node.annotation.annotation))
+        return True
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
+        if isinstance(node.target, cst.Name):
+            self.scope.bind(node.target.value, _OPAQUE)
+        return True
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> bool:
+        if isinstance(node.target, cst.Name):
+            self.scope.bind(node.target.value, _OPAQUE)
+        return True
+
+    def visit_For(self, node: cst.For) -> bool:
+        self._bind_opaque(node.target)
+        self.scope.loops.append("async for" if node.asynchronous is not None else ("for", node.iter))
+        return True
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.scope.loops.pop()
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.scope.loops.pop()
+
+    def visit_Return(self, node: cst.Return) -> bool:
+        if self.scope.kind == "function":
+            self.scope.returns.append(node.value)
+        return True
+
+    def visit_AsyncFor(self, node) -> bool:  # pragma: no cover - libcst folds into For
+        return True
+
+    def visit_WithItem(self, node: cst.WithItem) -> bool:
+        if node.asname is not None:
+            target = node.asname.name
+            if isinstance(target, cst.Name) and isinstance(node.item, cst.Call):
+                # ``with Pool() as p``: most context managers return themselves
+                self.scope.bind(target.value, node.item)
+            else:
+                self._bind_opaque(target)
+        return True
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> bool:
+        if node.name is not None and isinstance(node.name.name, cst.Name):
+            self.scope.bind(node.name.name.value, _OPAQUE)
+        return True
+
+    def visit_CompFor(self, node: cst.CompFor) -> bool:
+        return True  # comprehension variables live in their own scope
+
+    def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.scope.bind(target.value, value)
+        elif isinstance(target, cst.Attribute):
+            base = dotted_name(target.value)
+            func_scope = self._function_scope()
+            if base in ("self",) and func_scope is not None and self._self_class() is not None:
+                attrs = self.self_attrs.setdefault(self._self_class(), {})
+                attrs.setdefault(target.attr.value, []).append(value)
+            elif isinstance(value, cst.CSTNode):
+                self.attr_assignments.append((target, value, self.scope))
+        else:
+            self._bind_opaque(target)
+
+    def _self_class(self) -> Optional[str]:
+        """The class whose method we are directly in, if any."""
+        if len(self.scopes) >= 2 and self.scopes[-1].kind == "function" and self.scopes[-2].kind == "class":
+            return self.scopes[-2].qualname
+        return None
+
+    def _bind_opaque(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.scope.bind(target.value, _OPAQUE)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_opaque(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._bind_opaque(target.value)
+
+    # --- calls --------------------------------------------------------------
+    def visit_Call(self, node: cst.Call) -> bool:
+        self.scope.calls.append(node)
+        if self.scope.is_generator:
+            self.scope.calls_after_yield.append(node)
+        func = node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        if last in knowledge.RECORDED_SKIP_ON_STRINGS and isinstance(func, cst.Attribute) and isinstance(func.value, (cst.BaseString)):
+            return True
+        if last in knowledge.RECORDED_CALL_NAMES or (
+            last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
+        ):
+            self.recorded_calls.append((node, self.scope))
+        if last in knowledge.QUEUE_PUT_METHODS and isinstance(func, cst.Attribute) and node.args:
+            self.queue_puts.append((node, self.scope, self.scope.loops[-1] if self.scope.loops else None))
+        return True
+
+    def visit_SimpleString(self, node: cst.SimpleString) -> bool:
+        if "\n" in node.value or "\r" in node.value:
+            self.long_strings.append(node.value)
+        return False
+
+    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
+        triple = node.start.endswith(('"""', "'''"))
+        if triple or any(isinstance(p, cst.FormattedStringText) and ("\n" in p.value or "\r" in p.value) for p in node.parts):
+            self.long_strings.append(cst.Module(body=[]).code_for_node(node))
+            return True  # calls inside the replacement fields are still calls
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        self._pass(node.value)
+        return True
+
+    def visit_DictElement(self, node: cst.DictElement) -> bool:
+        self._pass(node.value)
+        return True
+
+    def visit_Element(self, node: cst.Element) -> bool:
+        self._pass(node.value)
+        return True
+
+    def _pass(self, value: cst.BaseExpression) -> None:
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            self.passed.append((value, self.scope))
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        if self.scope.kind == "function":
+            self.scope.is_generator = True
+        return True
+
+    def visit_While(self, node: cst.While) -> bool:
+        if self.scope.kind == "function" and is_endless(node):
+            self.scope.endless_loop = True
+        self.scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
+        return True
+
+    def visit_If(self, node: cst.If) -> bool:
+        if self.scope.kind == "module" and _is_main_test(node.test):
+            self.has_main_block = True
+        return True
+
+    # --- resolution ---------------------------------------------------------
+    def build(self, text: Optional[str] = None) -> ModuleSummary:
+        summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
+        lines = definition_lines(text, self.module, self.long_strings) if text is not None else {}
+        # Module constants first: everything else resolves through them.
+        summary.constants = {}
+        module_resolve = summary.resolver(None)
+        resolved_module = _resolve_bindings(self.module_scope, summary, module_resolve, module_level=True)
+        summary.constants = resolved_module
+
+        # Function skeletons, so that closures can see their parents' locals.
+        for qualname, (node, scope, class_qualname) in self.functions.items():
+            summary.functions[qualname] = FunctionSummary(
+                qualname=qualname,
+                name=node.name.value,
+                is_async=node.asynchronous is not None,
+                class_qualname=class_qualname,
+                params=tuple(p.name.value for p in _all_params(node.params)),
+                line=lines.get(qualname, 0),
+                endless_loop=scope.endless_loop,
+                is_generator=scope.is_generator,
+            )
+        for qualname, (node, scope) in self.classes.items():
+            summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name.value, line=lines.get(qualname, 0))
+        # Locals in definition order (outer functions before inner ones).
+        for qualname, (node, scope, class_qualname) in self.functions.items():
+            func = summary.functions[qualname]
+            func.locals = _resolve_bindings(scope, summary, None, module_level=False, function=func)
+        for qualname, (node, scope, class_qualname) in self.functions.items():
+            func = summary.functions[qualname]
+            resolve = summary.resolver(func)
+            func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
+            func.calls = _resolved_calls(scope.calls, resolve)
+            func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve) if scope.is_generator else ()
+            if node.asynchronous is None and not scope.is_generator:
+                func.returns = _returned(node, scope, resolve)
+        for qualname, (node, scope) in self.classes.items():
+            cls = summary.classes[qualname]
+            parent_func = _enclosing_function(summary, qualname)
+            resolve = summary.resolver(parent_func)
+            cls.bases = tuple(_ref_path(to_ir(arg.value, resolve)) for arg in node.bases)
+            cls.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
+            cls.attrs = _resolve_bindings(scope, summary, resolve, module_level=False)
+            cls.methods = tuple(
+                name for name, values in scope.bindings.items() if any(isinstance(v, tuple) and v[0] == "def" for v in values)
+            )
+            raw_self = self.self_attrs.get(qualname, {})
+            cls.self_attrs = {}
+            for attr, values in raw_self.items():
+                # resolved inside the method that binds it would be better; the class's scope is what we have
+                merged = _merge_bindings(values, resolve)
+                if merged is not None:
+                    cls.self_attrs[attr] = merged
+                elif len(values) == 1 and isinstance(values[0], cst.CSTNode):
+                    cls.self_attrs[attr] = to_ir(values[0], resolve)
+                else:
+                    cls.self_attrs[attr] = UNKNOWN_IR
+
+        module_resolve = summary.resolver(None)
+        summary.module_calls = _resolved_calls(self.module_scope.calls, module_resolve)
+        summary.attr_assignments = tuple(
+            (path, to_ir(value, resolver), scope.qualname)
+            for target, value, scope in self.attr_assignments
+            for resolver in [self._resolver_for(summary, scope)]
+            for path in [_target_path(target, resolver)]
+            if path is not None
+        )
+        summary.recorded_calls = tuple(
+            (call_to_ir(node, self._resolver_for(summary, scope)), scope.qualname) for node, scope in self.recorded_calls
+        )
+        summary.queue_puts = tuple(
+            (path, to_ir(_first_arg(node), resolver), _loop_ir(loop, resolver), scope.qualname)
+            for node, scope, loop in self.queue_puts
+            for resolver in [self._resolver_for(summary, scope)]
+            for path in [_receiver_path(node.func.value, resolver)]
+            if path is not None
+        )
+        passed: dict[str, None] = {}
+        for node, scope in self.passed:
+            path = _receiver_path(node, self._resolver_for(summary, scope))
+            if path is not None:
+                passed.setdefault(path, None)
+        summary.passed_refs = tuple(passed)
+        summary.has_main_block = self.has_main_block
+        return summary
+
+    def _resolver_for(self, summary: ModuleSummary, scope: _Scope):
+        if scope.kind == "function":
+            return summary.resolver(summary.functions.get(scope.qualname))
+        return summary.resolver(None)
+
+
+def _is_none(node) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+_SIZE_TESTS = frozenset({"len", "qsize", "full", "empty"})
+
+
+def _tests_a_size(test: cst.BaseExpression) -> bool:
+    """Does a loop condition check a size (``while len(q) < limit``, ``while not q.full()``)? Such a loop
+    fills something up to a bound instead of draining a stream."""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+            found = found or name in _SIZE_TESTS
+
+    walk(test, _Finder())
+    return found
+
+
+def _loop_ir(loop, resolve):
+    if isinstance(loop, tuple):
+        return ("for", to_ir(loop[1], resolve))
+    return loop
+
+
+def _first_arg(node: cst.Call) -> cst.BaseExpression:
+    for arg in node.args:
+        if arg.keyword is None or arg.keyword.value == "item":
+            return arg.value
+    return node.args[0].value
+
+
+def _receiver_path(node: cst.BaseExpression, resolve) -> Optional[str]:
+    """The path of a receiver as resolved in its module (``pkg.mod.QUEUE``, ``pkg.mod.Cls().queue``), not canonical."""
+    ir = to_ir(node, resolve) if dotted_name(node) is not None else UNKNOWN_IR
+    return ir[1] if ir[0] == "ref" else None
+
+
+def _merge_bindings(values: list, resolve) -> Optional[IR]:
+    """One IR for a name bound several times, when the bindings agree on what it holds.
+
+    An annotation naming a class (``pool: Optional[ThreadPoolExecutor] = None``) says it; else
+    ``None`` placeholders are set aside when every other binding makes the same kind of instance
+    (``self.pool = None`` in ``__init__``, ``self.pool = ThreadPoolExecutor()`` in ``start()``).
+    None when they do not agree (the name is unknown)."""
+    for value in values:
+        if isinstance(value, tuple) and value[:1] in (("annotated",), ("declared",)):
+            declared = _declared_instance(value[1], resolve)
+            if declared != UNKNOWN_IR:
+                return declared
+    nodes = [v for v in values if not _is_none(v) and not (isinstance(v, tuple) and v[:1] == ("declared",))]
+    if not nodes or not all(isinstance(v, cst.BaseExpression) for v in nodes):
+        return None
+    irs = [to_ir(v, resolve) for v in nodes]
+    first = irs[0]
+    if first[0] != "call" or not first[1] or first[1].startswith("?"):
+        return None
+    if all(ir[0] == "call" and ir[1] == first[1] for ir in irs):
+        return first if len(irs) == 1 else ("call", first[1], (), ())
+    return None
+
+
+def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
+    """What a plain function returns: its annotation's class, else the instance every ``return`` makes."""
+    if node.returns is not None:
+        declared = _declared_instance(node.returns.annotation, resolve)
+        if declared != UNKNOWN_IR:
+            return declared
+    values = [v for v in scope.returns if v is not None]
+    if not values or len(values) != len(scope.returns):
+        return UNKNOWN_IR
+    return _merge_bindings(values, resolve) or UNKNOWN_IR
+
+
+def _enclosing_function(summary: ModuleSummary, qualname: str) -> Optional[FunctionSummary]:
+    parts = qualname.rsplit(".<locals>.", 1)
+    return summary.functions.get(parts[0]) if len(parts) == 2 else None
+
+
+def _ref_path(ir: IR) -> Optional[str]:
+    return ir[1] if ir[0] == "ref" else None
+
+
+def _all_params(params: cst.Parameters):
+    yield from params.posonly_params
+    yield from params.params
+    if isinstance(params.star_arg, cst.Param):
+        yield params.star_arg
+    yield from params.kwonly_params
+    if params.star_kwarg is not None:
+        yield params.star_kwarg
+
+
+def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
+    """``app.conf.task_acks_late`` -> "proj.celery.app.conf.task_acks_late" (or via an instance)."""
+    name = dotted_name(target)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    base = resolve(head)
+    if base is None:
+        return None
+    extended = _extend(base, rest)
+    return extended[1] if extended and extended[0] == "ref" else None
+
+
+def _resolved_calls(calls: list[cst.Call], resolve) -> tuple[str, ...]:
+    """Resolved call targets; a call that does not resolve is kept as written, marked with a
+    leading "?" (``?session.commit``), so that name-based facts ("commits a transaction")
+    still see it while it never matches a qualified name."""
+    seen: dict[str, None] = {}
+    for call in calls:
+        target = call_target(call.func, resolve)
+        if target is None:
+            written = dotted_name(call.func)
+            if written is None and isinstance(call.func, cst.Attribute):
+                written = "." + call.func.attr.value
+            target = f"?{written}" if written else None
+        if target:
+            seen.setdefault(target, None)
+    return tuple(seen)
+
+
+def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, module_level: bool, function=None) -> dict:
+    """Turn a scope's raw bindings into IR. Names bound more than once are unknown."""
+    raw = scope.bindings
+    result: dict[str, IR] = {}
+    if function is not None:
+        function.locals = result  # visible to the resolver while we fill it (inner names)
+        resolve_outer = summary.resolver(function)
+    else:
+        resolve_outer = outer_resolve
+    in_progress: set[str] = set()
+
+    def resolve(name: str) -> Optional[IR]:
+        head, _, rest = name.partition(".")
+        if head in raw and head not in result:
+            if head in in_progress:
+                return None
+            in_progress.add(head)
+            result[head] = convert(head)
+            in_progress.discard(head)
+        if head in result:
+            if module_level or scope.kind == "class":
+                # globals and class attributes are referred to by qualified name
+                if scope.kind == "module":
+                    values = raw.get(head, ())
+                    if values and all(isinstance(v, tuple) and v[0] == "import" for v in values):
+                        return _extend(result[head], rest)  # an imported name: its own qualified name
+                    return ("ref", f"{summary.module}.{name}")
+            return _extend(result[head], rest)
+        if resolve_outer is not None:
+            return resolve_outer(name)
+        return summary.global_ref(name)
+
+    def convert(name: str) -> IR:
+        values = raw[name]
+        imports = [v for v in values if isinstance(v, tuple) and v[0] == "import"]
+        if len(values) != 1:
+            if imports and len(imports) == len(values):
+                return ("ref", imports[0][1])  # try/except ImportError fallbacks
+            return _merge_bindings(values, resolve) or UNKNOWN_IR
+        value = values[0]
+        if value == _OPAQUE:
+            return UNKNOWN_IR
+        if isinstance(value, tuple):
+            kind = value[0]
+            if kind == "import":
+                return ("ref", value[1])
+            if kind == "def":
+                return ("ref", value[1])
+            if kind == "self":
+                _kind, class_qualname, is_classmethod = value
+                return ("ref", class_qualname) if is_classmethod else ("call", class_qualname, (), ())
+            if kind == "annotated":
+                return _annotation_instance(value[1], resolve)
+            if kind == "declared":
+                declared = _declared_instance(value[1], resolve)
+                return declared if declared != UNKNOWN_IR else ("v", None)
+            return UNKNOWN_IR
+        return to_ir(value, resolve)
+
+    for name in raw:
+        if name not in result:
+            in_progress.add(name)
+            result[name] = convert(name)
+            in_progress.discard(name)
+    return result
+
+
+_OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional", "Optional"})
+_UNION = frozenset({"typing.Union", "typing_extensions.Union", "Union"})
+
+
+def _annotation_instance(annotation: cst.BaseExpression, resolve, depth: int = 0) -> IR:
+    """``x: Foo`` -> an instance of Foo. Looks through ``Optional[Foo]``, ``Foo | None``,
+    ``Union[Foo, None]``, ``"Foo"`` and generics (``asyncio.Queue[int]`` is an asyncio.Queue).
+    A union of two real types, builtins and anything else are unknown."""
+    if depth > 5:
+        return UNKNOWN_IR
+    if isinstance(annotation, cst.SimpleString):
+        try:
+            annotation = cst.parse_expression(annotation.evaluated_value)
+        except Exception:
+            return UNKNOWN_IR
+        return _annotation_instance(annotation, resolve, depth + 1)
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+        sides = [s for s in (annotation.left, annotation.right) if not _is_none(s)]
+        return _annotation_instance(sides[0], resolve, depth + 1) if len(sides) == 1 else UNKNOWN_IR
+    if isinstance(annotation, cst.Subscript):
+        base = _annotation_instance(annotation.value, resolve, depth + 1)
+        written = dotted_name(annotation.value) or ""
+        base_name = base[1] if base[0] == "call" else None
+        members = [
+            e.slice.value
+            for e in annotation.slice
+            if isinstance(e.slice, cst.Index) and not _is_none(e.slice.value)
+        ]
+        if written in _OPTIONAL or written in _UNION or base_name in _OPTIONAL or base_name in _UNION:
+            return _annotation_instance(members[0], resolve, depth + 1) if len(members) == 1 else UNKNOWN_IR
+        return base
+    name = dotted_name(annotation)
+    if name is None:
+        return UNKNOWN_IR
+    ref = resolve(name)
+    if ref is None or ref[0] != "ref":
+        return UNKNOWN_IR
+    return ("call", ref[1], (), ())
+
+
+def _declared_instance(annotation: cst.BaseExpression, resolve) -> IR:
+    """``x: Optional[Foo] = None``: an instance of a library or project class Foo; builtins stay unknown."""
+    declared = _annotation_instance(annotation, resolve)
+    return declared if declared[0] == "call" and "." in declared[1] else UNKNOWN_IR
+
+
+def _is_main_test(test: cst.BaseExpression) -> bool:
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    comparison = test.comparisons[0]
+    if not isinstance(comparison.operator, cst.Equal):
+        return False
+    sides = [test.left, comparison.comparator]
+    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
+    strings = [s for s in sides if isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__"]
+    return bool(names and strings)
+
+
+_DEFINITION = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def string_spans(text: str, long_strings: list[str]) -> list[tuple[int, int]]:
+    """(start, end) offsets in ``text`` of the string literals that span lines, given their code in
+    source order. Each is searched for after the previous one: its code contains a line break, so it
+    cannot appear earlier in a comment or a one-line string."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    for code in long_strings:
+        start = text.find(code, position)
+        if start < 0:
+            continue  # pragma: no cover - the CST's code is the text's
+        spans.append((start, start + len(code)))
+        position = start + len(code)
+    return spans
+
+
+def definition_lines(text: str, module: str, long_strings: list[str] = ()) -> dict[str, int]:
+    """qualname -> line of each ``def``/``class``, from the text by indentation.
+
+    Positions from libcst cost more than the parse itself; definitions are
+    the only positions the index needs, and their lines are cheap to read off
+    the text. A ``def`` only ever starts a line, so a line that starts with one
+    is a definition unless it lies inside a string literal that spans lines
+    (``long_strings``: their code, in source order, as the summary collects it):
+    a docstring that shows ``def nightly():`` moves nothing.
+    """
+    spans = string_spans(text, list(long_strings))
+    starts = [start for start, _end in spans]
+    result: dict[str, int] = {}
+    stack: list[tuple[int, str, str]] = []  # (indent, kind, qualname)
+    line = 1
+    last_end = 0
+    for match in _DEFINITION.finditer(text):
+        where = bisect.bisect_right(starts, match.start(2)) - 1
+        if where >= 0 and match.start(2) < spans[where][1]:
+            continue  # inside a string
+        line += text.count("\n", last_end, match.start())
+        last_end = match.start()
+        indent = len(match.group(1).expandtabs(8))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if stack:
+            parent_kind, parent = stack[-1][1], stack[-1][2]
+            qualname = f"{parent}.<locals>.{match.group(3)}" if parent_kind == "def" else f"{parent}.{match.group(3)}"
+        else:
+            qualname = f"{module}.{match.group(3)}"
+        result.setdefault(qualname, line)
+        stack.append((indent, match.group(2), qualname))
+    return result
+
+
+def build_summary(module: cst.Module, path: str, module_name: str, is_package: bool, text: Optional[str] = None) -> ModuleSummary:
+    builder = SummaryBuilder(path, module_name, is_package)
+    walk(module, builder)
+    return builder.build(text)

@@ -1,0 +1,1 @@
+"""The project model, built once per run from the summaries: the index, execution, jobs, locks, money, shutdown, transactions."""

@@ -1,0 +1,352 @@
+"""How code runs: where a stop can reach it, and on which thread.
+
+Facts rules share about execution, rather than each rule guessing:
+
+* **Suspension points** (``suspension_points``, ``can_suspend``): a coroutine receives a
+  cancellation only where it suspends: an ``await``, an ``async for`` or an ``async with``
+  (not counting nested functions). A ``try`` whose body cannot suspend cannot catch one.
+* **Thread context** (``ExecutionModel.context``): a function runs as a coroutine, in a
+  worker thread only (a ``threading.Thread`` target, a function handed to an executor's
+  ``submit()`` or to ``run_in_executor()``, and what only they call), as a signal handler, or on
+  the main thread. Python delivers signals, so KeyboardInterrupt and the SystemExit a signal
+  handler raises, to the main thread only: code that runs only in worker threads never
+  receives them asynchronously.
+* **Whose cancellation** (``caught_cancellation_is_anothers``): a ``CancelledError`` caught
+  around ``await t`` after ``t.cancel()`` (in the same function, or ``self.t.cancel()`` in any
+  method of the class) is the outcome of the task that was cancelled, not a stop to this one;
+  in a plain function (not a coroutine), an asyncio ``CancelledError`` can only come from a
+  loop or a future it drives (``loop.run_until_complete()``, ``future.result()``): the caller
+  is not a task.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.walk import find_all, walk
+
+COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"
+
+
+# --- suspension points -------------------------------------------------------------------
+
+
+def suspension_points(body: cst.CSTNode) -> list[cst.CSTNode]:
+    """Every suspension point in a body (not in nested functions or lambdas): ``await``
+    expressions, and the ``async for`` / ``async with`` statements, which await implicitly."""
+    return [
+        node
+        for node in find_all(body, (cst.Await, cst.For, cst.With, cst.CompFor))
+        if isinstance(node, cst.Await) or node.asynchronous is not None
+    ]
+
+
+def can_suspend(body: Optional[cst.CSTNode]) -> bool:
+    return body is not None and bool(suspension_points(body))
+
+
+# --- whose cancellation ----------------------------------------------------------------------
+
+
+def _cancelled_names(scope: cst.CSTNode, before: Optional[set] = None) -> set[str]:
+    """Dotted names ``x`` of every ``x.cancel()`` call in ``scope`` (nested functions excluded
+    unless ``scope`` is one)."""
+    names: set[str] = set()
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is scope
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
+                name = dotted_name(func.value)
+                if name:
+                    names.add(name)
+
+    walk(scope, _Finder())
+    return names
+
+
+_CLASS_CANCELS: dict[int, tuple[cst.ClassDef, set[str]]] = {}
+
+
+def cancelled_attributes(class_node: cst.ClassDef) -> set[str]:
+    """``self.x`` for every ``self.x.cancel()`` in any method of the class."""
+    cached = _CLASS_CANCELS.get(id(class_node))
+    if cached is not None and cached[0] is class_node:
+        return cached[1]
+    names: set[str] = set()
+    for statement in class_node.body.body:
+        if isinstance(statement, cst.FunctionDef):
+            names |= {n for n in _cancelled_names(statement) if n.startswith("self.") and n.count(".") == 1}
+    if len(_CLASS_CANCELS) > 256:
+        _CLASS_CANCELS.clear()
+    _CLASS_CANCELS[id(class_node)] = (class_node, names)
+    return names
+
+
+def _cancelled_before(scope: cst.CSTNode, points: list[cst.CSTNode]) -> set[int]:
+    """ids of the ``await t`` among ``points`` with ``t.cancel()`` called before them, in source
+    order, in ``scope`` (nested functions excluded)."""
+    pending = {id(node) for node in points}
+    ok: set[int] = set()
+
+    class _Walker(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.cancelled: set[str] = set()
+
+        def visit_FunctionDef(self, node) -> bool:
+            return node is scope
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
+                name = dotted_name(func.value)
+                if name:
+                    self.cancelled.add(name)
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            if id(node) in pending and isinstance(node, cst.Await):
+                names = awaited_names(node)
+                if names and names <= self.cancelled:
+                    ok.add(id(node))
+            return super().on_visit(node)
+
+    walk(scope, _Walker())
+    return ok
+
+
+def awaits_only_cancelled_tasks(body: cst.CSTNode, function: cst.CSTNode, class_node: Optional[cst.ClassDef] = None) -> bool:
+    """Is every suspension point in ``body`` a plain ``await t`` of a task that was cancelled:
+    ``t.cancel()`` earlier in ``function``, or ``self.t.cancel()`` in any method of ``class_node``?
+    Then a CancelledError caught around it is that task's outcome. Any other suspension point
+    could receive a cancellation meant for this task."""
+    points = suspension_points(body)
+    if not points:
+        return False
+    earlier = _cancelled_before(function, points)
+    by_class = cancelled_attributes(class_node) if class_node is not None else set()
+    for point in points:
+        if id(point) in earlier:
+            continue
+        if isinstance(point, cst.Await) and awaited_names(point) and awaited_names(point) <= by_class:
+            continue
+        return False
+    return True
+
+
+# Waiting helpers that end when the tasks given to them end: awaiting them after cancelling
+# those tasks waits for the cancellation to finish, as ``await t`` does.
+_WAIT_HELPERS = frozenset({"wait_for", "shield", "gather", "wait"})
+
+
+def awaited_names(node: cst.Await) -> set[str]:
+    """Dotted names of the tasks an ``await`` waits for: ``await t``, ``await wait_for(t, 5)``,
+    ``await shield(t)``, ``await gather(t, u)``, ``await wait([t, u])``; empty for anything else."""
+    expression = node.expression
+    name = dotted_name(expression)
+    if name:
+        return {name}
+    if not isinstance(expression, cst.Call):
+        return set()
+    func = expression.func
+    helper = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    if helper not in _WAIT_HELPERS or not expression.args:
+        return set()
+    if helper in ("wait_for", "shield"):
+        values = [expression.args[0].value]
+    elif helper == "wait":
+        first = expression.args[0].value
+        values = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple, cst.Set)) else [first]
+    else:  # gather(t, u, return_exceptions=True)
+        values = [a.value for a in expression.args if a.keyword is None and a.star == ""]
+    names = {dotted_name(v) for v in values}
+    return set() if None in names or not names else names
+
+
+# Calls that drive an event loop or read a future from plain code: a CancelledError they raise
+# is the outcome of the task or future they run, not a stop to the caller.
+_DRIVES_ANOTHER_TASK = frozenset({"run_until_complete", "run", "result", "exception", "run_forever"})
+
+
+def drives_another_task(body: cst.CSTNode) -> bool:
+    """Does plain (non-coroutine) code in ``body`` run a loop or read a future
+    (``loop.run_until_complete(...)``, ``asyncio.run(...)``, ``future.result()``)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _DRIVES_ANOTHER_TASK:
+                found = True
+
+    walk(body, _Finder())
+    return found
+
+
+# --- thread context --------------------------------------------------------------------------
+
+
+class ExecutionModel:
+    """Which thread each project function runs on, from the job model and signal handlers."""
+
+    def __init__(self, index) -> None:
+        self.index = index
+        self.thread_roots: set[str] = set()
+        for qualname, jobs in index.job_roots.items():
+            func = index.function(qualname)
+            if func is None:
+                continue
+            for job in jobs:
+                if job.kind == "thread" or job.framework == "concurrent.futures" or (
+                    job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
+                ):
+                    self.thread_roots.add(qualname)
+        self._signal_handlers: Optional[set[str]] = None
+        self._worker_only: Optional[set[str]] = None  # computed on first use
+        self._task_only: Optional[set[str]] = None
+
+    @property
+    def signal_handlers(self) -> set[str]:
+        if self._signal_handlers is None:
+            self._signal_handlers = _signal_handlers(self.index)
+        return self._signal_handlers
+
+    def _worker_thread_only(self) -> set[str]:
+        """Functions that run only in worker threads: thread roots nothing else calls, and functions
+        whose every caller runs only in worker threads. A function also called at import time, from
+        code of another kind, or registered as a signal handler is not."""
+        index = self.index
+        callers: dict[str, set[str]] = {}
+        for name in index.functions:
+            for callee in index.callees(name):
+                callers.setdefault(callee, set()).add(name)
+        module_called: set[str] = set()
+        for summary in index.modules.values():
+            for target in summary.module_calls:
+                resolved = index.resolve_function(target)
+                if resolved:
+                    module_called.add(resolved)
+        other_roots = {q for q, jobs in index.job_roots.items() if q not in self.thread_roots}
+        candidates = set(index.reachable(sorted(self.thread_roots))) if self.thread_roots else set()
+        only = set(candidates) - module_called - self.signal_handlers - other_roots
+        changed = True
+        while changed:
+            changed = False
+            for name in sorted(only):
+                if name in self.thread_roots:
+                    ok = not (callers.get(name, set()) - only)
+                else:
+                    ok = bool(callers.get(name)) and callers[name] <= only
+                if not ok:
+                    only.discard(name)
+                    changed = True
+        return only
+
+    def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
+        if qualname is None or not self.thread_roots:
+            return False
+        if self._worker_only is None:
+            self._worker_only = self._worker_thread_only()
+        return qualname in self._worker_only
+
+    def runs_only_as_task(self, qualname: Optional[str]) -> bool:
+        """Is this coroutine function run only as a task of its own (``create_task(f())``,
+        ``ensure_future(f())``, ``asyncio.run(f())``), never awaited by project code? Then, when it
+        returns, nothing of the project's goes on from its result: a cancellation it swallows on
+        its way out ends the task (as a success), and no caller keeps running through the stop."""
+        if qualname is None:
+            return False
+        if self._task_only is None:
+            self._task_only = _task_only(self.index)
+        return qualname in self._task_only
+
+    def context(self, qualname: Optional[str]) -> str:
+        """coroutine | worker thread | signal handler | main thread (the default when not known)."""
+        func = self.index.function(qualname) if qualname else None
+        if func is not None and func.is_async:
+            return COROUTINE
+        if qualname in self.signal_handlers:
+            return SIGNAL_HANDLER
+        if self.runs_only_in_worker_threads(qualname):
+            return WORKER_THREAD
+        return MAIN
+
+
+def _signal_handlers(index) -> set[str]:
+    """Project functions installed with ``signal.signal(sig, f)`` or ``loop.add_signal_handler(sig, f)``."""
+    found: set[str] = set()
+    for summary in index.modules.values():
+        for call, _scope in summary.recorded_calls:
+            if not call or call[0] != "call" or not call[1]:
+                continue
+            target = index.canonical(call[1]) or call[1]
+            if target == "signal.signal" or target.endswith(".add_signal_handler"):
+                args = call[2]
+                if len(args) >= 2 and args[1][0] == "ref":
+                    resolved = index.resolve_function(args[1][1])
+                    if resolved:
+                        found.add(resolved)
+    return found
+
+
+def _started_coroutine(call) -> Optional[tuple]:
+    """The coroutine a task-starting call runs: its first argument, or ``coro=`` (``create_task(coro=f())``)."""
+    if call[2]:
+        return call[2][0]
+    for item in call[3]:
+        if len(item) > 1 and item[0] == "coro":
+            return item[1]
+    return None
+
+
+def _task_only(index) -> set[str]:
+    """Coroutine functions started as tasks, whose every project caller is a scope that
+    starts them (the call inside ``create_task(...)`` is a call of the function too)."""
+    starters: dict[str, set[str]] = {}  # function -> scopes that start it as a task
+    for summary in index.modules.values():
+        for call, scope in summary.recorded_calls:
+            if not call or call[0] != "call" or not call[1]:
+                continue
+            target = index.canonical(call[1]) or call[1]
+            if not (
+                target in knowledge.EVENT_LOOP_ROOTS
+                or target.rsplit(".", 1)[-1] in knowledge.EVENT_LOOP_ROOT_METHODS
+                or any(start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS)
+            ):
+                continue
+            started = _started_coroutine(call)
+            if started is None or started[0] != "call" or not started[1]:
+                continue
+            function = index.resolve_function(started[1])
+            func = index.function(function) if function else None
+            if func is not None and func.is_async:
+                starters.setdefault(function, set()).add(scope)
+    callers: dict[str, set[str]] = {}
+    for name in index.functions:
+        for callee in index.callees(name):
+            if callee in starters:
+                callers.setdefault(callee, set()).add(name)
+    module_called: set[str] = set()
+    for summary in index.modules.values():
+        for target in summary.module_calls:
+            resolved = index.resolve_function(target)
+            if resolved in starters:
+                module_called.add(resolved)
+    return {
+        function
+        for function, scopes in starters.items()
+        if callers.get(function, set()) <= scopes
+        and (function not in module_called or any(scope in index.modules for scope in scopes))
+    }

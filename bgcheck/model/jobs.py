@@ -1,0 +1,702 @@
+"""The job model: which functions run as background work, how and when.
+
+"Job code" in the rule catalog is a job's function and everything it
+reaches through calls. This module recognises jobs once per run, from the
+project index and the framework tables in ``bgcheck.knowledge``
+(``JOB_DECORATORS``, ``JOB_CALLS``), and records them on the index
+(``index.jobs``, ``index.job_roots``). Later models (locks, money) attach
+their facts to these jobs.
+
+Each job records its kind, framework, where it is defined and registered,
+its schedule (an interval in seconds where it folds, cron fields otherwise)
+and its declared limits (in seconds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from bgcheck import knowledge
+from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_seconds, kwarg
+from bgcheck.model.project import ProjectIndex
+
+_UNIT_SECONDS = {
+    "second": 1.0,
+    "seconds": 1.0,
+    "minute": 60.0,
+    "minutes": 60.0,
+    "hour": 3600.0,
+    "hours": 3600.0,
+    "day": 86400.0,
+    "days": 86400.0,
+    "week": 604800.0,
+    "weeks": 604800.0,
+    **{day: 604800.0 for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")},
+}
+_INTERVAL_KWARGS = {"weeks": 604800.0, "days": 86400.0, "hours": 3600.0, "minutes": 60.0, "seconds": 1.0}
+_DJANGO_Q_TYPES = {"I": None, "H": 3600.0, "D": 86400.0, "W": 604800.0, "BW": 1209600.0, "M": 2592000.0, "Q": 7776000.0, "Y": 31536000.0}
+_DJANGO_Q_CONSTANTS = {"MINUTES": "I", "HOURLY": "H", "DAILY": "D", "WEEKLY": "W", "BIWEEKLY": "BW", "MONTHLY": "M", "QUARTERLY": "Q", "YEARLY": "Y", "CRON": "C", "ONCE": "O"}
+
+
+@dataclass
+class Schedule:
+    kind: str  # "interval" | "cron" | "once" | "unknown"
+    seconds: Optional[float] = None  # for intervals
+    cron: Optional[str] = None  # "*/5 * * * *" or "hour=3" style fields
+    note: str = ""  # what a reader could get wrong, e.g. "every minute of hour 3"
+
+    def describe(self) -> str:
+        if self.kind == "interval" and self.seconds is not None:
+            text = f"every {_duration(self.seconds)}"
+        elif self.kind == "cron":
+            text = f"cron {self.cron}"
+        elif self.kind == "once":
+            text = "once"
+        else:
+            text = "unknown"
+        return f"{text} ({self.note})" if self.note else text
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "seconds": self.seconds, "cron": self.cron, "text": self.describe()}
+
+
+@dataclass
+class Job:
+    function: Optional[str]  # qualified name of the project function that runs, if it resolves
+    target: str  # how it is registered (a qualified name, "pkg.mod:func", a task name)
+    name: str  # the name the framework knows it by
+    kind: str  # "scheduled" | "queued" | "thread" | "in-process task"
+    framework: str
+    path: str  # file defining the function (or registering it, when it does not resolve)
+    line: int  # line of the function's def (0 when unknown)
+    registered_in: str  # file where the job is registered
+    schedule: Optional[Schedule] = None
+    limits: dict = field(default_factory=dict)  # "time_limit" -> seconds, "acks_late" -> bool, ...
+    options: dict = field(default_factory=dict)  # option name -> IR, as written
+    per_process: bool = False  # runs in every process (and replica) that registers it
+    via: str = ""  # how bgcheck recognised it: "decorator celery.Celery().task", "wrapper proj.jobs.periodic -> ..."
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "function": self.function,
+            "target": self.target,
+            "kind": self.kind,
+            "framework": self.framework,
+            "schedule": self.schedule.to_dict() if self.schedule else None,
+            "limits": dict(sorted(self.limits.items())),
+            "runs_in_every_process": self.per_process,
+            "path": self.path,
+            "line": self.line,
+            "registered_in": self.registered_in,
+            "via": self.via,
+        }
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"
+
+
+class _JobFinder:
+    def __init__(self, index: ProjectIndex, job_decorators: tuple = ()) -> None:
+        self.index = index
+        self.jobs: list[Job] = []
+        self.job_decorators = tuple(job_decorators)  # configuration key ``job-decorators``
+        # jobs registered from inside a function with a function bgcheck cannot name (a parameter):
+        # scope qualname -> those jobs. A project decorator that does this is a job wrapper.
+        self.unnamed_in_scope: dict[str, list[Job]] = {}
+
+    # --- helpers --------------------------------------------------------------
+    def fold(self, value: Optional[IR]):
+        return self.index.fold(self.canonical_ir(value)) if value is not None else UNKNOWN
+
+    def canonical_ir(self, value: IR) -> IR:
+        """The IR with call targets followed to their canonical names.
+
+        A module constant's IR names an imported callable through the module
+        (``proj.settings.timedelta``), and folding only knows
+        ``datetime.timedelta``.
+        """
+        if not isinstance(value, tuple) or not value:
+            return value
+        tag = value[0]
+        if tag == "call":
+            target = self.index.canonical(value[1]) if value[1] else value[1]
+            args = tuple(self.canonical_ir(a) for a in value[2])
+            kwargs = tuple((item[0], self.canonical_ir(item[1])) if len(item) > 1 else item for item in value[3])
+            return ("call", target, args, kwargs, *value[4:])
+        if tag in ("bin",):
+            return (tag, value[1], self.canonical_ir(value[2]), self.canonical_ir(value[3]))
+        if tag in ("neg", "total_seconds"):
+            return (tag, self.canonical_ir(value[1]), *value[2:])
+        if tag == "seq":
+            return (tag, value[1], tuple(self.canonical_ir(v) for v in value[2]))
+        if tag == "dict":
+            return (tag, tuple((self.canonical_ir(k) if k is not None else None, self.canonical_ir(v)) for k, v in value[1]))
+        return value
+
+    def function_of(self, value: Optional[IR]) -> tuple[Optional[str], str]:
+        """(project function qualname or None, how it is written) for a job's function argument."""
+        if value is None:
+            return None, "?"
+        tag = value[0]
+        if tag == "ref":
+            path = value[1]
+            return self.index.resolve_function(path), self.index.canonical(path) or path
+        if tag == "call" and value[1]:
+            target = value[1]
+            if target in knowledge.PARTIALS and value[2]:
+                return self.function_of(value[2][0])
+            if (self.index.canonical(target) or target) in knowledge.CELERY_SIGNATURE_BY_NAME:
+                task_name = self.fold(value[2][0] if value[2] else kwarg(value, "name"))
+                if not isinstance(task_name, str):
+                    return None, "?"
+                task = self.celery_task_named(task_name)
+                return (task.function if task else None), task_name
+            for method in knowledge.CELERY_SIGNATURE_METHODS:
+                if target.endswith("." + method):
+                    return self.function_of(("ref", target[: -len(method) - 1]))
+            # a coroutine object: create_task(worker()) runs worker
+            return self.index.resolve_function(target), self.index.canonical(target) or target
+        folded = self.fold(value)
+        if isinstance(folded, str):
+            dotted = folded.replace(":", ".")
+            if dotted in self.index.functions:
+                return dotted, folded
+            return None, folded
+        return None, "?"
+
+    def location(self, qualname: Optional[str], fallback_path: str) -> tuple[str, int]:
+        entry = self.index.functions.get(qualname or "")
+        if entry is None:
+            return fallback_path, 0
+        return entry[0].path, entry[1].line
+
+    def limits(self, source: knowledge.JobSource, kwargs: dict) -> dict:
+        limits: dict = {}
+        for option, limit, factor in source.limits:
+            if option not in kwargs:
+                continue
+            value = self.fold(kwargs[option])
+            if factor is None:
+                if isinstance(value, bool):
+                    limits[limit] = value
+            else:
+                seconds = as_seconds(value)
+                if seconds is not None:
+                    limits[limit] = seconds * factor
+        return limits
+
+    def add(
+        self,
+        source: knowledge.JobSource,
+        function: Optional[str],
+        target: str,
+        registered_in: str,
+        args=(),
+        kwargs=None,
+        name=None,
+        schedule=None,
+        call_args=None,
+    ) -> Job:
+        """Record a job. ``args``: the positional arguments after the function;
+        ``call_args``: all of them (default: ``args``)."""
+        kwargs = dict(kwargs or {})
+        call_args = args if call_args is None else call_args
+        if name is None:
+            name = self.explicit_name(source, call_args, kwargs)
+        path, line = self.location(function, registered_in)
+        kind = source.kind
+        framework = source.framework
+        if source.periodic_option and source.periodic_option in kwargs:
+            kind = "scheduled"
+            framework = f"{framework} (periodiq)"
+            schedule = schedule or _cron_string(self.fold(_first_arg(kwargs[source.periodic_option])))
+        if schedule is None and source.schedule:
+            schedule = self.read_schedule(source.schedule, args, kwargs, call_args)
+        job = Job(
+            function=function,
+            target=target,
+            name=name or function or target,
+            kind=kind,
+            framework=framework,
+            path=path,
+            line=line,
+            registered_in=registered_in,
+            schedule=schedule,
+            limits=self.limits(source, kwargs),
+            options=kwargs,
+            per_process=source.per_process,
+        )
+        self.jobs.append(job)
+        return job
+
+    def explicit_name(self, source: knowledge.JobSource, call_args: tuple, kwargs: dict) -> Optional[str]:
+        """The id or name the registration gives the job (``add_job(f, id="x")``), if any."""
+        candidates = [kwargs.get(option) for option in source.name_options]
+        if source.name_pos is not None and source.name_pos < len(call_args):
+            candidates.insert(0, call_args[source.name_pos])
+        for candidate in candidates:
+            value = self.fold(candidate) if candidate is not None else None
+            if isinstance(value, str) and value:
+                return value
+        return None
+
+    # --- schedules ----------------------------------------------------------
+    def read_schedule(self, reader: str, args: tuple, kwargs: dict, call_args: tuple = ()) -> Schedule:
+        """``args``: the positional arguments after the function; ``call_args``: all of them."""
+        if reader == "apscheduler":
+            return self.apscheduler_trigger(args[0] if args else kwargs.get("trigger"), kwargs)
+        if reader == "seconds-kw":
+            return _interval(self.fold(kwargs.get("seconds")))
+        if reader == "interval-kw":
+            return _interval(self.fold(kwargs.get("interval")))
+        if reader == "cron-kw":
+            return _cron_string(self.fold(kwargs.get("cron")))
+        if reader == "cron-arg":  # the cron string comes first, before the function: cron("0 4 * * *", func=f)
+            first = call_args[0] if call_args else None
+            return _cron_string(self.fold(first if first is not None else kwargs.get("spec") or kwargs.get("cron_string")))
+        if reader == "crontab-arg":
+            return self.crontab(args[0] if args else kwargs.get("validate_datetime"))
+        if reader == "schedule-arg":
+            return self.schedule_chain(args[0] if args else None)
+        if reader == "rq-cron":
+            if "cron" in kwargs:
+                return _cron_string(self.fold(kwargs["cron"]))
+            return _interval(self.fold(kwargs.get("interval")))
+        if reader == "django-q":
+            return self.django_q(kwargs)
+        return Schedule("unknown")
+
+    def apscheduler_trigger(self, trigger: Optional[IR], kwargs: dict) -> Schedule:
+        if trigger is None:
+            return Schedule("once", note="no trigger: APScheduler runs it once, now")
+        fields = dict(kwargs)
+        alias = self.fold(trigger)
+        if trigger[0] == "call":
+            alias = knowledge.APSCHEDULER_TRIGGERS.get(self.index.canonical(trigger[1]) or "", UNKNOWN)
+            fields = dict(trigger[3])
+            if alias == "crontab":
+                return _cron_string(self.fold(trigger[2][0] if trigger[2] else fields.get("expr")))
+        if alias == "interval":
+            total = 0.0
+            for key, factor in _INTERVAL_KWARGS.items():
+                if key in fields:
+                    value = as_seconds(self.fold(fields[key]))
+                    if value is None:
+                        return Schedule("unknown")
+                    total += value * factor
+            return Schedule("interval", seconds=total or None) if total else Schedule("unknown")
+        if alias == "cron":
+            cron = self.cron_fields(fields, ("year", "month", "day", "week", "day_of_week", "hour", "minute", "second"))
+            return Schedule("cron", cron=cron or "(every minute)")
+        if alias == "date":
+            return Schedule("once")
+        return Schedule("unknown")
+
+    def cron_fields(self, fields: dict, names: tuple) -> str:
+        parts = []
+        for name in names:
+            if name in fields:
+                value = self.fold(fields[name])
+                parts.append(f"{name}={value if value is not UNKNOWN else '?'}")
+        return " ".join(parts)
+
+    def crontab(self, value: Optional[IR], names=("minute", "hour", "day_of_week", "day_of_month", "month_of_year", "day", "month")) -> Schedule:
+        """celery/huey ``crontab(...)``: omitted fields are '*'."""
+        if value is None or value[0] != "call":
+            return Schedule("unknown")
+        fields = dict(value[3])
+        cron = self.cron_fields(fields, names)
+        note = ""
+        if "minute" not in fields and any(k in fields for k in ("hour", "day_of_week", "day_of_month", "day", "month_of_year", "month")):
+            note = "no minute given: fires every minute of the matching hours"
+        return Schedule("cron", cron=cron or "(every minute)", note=note)
+
+    def celery_schedule(self, value: Optional[IR]) -> Schedule:
+        if value is None:
+            return Schedule("unknown")
+        if value[0] == "call" and (self.index.canonical(value[1]) or "") in knowledge.CRONTAB_EVERY_DEFAULT:
+            return self.crontab(value)
+        if value[0] == "call" and (value[1] or "").endswith("solar"):
+            return Schedule("cron", cron="solar")
+        return _interval(self.fold(value))
+
+    def schedule_chain(self, value: Optional[IR]) -> Schedule:
+        """``every(10).minutes`` / ``every().day.at("10:30")`` (the ``schedule`` library)."""
+        units: list[str] = []
+        count = 1.0
+        node = value
+        at = None
+        while node is not None:
+            if node[0] == "attr":
+                units.append(node[2])
+                node = node[1]
+            elif node[0] == "call":
+                target = node[1] or ""
+                if target.endswith("every"):
+                    folded = self.fold(node[2][0]) if node[2] else 1
+                    if as_seconds(folded) is None:
+                        return Schedule("unknown")
+                    count = float(folded)
+                    break
+                if target.endswith(".at") and node[2]:
+                    at = self.fold(node[2][0])
+                node = node[4] if len(node) > 4 else None
+            else:
+                return Schedule("unknown")
+        unit = next((u for u in units if u in _UNIT_SECONDS), None)
+        if unit is None:
+            return Schedule("unknown")
+        schedule = Schedule("interval", seconds=count * _UNIT_SECONDS[unit])
+        if isinstance(at, str):
+            schedule.note = f"at {at}"
+        return schedule
+
+    def django_q(self, kwargs: dict) -> Schedule:
+        kind_ir = kwargs.get("schedule_type")
+        kind = self.fold(kind_ir) if kind_ir is not None else "O"
+        if kind_ir is not None and kind_ir[0] == "ref":
+            kind = _DJANGO_Q_CONSTANTS.get(kind_ir[1].rsplit(".", 1)[-1], kind)
+        if kind == "I":
+            minutes = as_seconds(self.fold(kwargs.get("minutes")))
+            return Schedule("interval", seconds=minutes * 60) if minutes else Schedule("unknown")
+        if kind == "C":
+            return _cron_string(self.fold(kwargs.get("cron")))
+        if kind == "O":
+            return Schedule("once")
+        if kind in _DJANGO_Q_TYPES and _DJANGO_Q_TYPES[kind]:
+            return Schedule("interval", seconds=_DJANGO_Q_TYPES[kind])
+        return Schedule("unknown")
+
+    # --- sources ------------------------------------------------------------
+    def from_decorators(self) -> None:
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            for decorator in func.decorators:
+                target, args, kwargs = _call_parts(decorator)
+                canonical = self.index.canonical(target) or ""
+                source = _match(knowledge.JOB_DECORATORS, canonical)
+                if source is None and canonical in self.index.classes:
+                    # ``job = functools.partial(MyJob, connection=conn)``: a subclass of a known decorator class
+                    source = next((s for base in sorted(self.index.class_bases(canonical)) if (s := _match(knowledge.JOB_DECORATORS, base))), None)
+                if source is None:
+                    continue
+                name = next((v for v in (self.fold(kwargs[o]) for o in knowledge.JOB_NAME_OPTIONS if o in kwargs) if isinstance(v, str)), None)
+                if source.framework == "Celery" and not isinstance(name, str):
+                    name = _celery_default_name(qualname)
+                job = self.add(source, qualname, qualname, summary.path, args, kwargs, name=name if isinstance(name, str) else None)
+                job.via = f"decorator {target or canonical}"  # as the project spells it; FRAMEWORK says whose
+                break
+
+    def from_classes(self) -> None:
+        for qualname, (summary, cls) in sorted(self.index.classes.items()):
+            bases = self.index.class_bases(qualname)
+            if "run" in cls.methods and bases & knowledge.CELERY_TASK_BASES:
+                options: dict = {}
+                for ancestor in reversed(self.index.mro(qualname)):  # the nearest class wins
+                    options.update(self.index.classes[ancestor][1].attrs)
+                name = self.fold(options.get("name"))
+                source = knowledge.CELERY_TASK_SOURCE
+                job = self.add(source, f"{qualname}.run", qualname, summary.path, (), options, name=name if isinstance(name, str) else qualname)
+                job.via = "subclass of celery.Task with run()"
+            elif "run" in cls.methods and bases & knowledge.THREAD_BASES:
+                source = knowledge.THREAD_SUBCLASS_SOURCE
+                job = self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname)
+                job.options = dict(cls.attrs)
+                job.via = "subclass of threading.Thread with run()"
+            self.arq_settings(qualname, summary, cls)
+
+    def arq_settings(self, qualname: str, summary, cls) -> None:
+        cron_jobs = cls.attrs.get("cron_jobs")
+        functions = cls.attrs.get("functions")
+        is_arq = cron_jobs is not None or (functions is not None and "WorkerSettings" in cls.name)
+        if not is_arq:
+            return
+        for entry in _items(functions):
+            target, args, kwargs = _call_parts(entry)
+            if entry[0] == "call" and (self.index.canonical(target) or "") in knowledge.ARQ_FUNC:
+                function, written = self.function_of(args[0] if args else kwargs.get("coroutine"))
+            else:
+                function, written = self.function_of(entry)
+                kwargs = {}
+            job = self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs)
+            job.via = f"{qualname}.functions (arq)"
+        for entry in _items(cron_jobs):
+            target, args, kwargs = _call_parts(entry)
+            if entry[0] != "call" or (self.index.canonical(target) or "") not in knowledge.ARQ_CRON:
+                continue
+            function, written = self.function_of(args[0] if args else kwargs.get("coroutine"))
+            fields = self.cron_fields(kwargs, ("month", "day", "weekday", "hour", "minute", "second"))
+            note = "" if "minute" in kwargs or not any(k in kwargs for k in ("hour", "day", "weekday", "month")) else "no minute given: fires every minute of the matching hours"
+            schedule = Schedule("cron", cron=fields or "(every minute)", note=note)
+            job = self.add(knowledge.ARQ_CRON_SOURCE, function, written, summary.path, (), kwargs, schedule=schedule)
+            job.via = f"{qualname}.cron_jobs (arq)"
+
+    def from_calls(self) -> None:
+        for summary in sorted(self.index.modules.values(), key=lambda s: s.path):
+            for call, scope in summary.recorded_calls:
+                canonical = self.index.canonical(call[1]) or ""
+                source = _match(knowledge.JOB_CALLS, canonical)
+                if source is None:
+                    continue
+                target, args, kwargs = _call_parts(call)
+                func_arg = _func_arg(source.func, args, kwargs)
+                if func_arg is None:
+                    continue  # no function given here: ``@aiocron.crontab("...")`` (the decorator), a partial call
+                function, written = self.function_of(func_arg)
+                if source.any_receiver and function is None:
+                    continue  # ``x.submit(...)`` on an unknown receiver counts only for a project function
+                position = source.func[1] if isinstance(source.func, tuple) else 0
+                rest = args[position + 1 :] if isinstance(position, int) else args
+                name = None
+                task = None
+                if source.framework == "Celery beat":
+                    task = self.celery_task_for(function) or self.celery_task_named(written)
+                    name = task.name if task else written  # the task's name; ``name=`` names the beat entry
+                schedule = None
+                if source.schedule == "schedule-chain":  # every(10).minutes.do(f): the schedule is the receiver
+                    schedule = self.schedule_chain(call[4] if len(call) > 4 else None)
+                elif source.schedule == "celery-arg":
+                    schedule = self.celery_schedule(args[0] if args else kwargs.get("schedule"))
+                job = self.add(source, function, written, summary.path, rest, kwargs, name=name, schedule=schedule, call_args=args)
+                job.via = f"call {_short_call(canonical)}"
+                if function is None and func_arg == UNKNOWN_IR and scope and scope in self.index.functions:
+                    self.unnamed_in_scope.setdefault(scope, []).append(job)
+                if task is not None:
+                    job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
+
+    # --- the project's own wrappers ---------------------------------------------
+    def find_wrappers(self) -> dict[str, tuple[str, Job]]:
+        """Project decorators that make the function they decorate a job: their body, or a function
+        they define, registers an unnamed function (their parameter) with a scheduler or queue
+        (``schedule.every(n).minutes.do(func)``, ``scheduler.add_job(func)``), calls a known job
+        decorator (``app.task(func)``, ``app.task(**opts)(func)``) or decorates its wrapper with one.
+        Qualname -> (what it reaches, a template job for framework, kind and schedule)."""
+        nested: dict[str, list[str]] = {}
+        for qualname in self.index.functions:
+            if ".<locals>." in qualname:
+                nested.setdefault(qualname.split(".<locals>.", 1)[0], []).append(qualname)
+        found: dict[str, tuple[str, Job]] = {}
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            if ".<locals>." in qualname or not func.params:
+                continue
+            for scope in [qualname, *sorted(nested.get(qualname, ()))]:
+                hit = self._wraps_job(scope, summary.path)
+                if hit is not None:
+                    found[qualname] = hit
+                    break
+        return found
+
+    def _wraps_job(self, scope: str, path: str) -> Optional[tuple[str, Job]]:
+        for job in self.unnamed_in_scope.get(scope, ()):
+            return job.via.removeprefix("call "), job
+        func = self.index.function(scope)
+        if func is None:
+            return None
+        targets = list(func.calls)
+        if ".<locals>." in scope:  # ``@app.task`` on the wrapper it returns
+            targets += [d[1] for d in func.decorators if d[0] in ("ref", "call") and d[1]]
+        for target in targets:
+            canonical = self.index.canonical(target) or ""
+            source = _match(knowledge.JOB_DECORATORS, canonical)
+            if source is not None:
+                template = Job(None, canonical, canonical, source.kind, source.framework, path, 0, path,
+                               Schedule("unknown") if source.schedule else None, per_process=source.per_process)
+                return _short_call(canonical), template
+        return None
+
+    def configured_decorator(self, target: str) -> Optional[str]:
+        """The ``job-decorators`` entry a decorator's target names, directly or through a re-export."""
+        if not self.job_decorators:
+            return None
+        names = {target, self.index.canonical(target) or target, self.index.resolve_function(target) or target}
+        for entry in self.job_decorators:
+            if entry in names or (self.index.canonical(entry) or entry) in names or self.index.resolve_function(entry) in names - {None}:
+                return entry
+        return None
+
+    def from_wrappers(self) -> None:
+        """Functions decorated with a project wrapper (``find_wrappers``) or with a decorator named in
+        the ``job-decorators`` setting. The wrapper's own registration of its parameter gives way to
+        the jobs of the functions it decorates."""
+        wrappers = self.find_wrappers()
+        already = {job.function for job in self.jobs if job.function}
+        used: set[str] = set()
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            if qualname in already:
+                continue
+            for decorator in func.decorators:
+                target, args, kwargs = _call_parts(decorator)
+                if not target:
+                    continue
+                entry = self.configured_decorator(target)
+                if entry is not None:
+                    job = self.add(knowledge.CONFIGURED_JOB_SOURCE, qualname, qualname, summary.path, args, kwargs)
+                    job.via = f"decorator {entry} (job-decorators)"
+                    break
+                wrapper = self.index.resolve_function(target)
+                if wrapper in wrappers:
+                    what, template = wrappers[wrapper]
+                    path, line = self.location(qualname, summary.path)
+                    name = _celery_default_name(qualname) if template.framework == "Celery" else qualname
+                    self.jobs.append(Job(qualname, qualname, name, template.kind, template.framework, path, line, summary.path,
+                                         schedule=template.schedule, per_process=template.per_process,
+                                         via=f"wrapper {wrapper} -> {what}"))
+                    used.add(wrapper)
+                    break
+        replaced = {
+            id(job)
+            for scope, jobs in self.unnamed_in_scope.items()
+            if scope.split(".<locals>.", 1)[0] in used
+            for job in jobs
+        }
+        # ``@app.task`` on the wrapper a used wrapper returns: the decorated functions are the jobs
+        replaced |= {id(job) for job in self.jobs if job.function and job.function.split(".<locals>.", 1)[0] in used and ".<locals>." in job.function}
+        if replaced:
+            self.jobs = [job for job in self.jobs if id(job) not in replaced]
+
+    def celery_task_for(self, function: Optional[str]) -> Optional[Job]:
+        if function is None:
+            return None
+        for job in self.jobs:
+            if job.framework == "Celery" and job.function == function:
+                return job
+        return None
+
+    def celery_task_named(self, name: str) -> Optional[Job]:
+        for job in self.jobs:
+            if job.framework == "Celery" and job.name == name:
+                return job
+        return None
+
+    def from_beat_schedule(self) -> None:
+        celery = self.index.celery_config
+        setting = celery.get("beat_schedule") if celery else None
+        if setting is None or not setting.ir or setting.ir[0] != "dict":
+            return
+        tasks = {job.name: job for job in self.jobs if job.framework == "Celery"}
+        source = knowledge.CELERY_BEAT_SOURCE
+        registered_in = setting.where.split(":", 1)[0]
+        for key_ir, entry in setting.ir[1]:
+            if key_ir is None or entry[0] != "dict":
+                continue
+            entry_fields = {self.fold(k): v for k, v in entry[1] if k is not None}
+            task_name = self.fold(entry_fields.get("task"))
+            if not isinstance(task_name, str):
+                continue
+            task = tasks.get(task_name)
+            schedule = self.celery_schedule(entry_fields.get("schedule"))
+            entry_name = self.fold(key_ir)
+            job = self.add(source, task.function if task else None, task_name, registered_in, name=task_name, schedule=schedule)
+            job.options = {"beat_entry": ("v", entry_name)}
+            job.via = f"beat_schedule entry {entry_name!r}" if isinstance(entry_name, str) else "beat_schedule entry"
+            if task is not None:
+                job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
+
+    def add_celery_config_limits(self) -> None:
+        celery = self.index.celery_config
+        if celery is None:
+            return
+        defaults = {"time_limit": "task_time_limit", "soft_time_limit": "task_soft_time_limit", "acks_late": "task_acks_late"}
+        for job in self.jobs:
+            if not job.framework.startswith("Celery"):
+                continue
+            for limit, setting_name in defaults.items():
+                setting = celery.get(setting_name)
+                if limit in job.limits or setting is None:
+                    continue
+                if limit == "acks_late":
+                    if isinstance(setting.value, bool):
+                        job.limits[limit] = setting.value
+                else:
+                    seconds = as_seconds(setting.value)
+                    if seconds is not None:
+                        job.limits[limit] = seconds
+
+
+def _match(sources, canonical: str) -> Optional[knowledge.JobSource]:
+    if not canonical:
+        return None
+    for source in sources:
+        if source.regex.fullmatch(canonical):
+            return source
+    return None
+
+
+def _call_parts(value: IR) -> tuple[Optional[str], tuple, dict]:
+    """(target, positional args, keyword args) of a call IR, or of a bare reference."""
+    if value[0] == "ref":
+        return value[1], (), {}
+    if value[0] == "call":
+        return value[1], tuple(value[2]), {k: v for k, v in value[3] if k not in ("*", "**")}
+    return None, (), {}
+
+
+def _func_arg(spec, args: tuple, kwargs: dict) -> Optional[IR]:
+    if not isinstance(spec, tuple):
+        return None
+    kind, position, keyword = spec
+    if keyword and keyword in kwargs:
+        return kwargs[keyword]
+    if kind == "arg" and position is not None and position < len(args):
+        return args[position]
+    return None
+
+
+def _first_arg(value: IR) -> Optional[IR]:
+    if value and value[0] == "call" and value[2]:
+        return value[2][0]
+    return None
+
+
+def _items(value: Optional[IR]) -> tuple:
+    if value is not None and value[0] == "seq":
+        return value[2]
+    return ()
+
+
+def _interval(value) -> Schedule:
+    seconds = as_seconds(value)
+    return Schedule("interval", seconds=seconds) if seconds else Schedule("unknown")
+
+
+def _cron_string(value) -> Schedule:
+    return Schedule("cron", cron=value) if isinstance(value, str) else Schedule("unknown")
+
+
+def _short_call(canonical: str) -> str:
+    """``schedule.every().minutes.do`` -> ``schedule.every().do``: the chain's ends, as a reader knows it."""
+    parts = canonical.split(".")
+    middle = [p for p in parts[1:-1] if p.endswith("()")]
+    if len(parts) > 3 and middle and middle[0] != parts[1]:
+        return canonical
+    return ".".join([parts[0], *middle[:1], parts[-1]]) if len(parts) > 3 and middle else canonical
+
+
+def _celery_default_name(qualname: str) -> str:
+    return qualname  # Celery names a task "<module>.<function>" by default
+
+
+def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
+    finder = _JobFinder(index, job_decorators)
+    finder.from_decorators()
+    finder.from_classes()
+    finder.from_calls()
+    finder.from_wrappers()
+    finder.from_beat_schedule()
+    finder.add_celery_config_limits()
+    return finder.jobs
+
+
+def attach_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
+    jobs = find_jobs(index, job_decorators)
+    index.job_roots = {}
+    for job in jobs:
+        if job.function:
+            index.job_roots.setdefault(job.function, []).append(job)
+    index.reset_reachability()
+    return jobs

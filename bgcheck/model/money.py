@@ -1,0 +1,123 @@
+"""The money model: which project functions move money, and through what.
+
+A function moves money if it calls a known payment SDK call
+(``knowledge.MONEY_CALLS``), is named in ``[tool.bgcheck.money] functions``,
+has a name that matches a money name pattern (whole words: ``charge_customer``
+and ``refund`` match; ``payload``, ``discharge_patient`` and
+``payment_status_label`` do not), or calls a function that moves money,
+across modules. For each one the shortest chain to the money is kept for
+messages: ``checkout() -> charge_customer() -> stripe.PaymentIntent.create``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+from typing import Optional
+
+from bgcheck import knowledge
+from bgcheck.model.project import ProjectIndex
+
+_MONEY_CALLS = re.compile("|".join(f"(?:{p})" for p in knowledge.MONEY_CALLS))
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def words(identifier: str) -> list[str]:
+    """``chargeCustomer`` / ``charge_customer`` -> ["charge", "customer"]."""
+    return [w.lower() for w in _WORDS.findall(identifier)]
+
+
+class NamePatterns:
+    """Money name patterns matched as whole-word sequences inside identifiers."""
+
+    def __init__(self, patterns) -> None:
+        self.sequences = [tuple(words(p)) for p in patterns if words(p)]
+
+    def matches(self, identifier: str) -> bool:
+        found = words(identifier)
+        for sequence in self.sequences:
+            n = len(sequence)
+            if any(tuple(found[i : i + n]) == sequence for i in range(len(found) - n + 1)):
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class Link:
+    name: str  # "charge_customer()" or "stripe.PaymentIntent.create"
+    path: str
+    line: int
+
+
+@dataclass
+class MoneyModel:
+    chains: dict  # project function qualname -> tuple[Link, ...] from it to the money (shortest)
+
+    def moves_money(self, qualname: Optional[str]) -> bool:
+        return qualname is not None and qualname in self.chains
+
+    def chain_text(self, qualname: str) -> str:
+        return " -> ".join(link.name for link in self.chains[qualname])
+
+
+def money_call(index: ProjectIndex, target: str, patterns: NamePatterns, configured: frozenset = frozenset()) -> Optional[str]:
+    """How a call target moves money by itself (an SDK call, a configured function outside the
+    project, or a money-named external method), or None."""
+    canonical = index.canonical(target) or target
+    if _MONEY_CALLS.fullmatch(canonical):
+        return canonical.replace("()", "")
+    if index.resolve_function(canonical):
+        return None  # a project function: judged by its own body (configured ones are seeded as money)
+    if canonical in configured or canonical.replace("()", "") in configured:
+        return canonical.replace("()", "")  # ``acmepay.Client.settle`` configured, called on an instance
+    last = canonical.rsplit(".", 1)[-1]
+    if canonical.startswith("?") or "." in canonical:
+        if patterns.matches(last):
+            return canonical.lstrip("?").replace("()", "")
+    return None
+
+
+def _propagate(index: ProjectIndex, chains: dict, callers: dict, queue: deque) -> None:
+    """Breadth-first over callers: the first chain found for a function is a shortest one."""
+    while queue:
+        callee = queue.popleft()
+        for caller in sorted(callers.get(callee, ())):
+            if caller in chains:
+                continue
+            summary, func = index.functions[caller]
+            chains[caller] = (Link(f"{func.name}()", summary.path, func.line),) + chains[callee]
+            queue.append(caller)
+
+
+def build_money_model(index: ProjectIndex, config) -> MoneyModel:
+    patterns = NamePatterns(config.money.name_patterns or knowledge.DEFAULT_MONEY_NAME_PATTERNS)
+    # Configured names as written and as they resolve (a re-export names the function it re-exports).
+    configured = frozenset(config.money.functions) | frozenset(index.canonical(name) or name for name in config.money.functions)
+    chains: dict[str, tuple[Link, ...]] = {}
+    callers: dict[str, list[str]] = {}
+    by_name: list[str] = []  # money only by their name: seeded after the real chains are known
+    for qualname, (summary, func) in sorted(index.functions.items()):
+        for callee in index.callees(qualname):
+            callers.setdefault(callee, []).append(qualname)
+        own = Link(f"{func.name}()", summary.path, func.line)
+        if qualname in configured:
+            chains[qualname] = (own,)
+            continue
+        for target in func.calls:
+            sdk = money_call(index, target, patterns, configured)
+            if sdk:
+                chains[qualname] = (own, Link(sdk, summary.path, func.line))
+                break
+        else:
+            if patterns.matches(func.name):
+                by_name.append(qualname)
+    _propagate(index, chains, callers, deque(sorted(chains)))
+    # A function that is money only by its name comes second, so that a chain
+    # ending in the SDK call is preferred where both exist.
+    seeds = [q for q in by_name if q not in chains]
+    for qualname in seeds:
+        summary, func = index.functions[qualname]
+        chains[qualname] = (Link(f"{func.name}()", summary.path, func.line),)
+    _propagate(index, chains, callers, deque(seeds))
+    return MoneyModel(chains)

@@ -1,0 +1,486 @@
+"""The project index: every file's summary, joined up.
+
+Rules ask it what a name resolves to across modules (``canonical``), what a
+constant folds to (``fold``), which project functions a function calls
+(``callees``), and whether a function is job code. It is built once per run
+from plain summaries, so it can be built from a cache or from worker
+processes alike.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Iterable, Optional
+
+from bgcheck.syntax import ir as irmod
+from bgcheck import knowledge
+from bgcheck.syntax.ir import IR
+from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
+
+_MAX_EXPANSIONS = 25
+
+
+class ProjectIndex:
+    def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
+        self.modules: dict[str, ModuleSummary] = {}
+        for summary in sorted(summaries, key=lambda s: s.path):
+            # Two files can claim one module name (scripts outside packages): first wins.
+            self.modules.setdefault(summary.module, summary)
+        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
+        self.classes: dict[str, tuple[ModuleSummary, ClassSummary]] = {}
+        for summary in self.modules.values():
+            for qualname, func in summary.functions.items():
+                self.functions[qualname] = (summary, func)
+            for qualname, cls in summary.classes.items():
+                self.classes[qualname] = (summary, cls)
+        self._canonical_cache: dict[str, str] = {}
+        self._reach_by_kind: dict[frozenset, dict[str, str]] = {}
+        self._all_targets: Optional[set[str]] = None
+        # Project-wide models, attached once per run by engine.build_index:
+        self.job_roots: dict[str, list] = {}  # job function qualname -> its jobs (bgcheck.model.jobs)
+        self.jobs: list = []  # every bgcheck.model.jobs.Job
+        self.celery_config = None  # bgcheck.model.celery_config.CeleryConfig
+        self.shutdown = None  # bgcheck.model.shutdown.ShutdownModel
+        self.runtimes: dict = {}  # job or lock key -> bgcheck.model.runtimes.Runtime
+        self.locks: list = []  # every bgcheck.model.locks.LockSite
+        self.money = None  # bgcheck.model.money.MoneyModel
+        self.execution = None  # bgcheck.model.execution.ExecutionModel: thread context
+        self.on_commit_callbacks: set = set()  # bgcheck.model.transactions
+        self.transaction_helpers: set = set()  # context managers that open a transaction
+        self.transaction_decorators: set = set()  # decorators whose wrapper opens one
+        self.atomic_requests = False
+
+    # --- names --------------------------------------------------------------
+    def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:
+        parts = path.split(".")
+        for cut in range(len(parts), 0, -1):
+            summary = self.modules.get(".".join(parts[:cut]))
+            if summary is not None:
+                return summary, parts[cut:]
+        return None, parts
+
+    def canonical(self, path: Optional[str]) -> Optional[str]:
+        """Follow project re-exports and bindings to the name a path really denotes.
+
+        ``proj.celery.app.task`` -> ``celery.Celery().task`` (``app`` is bound
+        to ``Celery(...)``); ``pkg.api.charge`` -> ``pkg.billing.charge`` (a
+        re-export); ``pkg.svc.Client().pay`` -> ``pkg.svc.Client.pay``.
+        """
+        if path is None:
+            return None
+        cached = self._canonical_cache.get(path)
+        if cached is not None:
+            return cached
+        result = path
+        for _ in range(_MAX_EXPANSIONS):
+            expanded = self._expand_once(result)
+            if expanded is None or expanded == result:
+                break
+            result = expanded
+        result = _known_instance(result)
+        self._canonical_cache[path] = result
+        return result
+
+    def _expand_once(self, path: str) -> Optional[str]:
+        summary, rest = self._split_module(path)
+        if summary is None or not rest:
+            return None
+        head, tail = rest[0], rest[1:]
+        is_instance = head.endswith("()")
+        name = head[:-2] if is_instance else head
+        qualified = f"{summary.module}.{name}"
+        if qualified in summary.classes:
+            if is_instance and tail:
+                return self._instance_attribute(qualified, tail)
+            if tail and tail[0].endswith("()") and len(tail[0]) > 2:
+                # ``Cls.create()``: what a classmethod or staticmethod factory returns
+                result = self._returned(f"{qualified}.{tail[0][:-2]}")
+                return _join(result, tail[1:]) if result else None
+            return None
+        if qualified in summary.functions:
+            if is_instance:
+                result = self._returned(qualified)  # ``make_pool()`` -> what make_pool returns
+                return _join(result, tail) if result else None
+            return None
+        if name in summary.imports and summary.imports[name] != qualified:
+            return _join(summary.imports[name] + ("()" if is_instance else ""), tail)
+        binding = summary.constants.get(name)
+        if binding is None:
+            return None
+        base = irmod.ir_path(binding)
+        if base is None or base == qualified:
+            return None
+        return _join(base + ("()" if is_instance else ""), tail)
+
+    def _instance_attribute(self, class_qualname: str, tail: list[str]) -> Optional[str]:
+        """``Cls().attr...``: a method, or an attribute bound in ``__init__`` and friends."""
+        attr, rest = tail[0], tail[1:]
+        called = attr.endswith("()") and len(attr) > 2
+        name = attr[:-2] if called else attr
+        for cls_name in self.mro(class_qualname):
+            _summary, cls = self.classes[cls_name]
+            if name in cls.methods:
+                if called:  # ``self.get_pool()``: what the method returns
+                    result = self._returned(f"{cls_name}.{name}")
+                    return _join(result, rest) if result else None
+                return _join(f"{cls_name}.{attr}", rest)
+            if called:
+                continue
+            binding = cls.self_attrs.get(attr) or cls.attrs.get(attr)
+            if binding is not None:
+                base = irmod.ir_path(binding)
+                return _join(base, rest) if base else None
+        # Not the project's own: a method inherited from a library class the table knows
+        # (``class Pool(ThreadPoolExecutor)``: ``Pool().submit`` is ThreadPoolExecutor's).
+        api = self.api_base(class_qualname)
+        if api is not None:
+            return _join(f"{api}().{attr}", rest)
+        return None
+
+    def _returned(self, qualname: str) -> Optional[str]:
+        """The path of what calling a project function returns (``concurrent.futures.ThreadPoolExecutor()``), or None."""
+        func = self.function(qualname)
+        if func is None:
+            return None
+        return irmod.ir_path(getattr(func, "returns", None))
+
+    def api_base(self, class_qualname: str) -> Optional[str]:
+        """The library class from knowledge.RECEIVER_APIS a project class derives from, if any."""
+        for base in sorted(self.class_bases(class_qualname)):
+            if base in knowledge.RECEIVER_APIS:
+                return base
+        return None
+
+    # --- receivers ------------------------------------------------------------
+    def receiver_type(self, path: Optional[str]) -> Optional[str]:
+        """The library class (a key of knowledge.RECEIVER_APIS) an instance path denotes, or None when
+        it is not known to be one: ``pkg.mod.POOL`` bound to ``ThreadPoolExecutor()`` ->
+        "concurrent.futures.ThreadPoolExecutor"; a project class derived from one -> that class."""
+        canonical = self.canonical(path)
+        if not canonical or not canonical.endswith("()"):
+            return None
+        name = canonical[:-2]
+        if name in knowledge.RECEIVER_APIS:
+            return name
+        if name in self.classes:
+            return self.api_base(name)
+        return None
+
+    def unknown_receivers(self) -> list[str]:
+        """One note per function and written call whose method rules match on a receiver
+        (knowledge.RECEIVER_NOTE_METHODS) but whose receiver's type is not known: nothing was checked there."""
+        notes = []
+        for qualname, (summary, func) in sorted(self.functions.items()):
+            for target in func.calls:
+                method = target.rsplit(".", 1)[-1]
+                rules = knowledge.RECEIVER_NOTE_METHODS.get(method)
+                if rules is None or "." not in target or self.resolve_function(target):
+                    continue
+                receiver = (self.canonical(target.lstrip("?")) if not target.startswith("?") else target).rsplit(".", 1)[0]
+                if not target.startswith("?") and (self.receiver_type(receiver) or knowledge.APSCHEDULER_CLASS.match(receiver)):
+                    continue
+                written = target.lstrip("?").lstrip(".") or method
+                where = f"{summary.path}:{func.line}" if func.line else summary.path
+                notes.append(
+                    f"{where}: `{written}()` in {func.name}(): the receiver's type is not known "
+                    f"(not an executor, event loop or task group bgcheck can see), {rules} not checked there"
+                )
+        return notes
+
+    def binding(self, path: Optional[str]) -> Optional[IR]:
+        """The IR a module-level name or an instance attribute (``pkg.mod.Cls().attr``) is bound to."""
+        if not path:
+            return None
+        head, _, attr = path.rpartition(".")
+        if head.endswith("()") and head[:-2] in self.classes:
+            for cls_name in self.mro(head[:-2]):
+                cls = self.classes[cls_name][1]
+                found = cls.self_attrs.get(attr) or cls.attrs.get(attr)
+                if found is not None:
+                    return found
+            return None
+        return self.lookup_constant(path)
+
+    def _thread_holders(self) -> dict:
+        """Where threads are kept: the path of each module global, class attribute or ``self.x`` bound
+        to ``threading.Thread(...)`` or a project Thread subclass -> that call's IR. Computed once."""
+        cached = self.__dict__.get("_thread_holder_cache")
+        if cached is None:
+            cached = {}
+            bindings = []
+            for summary in self.modules.values():
+                bindings.extend((f"{summary.module}.{name}", ir) for name, ir in summary.constants.items())
+            for qualname, (_summary, cls) in self.classes.items():
+                bindings.extend((f"{qualname}().{name}", ir) for name, ir in cls.self_attrs.items())
+                bindings.extend((f"{qualname}.{name}", ir) for name, ir in cls.attrs.items())
+            for path, ir in bindings:
+                if ir and ir[0] == "call" and ir[1] and self.receiver_type(ir[1] + "()") == "threading.Thread":
+                    cached[path] = ir
+            self.__dict__["_thread_holder_cache"] = cached
+        return cached
+
+    def is_unjoined_daemon_thread_code(self, qualname: Optional[str]) -> bool:
+        """Does this function run only as (part of) daemon threads that nothing joins? Such a thread never
+        holds up a stop: the interpreter exits without waiting for it (and BG403 is about what it writes)."""
+        if not qualname:
+            return False
+        root = self.job_code.get(qualname)
+        jobs = self.job_roots.get(root or "", ())
+        if not jobs or any(job.kind != "thread" for job in jobs):
+            return False
+        for job in jobs:
+            if not self._daemon(job.options) and not (job.target in self.classes and self._daemon_class(job.target)):
+                return False
+        targets = self.all_call_targets()
+        for holder, ir in self._thread_holders().items():
+            runs = self._thread_runs(ir)
+            if runs is not None and runs in (root, root.rsplit(".run", 1)[0]) and f"{holder}.join" in targets:
+                return False  # joined (on a shutdown path or elsewhere): its waits hold whoever joins it
+        return True
+
+    def thread_join_facts(self) -> list:
+        """(holder, the function or class it runs, joined anywhere): what ``is_unjoined_daemon_thread_code``
+        reads from other modules (for the cache's project facts)."""
+        targets = self.all_call_targets()
+        return [
+            (holder, self._thread_runs(ir) or "", f"{holder}.join" in targets) for holder, ir in sorted(self._thread_holders().items())
+        ]
+
+    def _thread_runs(self, ir) -> Optional[str]:
+        """The function a ``Thread(target=f)`` runs, or the Thread subclass a call makes."""
+        if self.canonical(ir[1]) in self.classes:
+            return self.canonical(ir[1])
+        for key, value in ir[3]:
+            if key == "target":
+                return self.resolve_function(irmod.ir_path(value))
+        return None
+
+    def _daemon(self, options: dict) -> bool:
+        return self.fold(options.get("daemon")) is True
+
+    def _daemon_class(self, class_qualname: str) -> bool:
+        for name in self.mro(class_qualname):
+            cls = self.classes[name][1]
+            if self.fold(cls.attrs.get("daemon")) is True or self.fold(cls.self_attrs.get("daemon")) is True:
+                return True
+        return False
+
+    def constructed(self, ir: Optional[IR]) -> Optional[IR]:
+        """The constructor call (IR) a receiver was made by: a local's own binding, or what the global or
+        instance attribute it refers to is bound to. None when it is not known."""
+        for _ in range(4):
+            if ir is None:
+                return None
+            if ir[0] == "call":
+                return ir
+            if ir[0] != "ref":
+                return None
+            ir = self.binding(ir[1])
+        return None
+
+    def queue_is_unbounded(self, ir: Optional[IR]) -> Optional[bool]:
+        """True when this receiver is a queue made with no bound (no maxsize, maxsize <= 0, SimpleQueue),
+        False when it is made with one, None when that is not known."""
+        call = self.constructed(ir)
+        if call is None:
+            return None
+        name = self.canonical(call[1])
+        if name not in knowledge.QUEUE_CONSTRUCTORS:
+            return None
+        position = knowledge.QUEUE_CONSTRUCTORS[name]
+        if position is None:
+            return True
+        args, kwargs = call[2], call[3]
+        if any(arg == ("*",) for arg in args) or any(key == "**" for key, _value in kwargs):
+            return None
+        value = dict(kwargs).get("maxsize", args[position] if len(args) > position else None)
+        if value is None:
+            return True
+        folded = self.fold(value)
+        if isinstance(folded, bool) or not isinstance(folded, (int, float)):
+            return None
+        return folded <= 0
+
+    def is_sentinel(self, item: Optional[IR]) -> bool:
+        """Is a queued item a wake-up or stop sentinel rather than work: ``None``, or a module-level
+        constant made by ``object()`` or bound to a literal (``STOP = object()``, ``_WAKE = "wake"``)?"""
+        if item == ("v", None):
+            return True
+        if item is None or item[0] != "ref":
+            return False
+        bound = self.lookup_constant(item[1])
+        if bound is None:
+            return False
+        if bound[0] == "v":
+            return True
+        return bound[0] == "call" and self.canonical(bound[1]) in ("object", "builtins.object")
+
+    def queue_puts(self, holder: str) -> list:
+        """Every put into the queue kept at ``holder`` (``pkg.mod.Q``, ``pkg.mod.Cls().q``) anywhere in the
+        project: (IR of the item, the put's nearest loop as the summary records it, function qualname, module summary)."""
+        found = []
+        head, _, attr = holder.rpartition(".")
+        classes = {head}
+        if head.endswith("()"):
+            # ``self.q`` in a subclass's methods is resolved against the subclass
+            owner = head[:-2]
+            classes |= {f"{name}()" for name, (_s, _c) in self.classes.items() if owner in self.mro(name)}
+        if head in self.classes:  # a class attribute, put into through ``self.q`` too
+            classes |= {f"{name}()" for name in self.classes if head in self.mro(name)}
+        receivers = {f"{cls}.{attr}" for cls in classes}
+        for summary in self.modules.values():
+            for path, item, loop, scope in getattr(summary, "queue_puts", ()):
+                if path in receivers:
+                    found.append((item, loop, scope, summary))
+        return found
+
+    def is_stream_loop(self, loop, holder: str = "") -> bool:
+        """Does a recorded loop (``queue_puts``) run over input with no size known in advance: a ``while``
+        loop, an ``async for``, a ``for`` over a Kafka consumer, ``itertools.count()``, a file, ``sys.stdin``
+        (knowledge.STREAM_CONSUMERS), or over what a call returns (rows of a query, pages of an API)? A
+        ``for`` over a list, a range, ``enumerate(...)``, ``d.items()``, a parameter, an attribute, or the
+        queue at ``holder`` itself is not."""
+        if loop in ("while", "async for"):
+            return True
+        if not (isinstance(loop, tuple) and loop[0] == "for"):
+            return False
+        iterated = loop[1]
+        path = self.canonical(irmod.ir_path(iterated))
+        if path and knowledge.STREAM_CONSUMERS.fullmatch(path):
+            return True
+        if iterated[0] != "call" or not iterated[1]:
+            return False
+        target = self.canonical(iterated[1].lstrip("?")) or ""
+        if target in knowledge.SIZED_ITERATION_CALLS or target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
+            return False
+        if holder and holder in repr(iterated):
+            return False  # ``for item in iter_queue(self.q)``: taking items off the same queue
+        return True
+
+    def mro(self, class_qualname: str) -> list[str]:
+        """The project classes in a class's ancestry, nearest first (depth-first, deduplicated)."""
+        order: list[str] = []
+        stack = [class_qualname]
+        while stack and len(order) < 50:
+            name = self.canonical(stack.pop(0))
+            if name in order or name not in self.classes:
+                continue
+            order.append(name)
+            stack.extend(b for b in self.classes[name][1].bases if b)
+        return order
+
+    def class_bases(self, class_qualname: str) -> set[str]:
+        """Every base (project or library, canonical) in a class's ancestry."""
+        bases: set[str] = set()
+        for name in self.mro(class_qualname):
+            for base in self.classes[name][1].bases:
+                if base:
+                    bases.add(self.canonical(base))
+        return bases
+
+    # --- constants ----------------------------------------------------------
+    def lookup_constant(self, path: str) -> Optional[IR]:
+        """The IR bound to a module-level name (following re-exports), or None."""
+        summary, rest = self._split_module(path)
+        if summary is None or len(rest) != 1:
+            return None
+        name = rest[0]
+        if name in summary.imports:
+            target = summary.imports[name]
+            return ("ref", target) if target != path else None
+        return summary.constants.get(name)
+
+    def fold(self, value: Optional[IR]):
+        return irmod.fold(value, self.lookup_constant)
+
+    # --- calls --------------------------------------------------------------
+    def function(self, qualname: str) -> Optional[FunctionSummary]:
+        entry = self.functions.get(qualname)
+        return entry[1] if entry else None
+
+    def resolve_function(self, path: Optional[str]) -> Optional[str]:
+        """The qualname of the project function a call target denotes, or None."""
+        name = self.canonical(path)
+        if name in self.functions:
+            return name
+        if name in self.classes:  # calling a class runs its __init__
+            init = f"{name}.__init__"
+            return init if init in self.functions else None
+        return None
+
+    def callees(self, qualname: str) -> list[str]:
+        func = self.function(qualname)
+        if func is None:
+            return []
+        found: dict[str, None] = {}
+        for target in func.calls:
+            callee = self.resolve_function(target)
+            if callee and callee != qualname:
+                found.setdefault(callee, None)
+        # Nested functions run as part of their parent more often than not.
+        return list(found)
+
+    def reachable(self, roots: Iterable[str]) -> dict[str, str]:
+        """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
+        seen: dict[str, str] = {}
+        queue = [(root, root) for root in roots if root in self.functions]
+        while queue:
+            name, root = queue.pop(0)
+            if name in seen:
+                continue
+            seen[name] = root
+            queue.extend((callee, root) for callee in self.callees(name) if callee not in seen)
+        return seen
+
+    @cached_property
+    def job_code(self) -> dict[str, str]:
+        """Every function that runs as part of a job: qualname -> the job's function."""
+        return self.reachable(sorted(self.job_roots))
+
+    def reached_from(self, kinds: frozenset) -> dict[str, str]:
+        """Functions run by jobs of these kinds ("scheduled", "queued", ...): qualname -> job function."""
+        cached = self._reach_by_kind.get(kinds)
+        if cached is None:
+            roots = sorted(name for name, jobs in self.job_roots.items() if any(job.kind in kinds for job in jobs))
+            cached = self._reach_by_kind[kinds] = self.reachable(roots)
+        return cached
+
+    def reset_reachability(self) -> None:
+        """Forget reachability computed before the job model was attached."""
+        self.__dict__.pop("job_code", None)
+        self._reach_by_kind = {}
+
+    def all_call_targets(self) -> set[str]:
+        """Every call target in the project as resolved in its module (not canonical), plus every
+        name passed to a recorded call (``atexit.register(POOL.shutdown)``). Computed once."""
+        if self._all_targets is None:
+            targets: set[str] = set()
+            for summary in self.modules.values():
+                targets.update(summary.module_calls)
+                for func in summary.functions.values():
+                    targets.update(func.calls)
+                for call, _scope in summary.recorded_calls:
+                    targets.update(arg[1] for arg in call[2] if arg[0] == "ref")
+            self._all_targets = targets
+        return self._all_targets
+
+    def is_job_code(self, qualname: Optional[str]) -> bool:
+        return qualname is not None and qualname in self.job_code
+
+
+def _known_instance(path: str) -> str:
+    """Rewrite a factory call's result to the class it returns (``redis.from_url()`` -> ``redis.Redis()``)."""
+    for _ in range(4):  # ``asyncio.get_running_loop().create_task()`` -> a loop's -> ``asyncio.Task()``
+        if "()" not in path:
+            return path
+        for prefix, instance in knowledge.FACTORY_INSTANCES.items():
+            if path == prefix or path.startswith(prefix + "."):
+                path = instance + path[len(prefix) :]
+                break
+        else:
+            return path
+    return path
+
+
+def _join(base: str, tail: list[str]) -> str:
+    return ".".join([base, *tail]) if tail else base

@@ -1,0 +1,314 @@
+"""The shutdown model: entry points, SIGTERM handlers, shutdown paths.
+
+Built once per run from the project index:
+
+* shutdown roots: functions registered with ``signal.signal(SIGTERM/SIGINT, f)``,
+  ``loop.add_signal_handler``, ``atexit.register`` (call or decorator),
+  FastAPI/Starlette ``on_event("shutdown")``, ``on_shutdown=[...]``,
+  ``add_event_handler("shutdown", f)``, ``lifespan=`` functions (the code
+  after ``yield``), and Celery ``worker_shutdown`` handlers;
+* the functions they reach (the shutdown path);
+* where a SIGTERM handler is installed;
+* program entry points: ``if __name__ == "__main__":`` modules, console
+  scripts from ``[project.scripts]``, module-level ``asyncio.run(...)``, and
+  Django management commands' ``handle()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from bgcheck import knowledge
+from bgcheck.syntax.ir import IR, as_seconds
+from bgcheck.model.project import ProjectIndex
+
+
+@dataclass
+class ShutdownRoot:
+    function: str
+    how: str  # "SIGTERM handler", "atexit hook", "shutdown event handler", "lifespan", ...
+    registered_in: str
+    after_yield_only: bool = False  # a lifespan: only the code after ``yield`` runs at shutdown
+
+
+@dataclass
+class EntryPoint:
+    kind: str  # "main block" | "console script" | "asyncio.run" | "management command"
+    module: str
+    path: str
+    function: Optional[str] = None  # the entry function, when there is one
+    script: str = ""  # the console script's name
+
+
+@dataclass
+class TimedWait:
+    function: str  # where the wait is
+    text: str  # "t.join(timeout=25)"
+    seconds: float
+    path: str
+    line: int  # of the enclosing def
+
+
+@dataclass
+class ShutdownModel:
+    roots: dict[str, ShutdownRoot] = field(default_factory=dict)
+    shutdown_code: dict[str, str] = field(default_factory=dict)  # qualname -> root
+    sigterm_scopes: set[str] = field(default_factory=set)  # scopes (function qualname or module) that install one
+    sigterm_modules: set[str] = field(default_factory=set)
+    entry_points: list[EntryPoint] = field(default_factory=list)
+
+
+def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -> ShutdownModel:
+    model = ShutdownModel()
+    for summary in sorted(index.modules.values(), key=lambda s: s.path):
+        for call, scope in summary.recorded_calls:
+            _from_call(index, model, summary, call, scope)
+        _from_web_apps(index, model, summary)
+        _unrecorded_installers(index, model, summary)
+    for qualname, (summary, func) in sorted(index.functions.items()):
+        for decorator in func.decorators:
+            _from_decorator(index, model, summary, qualname, decorator)
+    model.shutdown_code = index.reachable(sorted(r for r, root in model.roots.items() if not root.after_yield_only))
+    # A lifespan runs at shutdown only what it calls after its ``yield``.
+    for name, root in sorted(model.roots.items()):
+        func = index.function(name) if root.after_yield_only else None
+        if func is not None:
+            callees = [c for c in (index.resolve_function(t) for t in func.calls_after_yield) if c and c != name]
+            for reached, _root in index.reachable(callees).items():
+                model.shutdown_code.setdefault(reached, name)
+    for qualname, root in model.roots.items():
+        model.shutdown_code.setdefault(qualname, qualname)
+    model.entry_points = _entry_points(index, console_scripts)
+    return model
+
+
+def _ref(index: ProjectIndex, value: Optional[IR]) -> Optional[str]:
+    if value is None or value[0] != "ref":
+        return None
+    return index.resolve_function(value[1])
+
+
+def _signal_names(index: ProjectIndex, value: Optional[IR]) -> Optional[set]:
+    """The canonical signal names an argument denotes; None when it cannot be told."""
+    if value is None:
+        return None
+    if value[0] == "ref":
+        return {index.canonical(value[1])}
+    return None
+
+
+def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, scope: str) -> None:
+    target = index.canonical(call[1]) or ""
+    args = call[2]
+    kwargs = dict(kw for kw in call[3] if kw[0] not in ("*", "**"))
+    if target in knowledge.SIGNAL_INSTALLERS or knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target):
+        signals = _signal_names(index, args[0] if args else kwargs.get("signalnum") or kwargs.get("sig"))
+        handler = args[1] if len(args) > 1 else kwargs.get("handler") or kwargs.get("callback")
+        # An unknown signal (a loop variable over several) may well be SIGTERM: count it, stay silent.
+        if signals is None or signals & knowledge.SIGTERM:
+            model.sigterm_scopes.add(scope)
+            model.sigterm_modules.add(summary.module)
+        function = _ref(index, handler)
+        if function and (signals is None or signals & knowledge.SHUTDOWN_SIGNALS):
+            model.roots.setdefault(function, ShutdownRoot(function, "signal handler", summary.path))
+        return
+    if target in knowledge.ATEXIT_REGISTER and args:
+        function = _ref(index, args[0])
+        if function:
+            model.roots.setdefault(function, ShutdownRoot(function, "atexit hook", summary.path))
+        return
+    last = target.rsplit(".", 1)[-1]
+    if last == "add_event_handler" and len(args) > 1 and index.fold(args[0]) == "shutdown":
+        function = _ref(index, args[1])
+        if function:
+            model.roots.setdefault(function, ShutdownRoot(function, "shutdown event handler", summary.path))
+        return
+    if last == "connect" and target.rsplit(".", 1)[0] in knowledge.CELERY_SHUTDOWN_SIGNALS and args:
+        function = _ref(index, args[0])
+        if function:
+            model.roots.setdefault(function, ShutdownRoot(function, "Celery worker_shutdown handler", summary.path))
+
+
+def _is_signal_installer(target: str) -> bool:
+    return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
+
+
+def _unrecorded_installers(index: ProjectIndex, model: ShutdownModel, summary) -> None:
+    """A handler installed through a renamed import (``from signal import signal as install``) is not among
+    the recorded calls, so its signal is unknown: like any unknown signal, it may well be SIGTERM."""
+    recorded = {scope for call, scope in summary.recorded_calls if _is_signal_installer(index.canonical(call[1]) or "")}
+    scopes = [(summary.module, summary.module_calls)] + [(name, func.calls) for name, func in summary.functions.items()]
+    for scope, calls in scopes:
+        if scope in recorded:
+            continue
+        if any(_is_signal_installer(index.canonical(call) or "") for call in calls):
+            model.sigterm_scopes.add(scope)
+            model.sigterm_modules.add(summary.module)
+
+
+def _from_decorator(index: ProjectIndex, model: ShutdownModel, summary, qualname: str, decorator: IR) -> None:
+    target = index.canonical(decorator[1]) if decorator[0] in ("ref", "call") else None
+    if not target:
+        return
+    if target in knowledge.ATEXIT_REGISTER:
+        model.roots.setdefault(qualname, ShutdownRoot(qualname, "atexit hook", summary.path))
+        return
+    base, _, last = target.rpartition(".")
+    if last == "on_event" and decorator[0] == "call" and decorator[2] and index.fold(decorator[2][0]) == "shutdown":
+        if knowledge.WEB_APPS.fullmatch(base):
+            model.roots.setdefault(qualname, ShutdownRoot(qualname, "shutdown event handler", summary.path))
+        return
+    if last == "connect" and base in knowledge.CELERY_SHUTDOWN_SIGNALS:
+        model.roots.setdefault(qualname, ShutdownRoot(qualname, "Celery worker_shutdown handler", summary.path))
+
+
+def _from_web_apps(index: ProjectIndex, model: ShutdownModel, summary) -> None:
+    """``FastAPI(lifespan=..., on_shutdown=[...])`` bound to a module-level name."""
+    for value in summary.constants.values():
+        if value[0] != "call" or not knowledge.WEB_APPS.fullmatch(index.canonical(value[1]) or ""):
+            continue
+        for key, argument in value[3]:
+            if key == "lifespan":
+                function = _ref(index, argument)
+                if function:
+                    model.roots.setdefault(function, ShutdownRoot(function, "lifespan", summary.path, after_yield_only=True))
+            elif key == "on_shutdown" and argument[0] == "seq":
+                for item in argument[2]:
+                    function = _ref(index, item)
+                    if function:
+                        model.roots.setdefault(function, ShutdownRoot(function, "shutdown event handler", summary.path))
+
+
+def _entry_points(index: ProjectIndex, console_scripts: dict[str, str]) -> list[EntryPoint]:
+    entries: list[EntryPoint] = []
+    for summary in sorted(index.modules.values(), key=lambda s: s.path):
+        if summary.has_main_block:
+            entries.append(EntryPoint("main block", summary.module, summary.path))
+        for call, scope in summary.recorded_calls:
+            if scope == summary.module and index.canonical(call[1]) in knowledge.ASYNCIO_RUN and not summary.has_main_block:
+                function = index.resolve_function(call[2][0][1]) if call[2] and call[2][0][0] == "call" else None
+                entries.append(EntryPoint("asyncio.run", summary.module, summary.path, function))
+    for name, target in sorted(console_scripts.items()):
+        function = target.replace(":", ".")
+        if function in index.functions:
+            summary = index.functions[function][0]
+            entries.append(EntryPoint("console script", summary.module, summary.path, function, script=name))
+    for qualname, (summary, cls) in sorted(index.classes.items()):
+        if "handle" in cls.methods and index.class_bases(qualname) & knowledge.DJANGO_COMMAND_BASES:
+            entries.append(EntryPoint("management command", summary.module, summary.path, f"{qualname}.handle"))
+    return entries
+
+
+# ---------------------------------------------------------------------------
+# questions the rules ask
+
+
+def entry_roots(index: ProjectIndex, entry: EntryPoint) -> list[str]:
+    """The functions an entry point runs directly."""
+    if entry.function:
+        return [entry.function]
+    summary = index.modules[entry.module]
+    found = []
+    for target in summary.module_calls:
+        function = index.resolve_function(target)
+        if function:
+            found.append(function)
+    return found
+
+
+def entry_scopes(index: ProjectIndex, entry: EntryPoint) -> tuple[set[str], set[str]]:
+    """(scopes the entry runs: reachable functions plus, for a module, its top level; modules involved)."""
+    reached = set(index.reachable(entry_roots(index, entry)))
+    scopes = set(reached)
+    if not entry.function:
+        scopes.add(entry.module)
+    modules = {entry.module} | {index.functions[f][0].module for f in reached if f in index.functions}
+    return scopes, modules
+
+
+def background_starts(index: ProjectIndex, scopes: set[str]) -> list[str]:
+    """What starts background work in these scopes, described for a message."""
+    found: list[str] = []
+    for summary in index.modules.values():
+        for call, scope in summary.recorded_calls:
+            if scope not in scopes:
+                continue
+            target = index.canonical(call[1]) or ""
+            if knowledge.ENTRY_STARTS.fullmatch(target) or _starts_thread_subclass(index, target):
+                found.append(f"`{_short(target)}()`")
+    for scope in sorted(scopes):
+        func = index.function(scope)
+        if func is not None and func.endless_loop:
+            found.append(f"an endless loop in `{func.name}()`")
+    return sorted(set(found))
+
+
+def _starts_thread_subclass(index: ProjectIndex, target: str) -> bool:
+    if not target.endswith("().start"):
+        return False
+    cls = target[: -len("().start")]
+    return cls in index.classes and bool(index.class_bases(cls) & knowledge.THREAD_BASES)
+
+
+def hands_over_to_framework(index: ProjectIndex, scopes: set[str]) -> bool:
+    for summary in index.modules.values():
+        for call, scope in summary.recorded_calls:
+            if scope in scopes and knowledge.SIGTERM_HANDLING_RUNNERS.fullmatch(index.canonical(call[1]) or ""):
+                return True
+        for scope in scopes:
+            func = summary.functions.get(scope)
+            calls = func.calls if func else (summary.module_calls if scope == summary.module else ())
+            if any(knowledge.SIGTERM_HANDLING_RUNNERS.fullmatch(index.canonical(c) or "") for c in calls):
+                return True
+    return False
+
+
+def installs_sigterm_handler(model: ShutdownModel, scopes: set[str], modules: set[str]) -> bool:
+    return bool(model.sigterm_scopes & scopes) or bool(model.sigterm_modules & modules)
+
+
+def _short(target: str) -> str:
+    parts = target.replace("()", "").split(".")
+    return ".".join(parts[-2:])
+
+
+def timed_waits(index: ProjectIndex, scopes) -> list[TimedWait]:
+    """Explicit wait bounds (``join(timeout=25)``, ``sleep(5)``) in these functions, folded to seconds."""
+    waits: list[TimedWait] = []
+    wanted = set(scopes)
+    for summary in sorted(index.modules.values(), key=lambda s: s.path):
+        for call, scope in summary.recorded_calls:
+            if scope not in wanted:
+                continue
+            func = index.function(scope)
+            wait = timed_wait(index, call, scope, summary.path, func.line if func else 0)
+            if wait is not None:
+                waits.append(wait)
+    return waits
+
+
+def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) -> Optional[TimedWait]:
+    """The explicit wait bound of one call (its IR), or None when it is not a timed wait."""
+    if not call[1]:
+        return None
+    name = call[1].rsplit(".", 1)[-1]
+    spec = knowledge.TIMED_WAITS.get(name)
+    if spec is None:
+        return None
+    keyword, position = spec
+    value = None
+    for key, arg in call[3]:
+        if key == keyword or (name == "sleep" and key == "delay"):
+            value = arg
+    if value is None and position is not None and len(call[2]) > position:
+        value = call[2][position]
+    seconds = as_seconds(index.fold(value)) if value is not None else None
+    if not seconds or seconds <= 0:
+        return None
+    receiver = call[1].rsplit(".", 2)[-2] if call[1].count(".") else ""
+    receiver = receiver.replace("()", "")
+    text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({seconds:g})"
+    if name == "sleep":
+        text = f"sleep({seconds:g})"
+    return TimedWait(scope, text, seconds, path, line)

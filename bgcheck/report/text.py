@@ -1,0 +1,109 @@
+"""``--format text``: ``path:line:col: CODE message``, code frames, a summary.
+
+Code frames are highlighted with pygments when colour is on, with a marker
+under the flagged span.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bgcheck.report.fingerprint import source_lines
+from bgcheck.report.counts import counts, plural
+
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+_DIM = "\x1b[2m"
+_SEVERITY_COLOR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;34m"}
+_CONTEXT_LINES = 1
+
+
+def render(result, options) -> str:
+    out: list[str] = []
+    paint = _Painter(options.color)
+    for diagnostic in () if options.statistics and options.quiet else result.diagnostics:  # -q --statistics: the table only
+        loc = diagnostic.location
+        out.append(header(diagnostic, paint))
+        for related in diagnostic.related:
+            out.append(f"  {paint(_DIM, 'note:')} {related.path}:{related.line}:{related.column}: {related.message}")
+        if options.show_source:
+            source = result.sources.get(loc.path)
+            if source is not None:
+                out.extend(_frame(source, loc, options.color))
+                out.append("")
+    if options.statistics:
+        out.extend(_statistics(result, paint))
+    if not options.quiet:
+        out.append(_summary_line(result))
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def header(diagnostic, paint) -> str:
+    """``path:line:col: CODE message``."""
+    loc = diagnostic.location
+    return (
+        f"{paint(_BOLD, loc.path)}:{loc.line}:{loc.column}: "
+        f"{paint(_SEVERITY_COLOR[diagnostic.severity.value], diagnostic.code)} {diagnostic.message}"
+    )
+
+
+class _Painter:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, style: str, text: str) -> str:
+        return f"{style}{text}{_RESET}" if self.enabled else text
+
+
+def _frame(source: str, loc, color: bool) -> list[str]:
+    lines = source_lines(source)
+    if not lines:
+        return []
+    first = max(1, loc.line - _CONTEXT_LINES)
+    last = min(len(lines), max(loc.line, min(loc.end_line, loc.line + 3)) + _CONTEXT_LINES)
+    shown = [line.expandtabs(4) for line in lines[first - 1 : last]]
+    if color:
+        shown = _highlight(shown)
+    width = len(str(last))
+    gutter = " " * width + " |"
+    frame = [gutter]
+    for number, text in zip(range(first, last + 1), shown):
+        frame.append(f"{number:>{width}} | {text}".rstrip())
+        if number == loc.line:
+            raw = lines[number - 1]
+            start = len(raw[: loc.column - 1].expandtabs(4))
+            end_col = loc.end_column if loc.end_line == loc.line else len(raw) + 1
+            end = len(raw[: max(end_col - 1, loc.column)].expandtabs(4))
+            marker = " " * start + "^" * max(1, end - start)
+            frame.append(f"{gutter} {_SEVERITY_COLOR['error'] + marker + _RESET if color else marker}")
+    frame.append(gutter)
+    return frame
+
+
+def _highlight(lines: list[str]) -> list[str]:
+    from pygments import highlight
+    from pygments.formatters import TerminalFormatter
+    from pygments.lexers import PythonLexer
+
+    rendered = highlight("\n".join(lines) + "\n", PythonLexer(stripnl=False, ensurenl=False), TerminalFormatter())
+    out = rendered.rstrip("\n").split("\n")
+    return out if len(out) == len(lines) else lines  # never misalign the frame
+
+
+def _statistics(result, paint) -> list[str]:
+    by_code = Counter(d.code for d in result.diagnostics)
+    names = {d.code: (d.name, d.severity.value) for d in result.diagnostics}
+    rows = []
+    for code, n in sorted(by_code.items(), key=lambda item: (-item[1], item[0])):
+        name, severity = names[code]
+        rows.append(f"{n:>5}  {paint(_SEVERITY_COLOR[severity], code)}  {name}")
+    return rows
+
+
+def _summary_line(result) -> str:
+    c = counts(result)
+    checked = plural(c["files_checked"], "file") + " checked"
+    if not c["total"]:
+        return f"All checks passed ({checked})."
+    parts = [plural(c[key], word) for key, word in (("errors", "error"), ("warnings", "warning"), ("infos", "info")) if c[key]]
+    return f"Found {plural(c['total'], 'problem')} ({', '.join(parts)}); {checked}."

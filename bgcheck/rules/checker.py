@@ -1,0 +1,249 @@
+"""Phase 2: one walk per file, every enabled rule at once.
+
+The ``Checker`` is the only visitor that walks a file for the rules. It keeps
+the semantic context (ancestors, the function we are in, its summary) in a
+``FileContext`` and dispatches each node to the rules that handle its type,
+ruff-style. Positions are computed only when a rule reports something.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
+from bgcheck.model import execution
+from bgcheck import knowledge
+from bgcheck.diagnostics import Diagnostic, Location
+from bgcheck.syntax.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
+from bgcheck.model.project import ProjectIndex
+from bgcheck.load.summary import FunctionSummary, ModuleSummary
+from bgcheck.syntax.walk import walk
+
+
+class FileContext:
+    """What a rule may ask while looking at one node."""
+
+    def __init__(self, path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config) -> None:
+        self.path = path
+        self.module = module
+        self.summary = summary
+        self.index = index
+        self.config = config
+        self.ancestors: list[cst.CSTNode] = []
+        # (node, qualname, summary) for every enclosing function, innermost last
+        self.functions: list[tuple[cst.FunctionDef, str, Optional[FunctionSummary]]] = []
+        self._scopes: list[tuple[str, str]] = [("module", summary.module)]  # (kind, qualname)
+        self._positions = None  # the whole module's positions, once many statements have findings
+        self._statement_positions: dict[int, tuple] = {}  # id(top-level statement) -> (positions, line offset)
+        self._line_offsets: Optional[dict[int, int]] = None
+        self._resolvers: dict[Optional[str], object] = {}
+        self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
+
+    # --- where are we -------------------------------------------------------
+    @property
+    def function(self) -> Optional[FunctionSummary]:
+        return self.functions[-1][2] if self.functions else None
+
+    @property
+    def function_node(self) -> Optional[cst.FunctionDef]:
+        return self.functions[-1][0] if self.functions else None
+
+    @property
+    def function_qualname(self) -> Optional[str]:
+        return self.functions[-1][1] if self.functions else None
+
+    @property
+    def in_coroutine(self) -> bool:
+        node = self.function_node
+        return node is not None and node.asynchronous is not None
+
+    @property
+    def thread_context(self) -> str:
+        """coroutine | worker thread | signal handler | main thread (see bgcheck.model.execution)."""
+        if self.in_coroutine:
+            return execution.COROUTINE
+        model = self.index.execution
+        return model.context(self.function_qualname) if model is not None else execution.MAIN
+
+    @property
+    def in_job_code(self) -> bool:
+        return self.index.is_job_code(self.function_qualname)
+
+    def job_of(self, qualname: Optional[str] = None) -> Optional[str]:
+        """The job function whose code this is (itself or a caller), if any."""
+        return self.index.job_code.get(qualname or self.function_qualname or "")
+
+    def parent(self, levels: int = 1) -> Optional[cst.CSTNode]:
+        # ancestors[-1] is the node being visited
+        index = -1 - levels
+        return self.ancestors[index] if len(self.ancestors) >= -index else None
+
+    def enclosing(self, *types: type) -> Optional[cst.CSTNode]:
+        for node in reversed(self.ancestors[:-1]):
+            if isinstance(node, types):
+                return node
+        return None
+
+    # --- names and values ---------------------------------------------------
+    def _resolver(self):
+        key = self.function_qualname
+        resolver = self._resolvers.get(key)
+        if resolver is None:
+            resolver = self.summary.resolver(self.function)
+            self._resolvers[key] = resolver
+        return resolver
+
+    def resolve(self, node: cst.BaseExpression) -> Optional[str]:
+        """The canonical qualified name an expression denotes (``Foo()`` -> ``pkg.Foo()``)."""
+        if isinstance(node, cst.Call):
+            target = call_target(node.func, self._resolver())
+            return self.index.canonical(f"{target}()") if target else None
+        return self.index.canonical(call_target_of_value(node, self._resolver()))
+
+    def resolve_call(self, node: cst.Call) -> Optional[str]:
+        """The canonical name of what a call calls."""
+        return self.index.canonical(call_target(node.func, self._resolver()))
+
+    def to_ir(self, node: cst.BaseExpression) -> IR:
+        return to_ir(node, self._resolver())
+
+    def fold(self, node: cst.BaseExpression):
+        return self.index.fold(self.to_ir(node))
+
+    def is_exit_call(self, node: cst.Call) -> bool:
+        """Does this call never return normally (``sys.exit()``, a bound Celery task's ``self.retry()``)?"""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in knowledge.RAISING_SELF_METHODS:
+            if dotted_name(func.value) == "self":
+                return True
+        return self.resolve_call(node) in knowledge.PROCESS_EXIT_CALLS
+
+    # --- reporting ----------------------------------------------------------
+    # Positions cost a code-generation pass over what they cover. A finding's
+    # position is computed over its top-level statement alone (shifted by the
+    # lines before it); past a few statements with findings, over the module once.
+    _MAX_STATEMENT_POSITIONS = 12
+
+    def position(self, node: cst.CSTNode):
+        if self._positions is not None:
+            return self._positions[node]
+        top = self.ancestors[1] if len(self.ancestors) > 1 else None
+        if top is None or (id(top) not in self._statement_positions and len(self._statement_positions) >= self._MAX_STATEMENT_POSITIONS):
+            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            return self._positions[node]
+        entry = self._statement_positions.get(id(top))
+        if entry is None:
+            single = self.module.with_changes(body=[top])
+            entry = (MetadataWrapper(single, unsafe_skip_copy=True).resolve(PositionProvider), self._line_offset(top))
+            self._statement_positions[id(top)] = entry
+        positions, offset = entry
+        found = positions[node]
+        if not offset:
+            return found
+        return CodeRange(
+            CodePosition(found.start.line + offset, found.start.column), CodePosition(found.end.line + offset, found.end.column)
+        )
+
+    def _line_offset(self, top: cst.CSTNode) -> int:
+        """Lines of the module's code before this top-level statement (after the header)."""
+        if self._line_offsets is None:
+            offsets: dict[int, int] = {}
+            lines = 0
+            for statement in self.module.body:
+                offsets[id(statement)] = lines
+                lines += self.module.code_for_node(statement).count("\n")
+            self._line_offsets = offsets
+        return self._line_offsets[id(top)]
+
+    def location(self, node: cst.CSTNode, end_node: Optional[cst.CSTNode] = None, message: str = "") -> Location:
+        start = self.position(node).start
+        end = self.position(end_node or node).end
+        return Location(self.path, start.line, start.column + 1, end.line, end.column + 1, message)
+
+    def report(
+        self,
+        rule,
+        node: cst.CSTNode,
+        message: str,
+        end_node: Optional[cst.CSTNode] = None,
+        related: Sequence[Location] = (),
+    ) -> None:
+        # noqa also works on the first line of the simple statement a finding is
+        # in (a call spread over lines); a compound statement's header line
+        # (``try:``, ``def``) does not silence what is reported inside it.
+        statement = self.enclosing(cst.SimpleStatementLine) or node
+        statement_line = self.position(statement).start.line
+        diagnostic = Diagnostic(
+            code=rule.code,
+            name=rule.name,
+            severity=rule.severity,
+            message=message,
+            location=self.location(node, end_node),
+            related=tuple(related),
+        )
+        self.diagnostics.append((diagnostic, statement_line))
+
+    # --- scope tracking (called by the Checker) -----------------------------
+    def enter_function(self, node: cst.FunctionDef) -> None:
+        kind, parent = self._scopes[-1]
+        qualname = f"{parent}.<locals>.{node.name.value}" if kind == "function" else f"{parent}.{node.name.value}"
+        self._scopes.append(("function", qualname))
+        self.functions.append((node, qualname, self.summary.functions.get(qualname)))
+
+    def leave_function(self) -> None:
+        self._scopes.pop()
+        self.functions.pop()
+
+    def enter_class(self, node: cst.ClassDef) -> None:
+        kind, parent = self._scopes[-1]
+        qualname = f"{parent}.<locals>.{node.name.value}" if kind == "function" else f"{parent}.{node.name.value}"
+        self._scopes.append(("class", qualname))
+
+    def leave_class(self) -> None:
+        self._scopes.pop()
+
+    @property
+    def class_qualname(self) -> Optional[str]:
+        kind, qualname = self._scopes[-1]
+        return qualname if kind == "class" else None
+
+
+class Checker(cst.CSTVisitor):
+    def __init__(self, ctx: FileContext, rules: Iterable) -> None:
+        self.ctx = ctx
+        self.dispatch: dict[str, list] = {}
+        for rule in rules:
+            for type_name, method in rule.handlers().items():
+                self.dispatch.setdefault(type_name, []).append(getattr(rule, method))
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        ctx = self.ctx
+        ctx.ancestors.append(node)
+        node_type = type(node)
+        # Inside a FunctionDef handler, ctx.function is that function itself.
+        if node_type is cst.FunctionDef:
+            ctx.enter_function(node)
+        elif node_type is cst.ClassDef:
+            ctx.enter_class(node)
+        handlers = self.dispatch.get(node_type.__name__)
+        if handlers:
+            for handler in handlers:
+                handler(node, ctx)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        ctx = self.ctx
+        node_type = type(original_node)
+        if node_type is cst.FunctionDef:
+            ctx.leave_function()
+        elif node_type is cst.ClassDef:
+            ctx.leave_class()
+        ctx.ancestors.pop()
+
+
+def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, rules) -> list:
+    ctx = FileContext(path, module, summary, index, config)
+    walk(module, Checker(ctx, rules))
+    return ctx.diagnostics

@@ -1,0 +1,247 @@
+"""Per-file work on several processes (``--jobs N``).
+
+Both phases are independent per file. Phase 1 sends back plain summaries
+(never CSTs); phase 2 gets the project index and the configuration once per
+worker (through the pool's initializer), then only file names and texts.
+Output is identical to a serial run: results are put back in input order
+and sorted by the caller.
+
+Each task runs in a thread with a large stack: libcst walks trees
+recursively, and a deeply nested file must end as a BG000, not a crash.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Optional, Sequence
+
+_STACK_BYTES = 256 * 1024 * 1024
+_RECURSION_LIMIT = 20000
+# Below this many files, starting processes costs more than it saves.
+MIN_FILES_PER_WORKER = 16
+
+_state: dict = {}
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers_for(jobs: Optional[int], count: int) -> int:
+    jobs = default_jobs() if not jobs else jobs
+    return max(1, min(jobs, count // MIN_FILES_PER_WORKER))
+
+
+def _in_big_stack(function: Callable, *args):
+    outcome: dict = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as exc:  # handed back to the caller's process
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _init_worker(state: dict) -> None:
+    from bgcheck.run.engine import tune_gc
+
+    tune_gc()
+    threading.stack_size(_STACK_BYTES)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    _state.clear()
+    _state.update(state)
+
+
+def _phase1_task(item):
+    from bgcheck.run.engine import load_unit
+
+    path, display = item
+    unit = _in_big_stack(load_unit, path, display, _state.get("cache"))
+    unit.module = None  # CSTs never cross processes
+    return unit
+
+
+def _phase2_task(unit):
+    from bgcheck.run.engine import check_unit
+
+    unit.index = _state["index"]  # sent once per worker, never with each file
+    return _in_big_stack(check_unit, unit, _state["index"], _state["config"], _state["rules"])
+
+
+def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=({"cache": cache},)) as pool:
+        return list(pool.map(_phase1_task, items, chunksize=max(1, len(items) // (jobs * 8) or 1)))
+
+
+def run_phase2(units: Sequence, jobs: int, index, config, rules) -> list:
+    state = {"index": index, "config": config, "rules": rules}
+    # Only the file travels: not the index (in the worker's state already; pickled with every
+    # chunk it would cost more than the checking) and not a CST phase 1 kept.
+    light = [dataclasses.replace(unit, index=None, module=None) for unit in units]
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(state,)) as pool:
+        return list(pool.map(_phase2_task, light, chunksize=max(1, len(light) // (jobs * 8) or 1)))
+
+
+# ---------------------------------------------------------------------------
+# Persistent workers: each keeps the CSTs of its share of the files from
+# phase 1 to phase 2, so no file is parsed twice. The project index and the
+# configuration go to each worker once, in the phase-2 message.
+
+
+def _worker_main(connection, budget_chars: int) -> None:
+    from bgcheck.run.engine import tune_gc
+
+    tune_gc()
+    threading.stack_size(_STACK_BYTES)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    thread = threading.Thread(target=_worker_loop, args=(connection, budget_chars))
+    thread.start()
+    thread.join()
+
+
+def _worker_loop(connection, budget_chars: int) -> None:
+    from bgcheck.run.engine import check_unit, ensure_summary, load_unit
+
+    units: dict = {}
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        kind = message[0]
+        try:
+            if kind == "phase1":
+                _, items, cache = message
+                out = []
+                kept = 0
+                for position, (path, display) in items:
+                    unit = load_unit(path, display, cache)
+                    if unit.module is not None:
+                        kept += len(unit.text)
+                        if kept > budget_chars:
+                            unit.module = None  # over budget: phase 2 parses it again
+                    units[display] = unit
+                    out.append((position, dataclasses.replace(unit, module=None)))  # CSTs stay here
+                connection.send(("ok", out))
+            elif kind == "phase2":
+                _, index, config, rules, displays, cache = message
+                results = []
+                for display in displays:
+                    unit = ensure_summary(units[display], cache)
+                    unit.index = index
+                    results.append((display, check_unit(unit, index, config, rules)))
+                    unit.module = None
+                connection.send(("ok", results))
+            else:
+                connection.send(("ok", None))
+                return
+        except BaseException as exc:  # reported to the parent, which raises it
+            import traceback
+
+            connection.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+
+
+class WorkerError(RuntimeError):
+    """A worker process failed: the message carries its traceback."""
+
+
+class Workers:
+    """``jobs`` processes that each analyse a share of the files, then check the same share."""
+
+    def __init__(self, jobs: int, budget_chars: int) -> None:
+        import multiprocessing
+
+        self.connections = []
+        self.processes = []
+        for _ in range(jobs):
+            parent, child = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=_worker_main, args=(child, budget_chars // jobs), daemon=True)
+            process.start()
+            child.close()
+            self.connections.append(parent)
+            self.processes.append(process)
+        self.owner: dict[str, int] = {}  # display path -> worker index
+
+    def _exchange(self, messages: list) -> list:
+        for connection, process, message in zip(self.connections, self.processes, messages):
+            try:
+                connection.send(message)
+            except OSError:  # BrokenPipeError: the worker is gone
+                self._stopped(process)
+        replies = []
+        for connection, process in zip(self.connections, self.processes):
+            try:
+                status, payload = connection.recv()
+            except (EOFError, OSError):
+                self._stopped(process)
+            if status != "ok":
+                raise WorkerError(payload)
+            replies.append(payload)
+        return replies
+
+    @staticmethod
+    def _stopped(process) -> None:
+        """A worker killed (out of memory, a signal) or crashed: say so, rather than EOFError."""
+        process.join(timeout=1)
+        raise WorkerError(f"a worker process stopped unexpectedly (exit code {process.exitcode}); try --jobs 1")
+
+    def phase1(self, items: Sequence[tuple], cache) -> list:
+        """Phase 1 for ``(path, display)`` items, spread by size; units come back in input order."""
+        shares: list[list] = [[] for _ in self.connections]
+        loads = [0] * len(self.connections)
+        by_size = sorted(enumerate(items), key=lambda entry: -_size(entry[1][0]))
+        for position, item in by_size:
+            worker = loads.index(min(loads))
+            loads[worker] += _size(item[0]) + 1
+            shares[worker].append((position, item))
+            self.owner[item[1]] = worker
+        replies = self._exchange([("phase1", share, cache) for share in shares])
+        ordered = sorted((entry for reply in replies for entry in reply), key=lambda entry: entry[0])
+        return [unit for _position, unit in ordered]
+
+    def phase2(self, displays: Sequence[str], index, config, rules, cache=None) -> dict:
+        shares: list[list] = [[] for _ in self.connections]
+        for display in displays:
+            shares[self.owner[display]].append(display)
+        replies = self._exchange([("phase2", index, config, rules, share, cache) for share in shares])
+        return {display: diagnostics for reply in replies for display, diagnostics in reply}
+
+    def close(self) -> None:
+        for connection in self.connections:
+            try:
+                connection.send(("stop",))
+            except (OSError, BrokenPipeError):
+                pass
+        for process in self.processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+        for connection in self.connections:
+            connection.close()
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _size(path) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

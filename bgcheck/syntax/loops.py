@@ -1,0 +1,112 @@
+"""Loops that never end (BG201, BG202) and polling loops with no deadline (BG203).
+
+Shared by the summary (which records, per function, whether it contains an
+endless loop, so a thread target in another module can be judged) and the
+rules (which report the loop itself).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from bgcheck import knowledge
+from bgcheck.syntax.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
+from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.walk import walk
+
+
+class _Words(cst.CSTVisitor):
+    """Collects identifiers and called method names below a node (not into nested defs)."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.methods: list[str] = []
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_ClassDef(self, node) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.append(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.names.append(node.attr.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute):
+            self.methods.append(node.func.attr.value)
+
+
+def _words(node: cst.CSTNode) -> _Words:
+    words = _Words()
+    walk(node, words)
+    return words
+
+
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _says_stop(name: str) -> bool:
+    """``should_exit``, ``shutdownRequested``, ``running``: a name with a stop word as one of its parts."""
+    return any(knowledge.STOP_SIGNAL_WORDS.fullmatch(part.lower()) for part in _NAME_PARTS.findall(name))
+
+
+def checks_stop_signal(node: cst.CSTNode) -> bool:
+    """Does this expression test a stop signal: ``event.is_set()``, or a name that says stop/shutdown/running/exit?"""
+    words = _words(node)
+    if any(method in knowledge.STOP_SIGNAL_METHODS for method in words.methods):
+        return True
+    return any(_says_stop(name) for name in words.names)
+
+
+def exits_on_stop_signal(body: cst.CSTNode) -> bool:
+    """Is there an ``if <stop signal>:`` in the body whose block always leaves the loop (raise, exit)?"""
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_If(self, node: cst.If) -> None:
+            nonlocal found
+            if not found and FALL not in exits(node.body, _looks_like_exit) and checks_stop_signal(node.test):
+                found = True
+
+    walk(body, _Finder())
+    return found
+
+
+def _looks_like_exit(call: cst.Call) -> bool:
+    """A process exit as written (the summary has no resolver here): ``sys.exit()``, ``os._exit()``."""
+    return dotted_name(call.func) in knowledge.PROCESS_EXIT_CALLS
+
+
+def is_endless(loop: cst.While) -> bool:
+    """A constant-true ``while`` that nothing but an exception leaves, and that tests no stop signal.
+
+    ``while True`` bodies that always leave on the first pass (retry-once
+    shapes) are not endless, nor are drain loops that ``break`` when the
+    work runs out.
+    """
+    if not is_constant_true(loop.test):
+        return False
+    ways_out = exits(loop.body)
+    if ways_out & {BREAK, RETURN}:
+        return False
+    if not ways_out & {FALL, CONTINUE}:
+        return False  # every pass raises: it ends on the first one
+    return not exits_on_stop_signal(loop.body)
+
+
+def polls_without_deadline(loop: cst.While, sleeps: bool) -> bool:
+    """A ``while <condition>:`` that sleeps between checks, with no deadline or try count in sight."""
+    if not sleeps or is_constant_true(loop.test):
+        return False
+    words = _words(loop)
+    if any(knowledge.DEADLINE_WORDS.search(name) for name in words.names):
+        return False
+    return not checks_stop_signal(loop.test) and not exits_on_stop_signal(loop.body)
