@@ -43,13 +43,6 @@ def rule_by_code_or_name(key: str):
 
 BG000_SUMMARY = "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested, valid Python libcst cannot parse, an internal error)."
 
-# libcst walks trees recursively; deeply nested files need more than the
-# default stack. Analysis runs in a thread with a large stack and a raised
-# recursion limit, and a residual RecursionError becomes a BG000 diagnostic.
-_STACK_BYTES = 512 * 1024 * 1024
-_RECURSION_LIMIT = 20000
-
-
 class UsageError(Exception):
     """A mistake in how bgcheck was called: exit 2 with a one-line message."""
 
@@ -77,13 +70,13 @@ def _run_guarded(work: Callable[[], int]) -> int:
             outcome["error"] = exc
             outcome["traceback"] = traceback.format_exc()
 
-    from bgcheck.run.engine import tune_gc
+    # A big stack and a raised recursion limit (run/process.py): libcst walks trees recursively.
+    from bgcheck.run.process import STACK_BYTES, raise_recursion_limit, tune_gc
 
     tune_gc()
     previous_stack = threading.stack_size()
-    previous_limit = sys.getrecursionlimit()
-    threading.stack_size(_STACK_BYTES)
-    sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
+    threading.stack_size(STACK_BYTES)
+    previous_limit = raise_recursion_limit()
     try:
         thread = threading.Thread(target=target, name="bgcheck")
         thread.start()
@@ -170,10 +163,10 @@ class _Group(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def main(debug: bool) -> None:
     """bgcheck: find background-job code that loses or duplicates work when a process stops or scales out."""
-    from bgcheck.run import engine
+    from bgcheck.load import bg000
 
     # A failure on one file is that file's BG000; with --debug its traceback goes to stderr too.
-    engine.DEBUG = debug or _debug_enabled()
+    bg000.DEBUG = debug or _debug_enabled()
 
 
 @main.command()
@@ -316,7 +309,7 @@ def _use_color(choice: str, is_tty: bool, to_file: bool) -> bool:
 
 
 def _read_stdin() -> bytes:
-    from bgcheck.run.engine import MAX_FILE_BYTES
+    from bgcheck.load.source import MAX_FILE_BYTES
 
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:

@@ -55,13 +55,15 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from bgcheck import __version__
-from bgcheck.cli import _RECURSION_LIMIT, _STACK_BYTES
 from bgcheck.load.config import Config, ConfigError, default_config, load_config
 from bgcheck.diagnostics import BG000_CODE, Diagnostic
-from bgcheck.run.engine import FileUnit, analyse_text, check_units, display_path, load_unit
+from bgcheck.load.source import display_path
+from bgcheck.load.unit import FileUnit, analyse_text, load_unit
+from bgcheck.run.engine import CheckOptions, check_units
 from bgcheck.load.files import discover
-from bgcheck.run.noqa import _CODE as _NOQA_CODE
-from bgcheck.run.noqa import _DIRECTIVE as _NOQA_DIRECTIVE
+from bgcheck.run.noqa import DIRECTIVE as _NOQA_DIRECTIVE
+from bgcheck.run.noqa import LISTED_CODE as _NOQA_CODE
+from bgcheck.run.process import STACK_BYTES, raise_recursion_limit, tune_gc
 from bgcheck.rules.pages import read_page
 from bgcheck.report.lsp import file_uri, lsp_diagnostic, lsp_range, utf16_column
 from bgcheck.rules import all_rules
@@ -247,7 +249,7 @@ class WorkspaceState:
         """check_units; when it fails, each document on its own, so one file that trips a rule
         does not take the other documents' diagnostics with it."""
         try:
-            return check_units(units, self.config, runtimes=self.runtimes, report_for=report_for).diagnostics
+            return check_units(units, self.config, CheckOptions(runtimes=self.runtimes, report_for=report_for)).diagnostics
         except Exception as exc:  # noqa: BLE001 - an internal error: log it, keep serving
             if len(report_for) == 1:
                 self._internal_error(f"checking {next(iter(report_for))}", exc)
@@ -319,7 +321,7 @@ class _Worker:
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         previous = threading.stack_size()
-        threading.stack_size(_STACK_BYTES)
+        threading.stack_size(STACK_BYTES)
         try:
             self._thread = threading.Thread(target=self._loop, name="bgcheck-analysis", daemon=True)
             self._thread.start()
@@ -879,8 +881,6 @@ def _noqa_code_at(text: str, position: types.Position) -> tuple[Optional[str], O
 
 def serve() -> None:
     """Run the language server over stdio until the client says exit."""
-    from bgcheck.run.engine import tune_gc
-
     tune_gc()
     debug = os.environ.get("BGCHECK_DEBUG", "") not in ("", "0")
     logging.basicConfig(
@@ -890,7 +890,7 @@ def serve() -> None:
     )
     if not debug:
         logging.getLogger("pygls").setLevel(logging.ERROR)  # e.g. its warning for `exit` after `shutdown`
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    raise_recursion_limit()
     server.start_io()
     # pygls swallows the SystemExit of `exit`; the LSP exit status is 0 after `shutdown`, else 1.
     # os._exit also skips the interpreter's slow teardown of every loaded module (~0.3 s), and

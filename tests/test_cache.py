@@ -2,7 +2,7 @@
 
 Every run here goes through the command line (``bgcheck check --format json``) from inside a
 small project written to a temporary folder, with ``--jobs 1`` so that the monkeypatched
-counters (``engine.analyse_text`` for parses, ``engine.check_unit`` for phase-2 checks) see
+counters (``load.unit.analyse_text`` for parses, ``run.check.check_unit`` for phase-2 checks) see
 all the work. The oracle for "the cache is right" is always the same: a cached run reports
 exactly what a ``--no-cache`` run of the same tree reports.
 """
@@ -23,7 +23,8 @@ from click.testing import CliRunner
 import bgcheck
 from bgcheck.load import cache as cache_module
 from bgcheck import cli
-from bgcheck.run import engine
+from bgcheck.load import unit as load_unit_module
+from bgcheck.run import check as check_module_home
 from bgcheck.load.cache import CACHE_DIR_NAME, Cache, digest, version_tag
 from bgcheck.cli import main
 from bgcheck.load.config import load_config
@@ -48,7 +49,7 @@ class Runs:
         self.parsed: list[str] = []  # display paths analyse_text parsed in the last run
         self.checked: list[str] = []  # display paths check_unit checked in the last run
         self.caches: list[Cache] = []  # the Cache objects the command line opened
-        real_analyse, real_check, real_open = engine.analyse_text, engine.check_unit, cli.open_cache
+        real_analyse, real_check, real_open = load_unit_module.analyse_text, check_module_home.check_unit, cli.open_cache
 
         def analyse_text(path, display, text, unit=None):
             self.parsed.append(display)
@@ -64,8 +65,8 @@ class Runs:
                 self.caches.append(opened)
             return opened
 
-        monkeypatch.setattr(engine, "analyse_text", analyse_text)
-        monkeypatch.setattr(engine, "check_unit", check_unit)
+        monkeypatch.setattr(load_unit_module, "analyse_text", analyse_text)
+        monkeypatch.setattr(check_module_home, "check_unit", check_unit)
         monkeypatch.setattr(cli, "open_cache", open_cache)
 
     @property
@@ -895,7 +896,7 @@ def test_atomic_writes_leave_no_temp_files(celery_project):
 
 
 def test_cache_get_and_put_round_trip(tmp_path):
-    from bgcheck.run.engine import analyse_text
+    from bgcheck.load.unit import analyse_text
 
     summary = analyse_text(Path("m.py"), "m.py", "import os\nTTL = 60 * 5\n\ndef f(x):\n    return os.path.join(x, 'a')\n").summary
     cache = Cache(tmp_path / "c")

@@ -948,7 +948,8 @@ def test_execution_model_thread_context(tmp_path, monkeypatch):
 
     from bgcheck.model import execution
     from bgcheck.load.config import load_config
-    from bgcheck.run.engine import build_index, load_units
+    from bgcheck.model.build import build_index
+    from bgcheck.run.engine import load_units
     from conftest import write_project
 
     write_project(

@@ -713,9 +713,9 @@ def test_bg000_nul_byte(in_tmp):
 
 
 def test_bg000_file_over_the_size_limit(in_tmp, monkeypatch):
-    import bgcheck.run.engine
+    import bgcheck.load.source
 
-    monkeypatch.setattr(bgcheck.run.engine, "MAX_FILE_BYTES", 2048)
+    monkeypatch.setattr(bgcheck.load.source, "MAX_FILE_BYTES", 2048)
     project(in_tmp, {"app.py": THREE_FINDINGS, "generated.py": "x = 1\n" * 1000})
     result = check_json()
     (big,) = [d for d in result.json()["diagnostics"] if d["path"] == "generated.py"]

@@ -24,9 +24,10 @@ hypothesmith = pytest.importorskip("hypothesmith")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from bgcheck.run import parallel  # noqa: E402
+from bgcheck.run.process import in_big_stack  # noqa: E402
 from bgcheck.load.config import load_config  # noqa: E402
-from bgcheck.run.engine import analyse_text, check_units  # noqa: E402
+from bgcheck.load.unit import analyse_text  # noqa: E402
+from bgcheck.run.engine import check_units  # noqa: E402
 from conftest import write_project  # noqa: E402
 from test_rule_pages import PAGES, parse_page, project_of  # noqa: E402
 
@@ -52,7 +53,7 @@ def check_files(files: dict[str, str], config: str = "") -> list:
             units = [analyse_text(root / rel, rel, text) for rel, text in files.items()]
             return check_units(units, cfg).diagnostics
 
-        return parallel._in_big_stack(work)
+        return in_big_stack(work)
 
 
 def assert_sound(files: dict[str, str], diagnostics: list) -> None:

@@ -498,10 +498,10 @@ def test_one_failing_document_does_not_hide_the_others(workspace: Path, monkeypa
     crashing, good = (os.path.realpath(workspace / name) for name in ("clean.py", "swallows.py"))
     real_check_units = lsp.check_units
 
-    def check_units(units, config, report_for=None, **kwargs):
-        if "clean.py" in report_for:
+    def check_units(units, config, options, *args):
+        if "clean.py" in options.report_for:
             raise RuntimeError("a rule crashed")
-        return real_check_units(units, config, report_for=report_for, **kwargs)
+        return real_check_units(units, config, options, *args)
 
     monkeypatch.setattr(lsp, "check_units", check_units)
     findings, messages, errors = state.run([], [(crashing, CLEAN), (good, SWALLOWS)], [crashing, good])

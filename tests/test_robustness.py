@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import bgcheck.run.engine as engine
+import bgcheck.load.unit as load_unit_module
+import bgcheck.model.build as build_module
+import bgcheck.run.check as check_module_home
 from bgcheck.cli import main
 from bgcheck.load.config import load_config
-from bgcheck.run.engine import analyse_text, run
+from bgcheck.load.unit import analyse_text
+from bgcheck.run.engine import run
 from bgcheck.run.noqa import parse_noqa
 
 SWALLOWS = textwrap.dedent(
@@ -198,11 +201,11 @@ def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, pha
         files.update({f"filler{i}.py": "x = 1\n" for i in range(40)})
     root = write(tmp_path / "p", files)
     if phase == "summary":
-        monkeypatch.setattr(engine, "build_summary", _raise_for("boom.py", engine.build_summary))
+        monkeypatch.setattr(load_unit_module, "build_summary", _raise_for("boom.py", load_unit_module.build_summary))
     elif phase == "check":
-        monkeypatch.setattr(engine, "check_module", _raise_for("boom.py", engine.check_module))
+        monkeypatch.setattr(check_module_home, "check_module", _raise_for("boom.py", check_module_home.check_module))
     else:
-        real = engine.build_index
+        real = build_module.build_index
 
         def build_index(summaries, *args, **kwargs):
             summaries = list(summaries)
@@ -210,7 +213,7 @@ def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, pha
                 raise ValueError("boom in the project model")
             return real(summaries, *args, **kwargs)
 
-        monkeypatch.setattr(engine, "build_index", build_index)
+        monkeypatch.setattr(build_module, "build_index", build_index)
     result = found(root, monkeypatch, jobs=jobs)
     assert ("app.py", SWALLOWS_LINE, "BG101") in result
     assert ("boom.py", 1, "BG000") in result
@@ -223,7 +226,7 @@ def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, pha
 
 def test_isolation_in_the_cli_exit_status_and_output(tmp_path, monkeypatch):
     root = write(tmp_path / "p", {"app.py": SWALLOWS, "boom.py": "x = 1\n"})
-    monkeypatch.setattr(engine, "check_module", _raise_for("boom.py", engine.check_module))
+    monkeypatch.setattr(check_module_home, "check_module", _raise_for("boom.py", check_module_home.check_module))
     monkeypatch.chdir(root)
     raw = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
     assert raw.exit_code == 1, raw.output

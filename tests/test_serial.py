@@ -19,7 +19,10 @@ import pytest
 from bgcheck.load import serial
 from bgcheck.load.config import load_config
 from bgcheck.diagnostics import Diagnostic, Location, Severity
-from bgcheck.run.engine import _interface, _items, analyse_text, load_unit, run
+from bgcheck.load.cache_keys import interface
+from bgcheck.load.unit import analyse_text, load_unit
+from bgcheck.run.engine import run
+from bgcheck.run.items import file_items
 from bgcheck.syntax.ir import UNKNOWN_IR
 from bgcheck.load.serial import DataError
 from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
@@ -46,7 +49,7 @@ def assert_summary_round_trips(summary: ModuleSummary) -> None:
     # dicts keep their order (rules iterate them), tuples stay tuples
     assert list(back.functions) == list(summary.functions) and list(back.constants) == list(summary.constants)
     assert serial.summary_bytes(back) == serial.summary_bytes(summary)
-    assert _interface(back) == _interface(summary)
+    assert interface(back) == interface(summary)
 
 
 def test_converters_know_every_field():
@@ -62,7 +65,7 @@ def test_converters_know_every_field():
 def test_every_fixture_summary_and_result_round_trips(project, monkeypatch):
     monkeypatch.chdir(project)
     config = load_config(start=project)
-    units = [load_unit(path, display) for path, display in _items([Path(".")], config, None)]
+    units = [load_unit(path, display) for path, display in file_items([Path(".")], config, None)]
     summaries = [u.summary for u in units if u.summary is not None]
     assert len(summaries) >= 3
     for summary in summaries:

@@ -55,7 +55,7 @@ _STRING_REST = {
 
 
 def parse_hazard(text: str) -> Optional[tuple[int, str]]:
-    """(line, reason) when ``text`` (line ends normalised: see engine.normalize_newlines) is too
+    """(line, reason) when ``text`` (line ends normalised: see source.normalize_newlines) is too
     deep to parse within the limits, else None."""
     deep = _DEEP_BRACKETS.search(text)
     if deep is not None:

@@ -35,7 +35,7 @@ def _source(sources: dict, path: str) -> str | None:
     not keep; their columns still need the text to count UTF-16 code units."""
     if path in sources or not path:
         return sources.get(path)
-    from bgcheck.run.engine import decode_source
+    from bgcheck.load.source import decode_source
 
     try:
         text = decode_source(Path(path).read_bytes())

@@ -28,7 +28,7 @@ class Rule:
         self.config = config
 
     def is_relevant(self, unit) -> bool:
-        """Cheap test: can this rule find anything in the file? (``unit`` is an engine.FileUnit)."""
+        """Cheap test: can this rule find anything in the file? (``unit`` is a load.unit.FileUnit)."""
         return True
 
     @classmethod

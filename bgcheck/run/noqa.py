@@ -1,4 +1,5 @@
-"""``# noqa`` suppression comments, flake8/ruff style.
+"""What the user silenced: ``# noqa`` comments (flake8/ruff style) and the configuration's
+per-file ignores.
 
 ``# noqa`` alone suppresses every code on its line; ``# noqa: BG101, E501``
 suppresses the listed codes only.  Codes of other tools are kept but never
@@ -9,12 +10,16 @@ from __future__ import annotations
 
 import enum
 import io
+import os
 import re
 import tokenize
 from collections.abc import Iterable, Mapping
-from typing import Literal, Union
+from pathlib import Path
+from typing import Literal, Sequence, Union
 
-__all__ = ["ALL", "NoqaCodes", "is_suppressed", "parse_noqa"]
+from bgcheck.load.files import PathPatterns
+
+__all__ = ["ALL", "DIRECTIVE", "LISTED_CODE", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
 
 
 class _All(enum.Enum):
@@ -38,9 +43,9 @@ NoqaCodes = Union[frozenset[str], Literal[_All.ALL]]
 _HAS_NOQA = re.compile("noqa", re.IGNORECASE)
 # "#", optional spaces, the word "noqa", then an optional colon starting a
 # code list.  Searched anywhere in a comment: "# type: ignore  # noqa: BG101".
-_DIRECTIVE = re.compile(r"#\s*noqa\b(?P<colon>\s*:)?", re.IGNORECASE)
+DIRECTIVE = re.compile(r"#\s*noqa\b(?P<colon>\s*:)?", re.IGNORECASE)
 # One code of the list (letters then digits), after commas and/or spaces.
-_CODE = re.compile(r"[\s,]*([A-Z]+[0-9]+)(?!\w)", re.IGNORECASE)
+LISTED_CODE = re.compile(r"[\s,]*([A-Z]+[0-9]+)(?!\w)", re.IGNORECASE)
 
 
 def parse_noqa(source: str) -> dict[int, NoqaCodes]:
@@ -53,7 +58,7 @@ def parse_noqa(source: str) -> dict[int, NoqaCodes]:
         return {}  # fast path: most files have no noqa at all
     result: dict[int, NoqaCodes] = {}
     for line, comment in _comments(source):
-        for match in _DIRECTIVE.finditer(comment):
+        for match in DIRECTIVE.finditer(comment):
             codes = _parse_directive(comment, match)
             previous = result.get(line)
             if previous is None:
@@ -81,7 +86,7 @@ def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
     codes = []
     pos = match.end()
     # The list ends at the first word that is not a code ("BG101 because ...").
-    while (code := _CODE.match(comment, pos)) is not None:
+    while (code := LISTED_CODE.match(comment, pos)) is not None:
         codes.append(code.group(1).upper())
         pos = code.end()
     return frozenset(codes)
@@ -102,7 +107,34 @@ def _comments(source: str) -> Iterable[tuple[int, str]]:
         # "#" before "noqa" on each line (strings may fool this; it is a fallback).
         found = []
         for number, text in enumerate(re.split(r"\r\n|\r|\n", source), start=1):
-            match = _DIRECTIVE.search(text) if _HAS_NOQA.search(text) else None
+            match = DIRECTIVE.search(text) if _HAS_NOQA.search(text) else None
             if match is not None:
                 found.append((number, text[match.start() :]))
         return found
+
+
+# ---------------------------------------------------------------------------
+# per-file ignores (``per-file-ignores`` in the configuration)
+
+
+def per_file_ignores(config) -> list[tuple[PathPatterns, tuple[str, ...]]]:
+    """The configuration's per-file ignores: (patterns, code prefixes) pairs."""
+    return [(PathPatterns([pattern]), codes) for pattern, codes in config.per_file_ignores]
+
+
+def ignored_by(code: str, prefixes: Sequence[str]) -> bool:
+    return any(code.startswith(prefix) for prefix in prefixes)
+
+
+def ignored_codes(path: Path, root: Path, per_file_ignores) -> tuple[str, ...]:
+    if not per_file_ignores:
+        return ()
+    try:
+        rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        rel = Path(path).as_posix()
+    codes: list[str] = []
+    for patterns, pattern_codes in per_file_ignores:
+        if patterns.matches(rel):
+            codes.extend(pattern_codes)
+    return tuple(codes)

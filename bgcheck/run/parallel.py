@@ -1,12 +1,13 @@
 """Per-file work on several processes (``--jobs N``).
 
-Both phases are independent per file. Phase 1 sends back plain summaries
-(never CSTs); phase 2 gets the project index and the configuration once per
-worker (through the pool's initializer), then only file names and texts.
-Output is identical to a serial run: results are put back in input order
-and sorted by the caller.
+Both phases are independent per file. A run (``bgcheck check``) uses persistent
+workers (``Workers``): each analyses a share of the files, keeps their CSTs, then
+checks the same share against the project index it is sent once. ``bgcheck jobs``
+needs phase 1 only (``run_phase1``: a process pool that sends back plain summaries,
+never CSTs). Output is identical to a serial run: results are put back in input
+order and sorted by the caller.
 
-Each task runs in a thread with a large stack: libcst walks trees
+Each task runs in a thread with a large stack (run/process.py): libcst walks trees
 recursively, and a deeply nested file must end as a BG000, not a crash.
 """
 
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
-import threading
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
-_STACK_BYTES = 256 * 1024 * 1024
-_RECURSION_LIMIT = 20000
+from bgcheck.load.unit import ensure_summary, load_unit
+from bgcheck.run import check
+from bgcheck.run.process import in_big_stack, raise_recursion_limit, tune_gc
+
 # Below this many files, starting processes costs more than it saves.
 MIN_FILES_PER_WORKER = 16
 
@@ -39,61 +40,23 @@ def workers_for(jobs: Optional[int], count: int) -> int:
     return max(1, min(jobs, count // MIN_FILES_PER_WORKER))
 
 
-def _in_big_stack(function: Callable, *args):
-    outcome: dict = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = function(*args)
-        except BaseException as exc:  # handed back to the caller's process
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
 def _init_worker(state: dict) -> None:
-    from bgcheck.run.engine import tune_gc
-
     tune_gc()
-    threading.stack_size(_STACK_BYTES)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
+    raise_recursion_limit()
     _state.clear()
     _state.update(state)
 
 
 def _phase1_task(item):
-    from bgcheck.run.engine import load_unit
-
     path, display = item
-    unit = _in_big_stack(load_unit, path, display, _state.get("cache"))
+    unit = in_big_stack(load_unit, path, display, _state.get("cache"))
     unit.module = None  # CSTs never cross processes
     return unit
-
-
-def _phase2_task(unit):
-    from bgcheck.run.engine import check_unit
-
-    unit.index = _state["index"]  # sent once per worker, never with each file
-    return _in_big_stack(check_unit, unit, _state["index"], _state["config"], _state["rules"])
 
 
 def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=({"cache": cache},)) as pool:
         return list(pool.map(_phase1_task, items, chunksize=max(1, len(items) // (jobs * 8) or 1)))
-
-
-def run_phase2(units: Sequence, jobs: int, index, config, rules) -> list:
-    state = {"index": index, "config": config, "rules": rules}
-    # Only the file travels: not the index (in the worker's state already; pickled with every
-    # chunk it would cost more than the checking) and not a CST phase 1 kept.
-    light = [dataclasses.replace(unit, index=None, module=None) for unit in units]
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(state,)) as pool:
-        return list(pool.map(_phase2_task, light, chunksize=max(1, len(light) // (jobs * 8) or 1)))
 
 
 # ---------------------------------------------------------------------------
@@ -103,19 +66,12 @@ def run_phase2(units: Sequence, jobs: int, index, config, rules) -> list:
 
 
 def _worker_main(connection, budget_chars: int) -> None:
-    from bgcheck.run.engine import tune_gc
-
     tune_gc()
-    threading.stack_size(_STACK_BYTES)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), _RECURSION_LIMIT))
-    thread = threading.Thread(target=_worker_loop, args=(connection, budget_chars))
-    thread.start()
-    thread.join()
+    raise_recursion_limit()
+    in_big_stack(_worker_loop, connection, budget_chars)
 
 
 def _worker_loop(connection, budget_chars: int) -> None:
-    from bgcheck.run.engine import check_unit, ensure_summary, load_unit
-
     units: dict = {}
     while True:
         try:
@@ -127,14 +83,10 @@ def _worker_loop(connection, budget_chars: int) -> None:
             if kind == "phase1":
                 _, items, cache = message
                 out = []
-                kept = 0
-                for position, (path, display) in items:
-                    unit = load_unit(path, display, cache)
-                    if unit.module is not None:
-                        kept += len(unit.text)
-                        if kept > budget_chars:
-                            unit.module = None  # over budget: phase 2 parses it again
-                    units[display] = unit
+                # over the budget: the unit keeps no CST, phase 2 parses it again
+                loaded = check.within_cst_budget((load_unit(path, display, cache) for _, (path, display) in items), budget_chars)
+                for (position, _item), unit in zip(items, loaded):
+                    units[unit.display] = unit
                     out.append((position, dataclasses.replace(unit, module=None)))  # CSTs stay here
                 connection.send(("ok", out))
             elif kind == "phase2":
@@ -143,7 +95,7 @@ def _worker_loop(connection, budget_chars: int) -> None:
                 for display in displays:
                     unit = ensure_summary(units[display], cache)
                     unit.index = index
-                    results.append((display, check_unit(unit, index, config, rules)))
+                    results.append((display, check.check_unit(unit, index, config, rules)))
                     unit.module = None
                 connection.send(("ok", results))
             else:

@@ -1,0 +1,142 @@
+"""Cache keys: what each cached entry depends on, as digests (see cache.py for the store).
+
+* a file's content key: its bytes, how it is shown and the module it is (summaries, digests);
+* the static key: the configuration, runtimes, enabled rules and entry points;
+* a file's result key: its content key, the static key, the project-wide facts digest
+  (model/facts.py) and the interfaces of the project modules it imports, transitively;
+* the project key: the static key and every file's content (the bundle of every result).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from bgcheck.diagnostics import Diagnostic
+from bgcheck.load import serial
+from bgcheck.load.cache import digest
+from bgcheck.load.source import module_name
+from bgcheck.load.summary import ModuleSummary
+
+
+def content_key(path: Path, display: str, data: bytes) -> str:
+    """A file's cache key: its bytes, how it is shown, and the module it is (from the package layout)."""
+    name, is_package = module_name(path)
+    return digest(data, display, name, is_package)
+
+
+def valid_results_entry(value) -> bool:
+    return isinstance(value, list) and all(isinstance(d, Diagnostic) for d in value)
+
+
+def static_key(config, runtimes: dict, rule_codes, scripts: dict) -> str:
+    """What every file's result depends on besides the project's code."""
+    return digest(
+        config,
+        sorted((k, v.seconds, v.source) for k, v in runtimes.items()),
+        list(rule_codes),
+        sorted(scripts.items()),  # entry points (BG404) come from pyproject.toml
+    )
+
+
+def project_key(static: str, units) -> str:
+    """The key of the bundle of every file's results: any byte of any file, or any setting, changes it."""
+    return digest(static, sorted((u.display, u.content_key, u.summary_digest) for u in units))
+
+
+def file_keys(units, facts: str, static: str) -> dict[str, str]:
+    """Each file's result key: its own bytes, the interfaces of the project modules it imports
+    (transitively: names resolve through them), and the project-wide facts every rule consults
+    (jobs, job code, shutdown paths, locks, money chains, Celery settings, ...). An edit that
+    changes none of these for a file leaves its cached result valid. ``facts``: model/facts.py's digest."""
+    closures = import_closure_hashes(units)
+    keys = {}
+    for unit in units:
+        if unit.summary is not None and unit.content_key:
+            keys[unit.display] = digest(unit.content_key, static, facts, closures[unit.summary.module])
+    return keys
+
+
+def interface(summary: ModuleSummary) -> bytes:
+    """What another module can learn from this one when it resolves names through it: imports
+    (re-exports), module-level bindings, classes, and each function's kind and flags. Not the
+    calls a function makes: those reach other files only through the project-wide facts (job
+    code, money chains, shutdown paths), which have their own digest. Encoded canonically (see
+    serial.py): the same bytes for a summary built here and one read back from the cache."""
+    table = serial.IRTable()
+    add = table.add
+    try:
+        classes = [
+            (c.qualname, c.bases, [add(d) for d in c.decorators], c.methods,
+             [(k, add(v)) for k, v in sorted(c.attrs.items())], [(k, add(v)) for k, v in sorted(c.self_attrs.items())])
+            for c in summary.classes.values()
+        ]
+        functions = [
+            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, [add(d) for d in f.decorators], f.class_qualname,
+             add(f.returns))  # what a caller's receiver turns out to be (``make_pool().submit``)
+            for f in summary.functions.values()
+        ]
+        constants = [(k, add(v)) for k, v in sorted(summary.constants.items())]
+        return serial.dumps((summary.module, sorted(summary.imports.items()), constants, classes, functions, table.rows))
+    except (TypeError, ValueError):  # cannot be encoded: an interface no later run will match
+        return os.urandom(16)
+
+
+def import_closure_hashes(units) -> dict[str, int]:
+    """module -> a hash of the interfaces of every project module it imports, directly or not.
+
+    Sets of modules are bitsets (one bit per module), grown to a fixpoint (import
+    cycles are common); a closure's hash is the XOR of its members' hashes."""
+    by_module = {u.summary.module: u for u in units if u.summary is not None}
+    names = sorted(by_module)
+    position = {name: i for i, name in enumerate(names)}
+    member_hash = [int(digest(name, interface(by_module[name].summary))[:32], 16) for name in names]
+    direct: list[int] = []
+    for name in names:
+        bits = 1 << position[name]
+        for target in by_module[name].summary.imports.values():
+            parts = target.split(".")
+            for cut in range(len(parts), 0, -1):
+                found = position.get(".".join(parts[:cut]))
+                if found is not None:
+                    bits |= 1 << found
+                    break
+        direct.append(bits)
+    closure = list(direct)
+    changed = True
+    while changed:  # a few passes: each one follows every import one step further
+        changed = False
+        for i, bits in enumerate(closure):
+            grown = bits
+            rest = bits & ~(1 << i)
+            while rest:
+                low = rest & -rest
+                grown |= closure[low.bit_length() - 1]
+                rest ^= low
+            if grown != bits:
+                closure[i] = grown
+                changed = True
+    hashes: dict[str, int] = {}
+    for i, name in enumerate(names):
+        value, bits = 0, closure[i]
+        while bits:
+            low = bits & -bits
+            value ^= member_hash[low.bit_length() - 1]
+            bits ^= low
+        hashes[name] = value
+    return hashes
+
+
+def store_bundle(cache, project_key: str, units, file_keys: dict, raw_results: dict) -> None:
+    """Every file's diagnostics (before per-file ignores) under the project digest."""
+    bundle: dict[str, list] = {}
+    for unit in units:
+        if unit.error is not None:
+            continue
+        diagnostics = raw_results.get(unit.display)
+        if diagnostics is None:
+            diagnostics = cache.get("results", file_keys[unit.display]) if unit.display in file_keys else None
+        if diagnostics is None or not valid_results_entry(diagnostics):
+            return  # incomplete: no bundle this time
+        bundle[unit.display] = diagnostics
+    cache.put("bundles", project_key, bundle)

@@ -1,0 +1,70 @@
+"""Reading a file: its bytes (within the size limit), its text (decoded as the interpreter
+decodes it), the path it is shown as and the module it is (from the package layout)."""
+
+from __future__ import annotations
+
+import os
+import re
+import tokenize
+from io import BytesIO
+from pathlib import Path
+from typing import Optional
+
+from bgcheck.diagnostics import Diagnostic
+from bgcheck.load.bg000 import bg000
+from bgcheck.load.files import FileTooLarge, NotRegularFile, read_regular
+
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def display_path(path: Path, cwd: Optional[Path] = None) -> str:
+    cwd = cwd or Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def module_name(path: Path) -> tuple[str, bool]:
+    """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg and sub hold ``__init__.py``."""
+    absolute = Path(os.path.abspath(path))
+    is_package = absolute.name == "__init__.py"
+    parts = [] if is_package else [absolute.stem]
+    folder = absolute.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder:
+        parts.append(folder.name)
+        folder = folder.parent
+    if not parts:  # a lone __init__.py outside any package
+        parts.append(absolute.parent.name or "__init__")
+    return ".".join(reversed(parts)), is_package
+
+
+def decode_source(data: bytes) -> str:
+    """Decode like the interpreter: BOM, then a coding cookie, else UTF-8."""
+    encoding, _ = tokenize.detect_encoding(BytesIO(data).readline)
+    text = data.decode(encoding)
+    return normalize_newlines(text[1:] if text.startswith("\ufeff") else text)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def normalize_newlines(text: str) -> str:
+    """A lone ``\\r`` ends a line for Python and for editors: made a ``\\n``, so that every line
+    count (positions, noqa, code frames) agrees. Lines and columns are unchanged."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
+def read_source(path: Path, display: str) -> tuple[Optional[bytes], Optional[Diagnostic]]:
+    """A file's bytes, or the BG000 that says why it is not analysed (too large, unreadable,
+    not a regular file: a named pipe would block the run, a device never end)."""
+    try:
+        return read_regular(path, MAX_FILE_BYTES), None
+    except FileTooLarge as exc:
+        return None, bg000(display, f"file not analysed: {exc.size / 1048576:.1f} MiB is over the {MAX_FILE_BYTES // 1048576} MiB limit")
+    except NotRegularFile as exc:
+        return None, bg000(display, f"file not analysed: {exc.strerror}")
+    except OSError as exc:
+        return None, bg000(display, f"file not analysed: cannot read it ({exc.strerror or exc})")

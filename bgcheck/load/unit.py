@@ -1,0 +1,204 @@
+"""Phase 1 for one file: its bytes -> a FileUnit holding its text, its summary (plain data,
+picklable, cached) or the BG000 that says why it is not analysed, and its CST while one is kept.
+
+Whatever goes wrong with one file is that file's BG000, never the run's.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import libcst as cst
+
+from bgcheck.diagnostics import Diagnostic
+from bgcheck.load import serial
+from bgcheck.load.bg000 import bg000, internal_error, short_reason, syntax_error, too_deep
+from bgcheck.load.cache import digest
+from bgcheck.load.cache_keys import content_key
+from bgcheck.load.guards import parse_hazard
+from bgcheck.load.source import decode_source, module_name, normalize_newlines, read_source
+from bgcheck.load.summary import ModuleSummary, build_summary
+
+
+@dataclass
+class FileUnit:
+    """One file as the engine sees it."""
+
+    path: Path
+    display: str  # the path as reported: relative to the working directory when below it
+    text: str = ""
+    summary: Optional[ModuleSummary] = None
+    module: Optional[cst.Module] = None  # kept only while needed
+    index: Any = None  # the project index (model/project.py), set for phase 2
+    error: Optional[Diagnostic] = None
+    content_key: str = ""  # cache key of the file's bytes (with the cache on)
+    summary_digest: str = ""  # digest of the summary: the project digest is made of these
+    pending: bool = False  # the summary is in the cache but not read yet (see ensure_summary)
+
+    @property
+    def has_async(self) -> bool:
+        return "async" in self.text and any(f.is_async for f in self.summary.functions.values())
+
+    @property
+    def has_job_code(self) -> bool:
+        job_code = self.index.job_code
+        return any(name in job_code for name in self.summary.functions)
+
+
+def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = None) -> FileUnit:
+    """Phase 1 for one file on disk (from the cache when its bytes are unchanged).
+    ``prepared``: the (bytes, cache key) a caller already read and computed.
+    Whatever goes wrong is this file's BG000, never the run's."""
+    unit = FileUnit(path=path, display=display)
+    try:
+        return _load_unit(unit, cache, prepared)
+    except Exception as exc:
+        return failed(unit, "loading", exc)
+    except MemoryError:
+        return failed(unit, "loading", MemoryError("out of memory"))
+
+
+def _load_unit(unit: FileUnit, cache, prepared: Optional[tuple]) -> FileUnit:
+    path, display = unit.path, unit.display
+    if prepared is not None:
+        data, key = prepared
+    else:
+        data, unit.error = read_source(path, display)
+        if unit.error is not None:
+            return unit
+        key = None
+    if cache is not None:
+        if key is None:
+            key = content_key(path, display, data)
+        unit.content_key = key
+        known = cache.get("digests", key)
+        valid = isinstance(known, tuple) and len(known) == 2 and isinstance(known[0], str) and (known[1] is None or isinstance(known[1], Diagnostic))
+        if known is not None and not valid:
+            cache.discard()  # rewritten below
+        if valid:
+            # The summary itself is read only if this run needs the project index
+            # (a bundle of results for the whole unchanged project makes it unnecessary).
+            unit.summary_digest, unit.error = known
+            unit.pending = unit.error is None
+            try:
+                unit.text = decode_source(data)
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                unit.text = ""
+            return unit
+        cached = cache.get("summaries", key)
+        if cached is not None and not _valid_summary_entry(cached):
+            cache.discard()  # the right key over a value of another shape: analysed again and rewritten
+            cached = None
+        if cached is not None:
+            unit.summary, unit.error, unit.summary_digest = cached
+            try:
+                unit.text = decode_source(data)
+            except (SyntaxError, UnicodeDecodeError, LookupError):
+                unit.text = ""  # the cached BG000 says why
+            return unit
+    try:
+        text = decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        unit.error = bg000(display, f"file not analysed: cannot decode it ({short_reason(exc)})")
+    else:
+        analyse_text(path, display, text, unit)
+    if unit.summary is not None:
+        unit.summary_digest = summary_digest(unit.summary)
+    if cache is not None:
+        cache.put("summaries", key, (unit.summary, unit.error, unit.summary_digest))
+        cache.put("digests", key, (unit.summary_digest, unit.error))
+    return unit
+
+
+def ensure_summary(unit: FileUnit, cache) -> FileUnit:
+    """Read a pending summary from the cache (or, if it is gone, analyse the file again)."""
+    if not unit.pending:
+        return unit
+    unit.pending = False
+    cached = cache.get("summaries", unit.content_key) if cache is not None else None
+    if cached is not None and _valid_summary_entry(cached) and cached[2] == unit.summary_digest:
+        unit.summary, unit.error, unit.summary_digest = cached
+        return unit
+    analyse_text(unit.path, unit.display, unit.text, unit)
+    if unit.summary is not None:
+        unit.summary_digest = summary_digest(unit.summary)
+        if cache is not None:
+            cache.put("summaries", unit.content_key, (unit.summary, unit.error, unit.summary_digest))
+    return unit
+
+
+def summary_digest(summary: ModuleSummary) -> str:
+    """The digest of a summary's canonical encoding (the one the cache stores): the same for
+    equal summaries, whichever objects hold them (built here, or read back from the cache)."""
+    try:
+        return digest(serial.summary_bytes(summary))
+    except serial.DataError:  # cannot be stored either: a digest no later run will match
+        return digest(os.urandom(16))
+
+
+def _valid_summary_entry(value) -> bool:
+    if not (isinstance(value, tuple) and len(value) == 3):
+        return False
+    summary, error, summary_digest = value
+    return (
+        isinstance(summary_digest, str)
+        and (summary is None) != (error is None)
+        and (summary is None or (isinstance(summary, ModuleSummary) and bool(summary_digest)))
+        and (error is None or isinstance(error, Diagnostic))
+    )
+
+
+def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] = None) -> FileUnit:
+    """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
+    this with the editor's unsaved text. Whatever goes wrong is this file's BG000, never the run's."""
+    unit = unit or FileUnit(path=path, display=display)
+    try:
+        return _analyse_text(path, display, text, unit)
+    except Exception as exc:
+        return failed(unit, "analysing", exc)
+    except MemoryError:
+        return failed(unit, "analysing", MemoryError("out of memory"))
+
+
+def failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
+    """``unit`` as a BG000 after an unexpected exception: the rest of the run goes on."""
+    unit.summary = None
+    unit.module = None
+    unit.pending = False
+    unit.error = internal_error(unit.display, doing, exc)
+    return unit
+
+
+def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUnit:
+    text = normalize_newlines(text)
+    unit.text = text
+    if "\x00" in text:
+        unit.error = bg000(display, "file not analysed: it contains a NUL byte")
+        return unit
+    hazard = parse_hazard(text)
+    if hazard is not None:
+        line, reason = hazard
+        unit.error = bg000(display, f"file not analysed: {reason}", line)
+        return unit
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        unit.error = syntax_error(display, text, exc)
+        return unit
+    except RecursionError:
+        unit.error = too_deep(display, text, "parse")
+        return unit
+    except Exception as exc:  # libcst raises a few other kinds on exotic input
+        unit.error = bg000(display, f"file not analysed: {type(exc).__name__}: {short_reason(exc)}")
+        return unit
+    name, is_package = module_name(path)
+    try:
+        unit.summary = build_summary(module, display, name, is_package, text)
+    except RecursionError:
+        unit.error = too_deep(display, text, "analyse")
+        return unit
+    unit.module = module  # the caller decides whether to keep it (run/check.py: KEEP_CST_BUDGET_CHARS)
+    return unit

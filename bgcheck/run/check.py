@@ -1,0 +1,63 @@
+"""Phase 2 for one file: every relevant enabled rule in one walk of its CST, then its
+``# noqa`` comments. Whatever goes wrong is this file's BG000, never the run's."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import libcst as cst
+
+from bgcheck.diagnostics import Diagnostic
+from bgcheck.load.bg000 import internal_error, too_deep
+from bgcheck.load.config import Config
+from bgcheck.load.unit import FileUnit
+from bgcheck.model.project import ProjectIndex
+from bgcheck.rules.base import Rule
+from bgcheck.rules.checker import check_module
+from bgcheck.run.noqa import is_suppressed, parse_noqa
+
+# Phase 1 keeps each file's CST for phase 2 while the kept source stays under
+# this budget (a CST costs tens of bytes per source byte); past it, phase 2
+# parses again the files it needs. Worker processes never send CSTs back.
+KEEP_CST_BUDGET_CHARS = 8 * 1024 * 1024  # about 200 MB of CST
+
+
+def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
+    """Phase 2 for one file. Whatever goes wrong is this file's BG000, never the run's."""
+    try:
+        return _check_unit(unit, index, config, rule_classes)
+    except Exception as exc:
+        return [internal_error(unit.display, "checking", exc)]
+    except MemoryError:
+        return [internal_error(unit.display, "checking", MemoryError("out of memory"))]
+
+
+def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
+    rules = [rule_class(config) for rule_class in rule_classes]
+    relevant = [rule for rule in rules if rule.is_relevant(unit)]
+    if not relevant:
+        return []
+    module = unit.module
+    if module is None:
+        module = cst.parse_module(unit.text)
+    try:
+        found = check_module(unit.display, module, unit.summary, index, config, relevant)
+    except RecursionError:
+        return [too_deep(unit.display, unit.text, "analyse")]
+    noqa = parse_noqa(unit.text)
+    return [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
+
+
+def within_cst_budget(units: Iterable[FileUnit], budget: int = KEEP_CST_BUDGET_CHARS) -> list[FileUnit]:
+    """``units`` (taken one by one: a generator loads each file in turn), each keeping its CST
+    while the source kept so far is within ``budget``; past it a unit drops its CST and phase 2
+    parses that file again."""
+    kept = 0
+    out = []
+    for unit in units:
+        if unit.module is not None:
+            kept += len(unit.text)
+            if kept > budget:
+                unit.module = None
+        out.append(unit)
+    return out
