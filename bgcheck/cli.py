@@ -22,7 +22,7 @@ import click
 from bgcheck import __version__
 from bgcheck.load.cache import open_cache
 from bgcheck.load.config import ConfigError, load_config
-from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Severity
+from bgcheck.diagnostics import BG000_CODE, BG000_NAME
 from bgcheck.rules.pages import read_page
 from bgcheck.report import REPORTERS, ReportOptions
 
@@ -40,8 +40,6 @@ def rule_by_code_or_name(key: str):
 
     return lookup(key)
 
-
-BG000_SUMMARY = "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested, valid Python libcst cannot parse, an internal error)."
 
 class UsageError(Exception):
     """A mistake in how bgcheck was called: exit 2 with a one-line message."""
@@ -440,14 +438,9 @@ def _preview_warnings(config, select_codes) -> list[str]:
 
 
 def rule_table() -> list[dict]:
-    rows = [
-        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False}
-    ]
-    rows += [
-        {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary, "preview": rule.preview}
-        for rule in all_rules()
-    ]
-    return rows
+    from bgcheck.rules import rule_table as table  # imported on first use, as all_rules
+
+    return table()
 
 
 @main.command()

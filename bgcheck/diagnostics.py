@@ -79,3 +79,7 @@ class Diagnostic:
 # BG000 is not a rule: it is how the engine reports a file it could not analyse.
 BG000_CODE = "BG000"
 BG000_NAME = "file-not-analysed"
+BG000_SUMMARY = (
+    "A file could not be analysed (syntax error, undecodable bytes, too large or too deeply nested, "
+    "valid Python libcst cannot parse, an internal error)."
+)

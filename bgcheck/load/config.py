@@ -26,6 +26,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from bgcheck.load.errors import ConfigError
+from bgcheck.load.files import glob_error, read_regular
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -74,10 +77,6 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
 TARGET_VERSIONS: dict[str, tuple[int, int]] = {
     f"py3{minor}": (3, minor) for minor in range(10, 15)
 }
-
-
-class ConfigError(Exception):
-    """A configuration problem; ``str(error)`` is a one-line message for the user."""
 
 
 # --------------------------------------------------------------------------
@@ -289,8 +288,6 @@ def _dotted_names(value: Any, table: _Table, key: str) -> tuple[str, ...]:
 
 
 def _glob(pattern: str, table: _Table, key: str) -> str:
-    from bgcheck.load.files import glob_error  # (files imports this module)
-
     reason = glob_error(pattern)
     if reason is not None:
         raise table.error(key, f"bad pattern {short_repr(pattern)}: {reason}")
@@ -495,8 +492,6 @@ MAX_JSON_NUMBER_DIGITS = 100
 def read_limited(path: Path, allow_pipe: bool = True) -> bytes:
     """A file's bytes: a regular file (or a pipe the user named), at most MAX_DATA_FILE_BYTES;
     else an OSError that says why."""
-    from bgcheck.load.files import read_regular  # (files imports this module)
-
     return read_regular(path, MAX_DATA_FILE_BYTES, allow_pipe)
 
 

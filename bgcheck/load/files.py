@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from bgcheck.load.config import ConfigError
+from bgcheck.load.errors import ConfigError
 
 __all__ = ["GitIgnore", "PathPatterns", "discover", "read_regular", "glob_error"]
 

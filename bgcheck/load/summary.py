@@ -449,7 +449,7 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_If(self, node: cst.If) -> bool:
-        if self.scope.kind == "module" and _is_main_test(node.test):
+        if self.scope.kind == "module" and is_main_test(node.test):
             self.has_main_block = True
         return True
 
@@ -785,7 +785,7 @@ def _declared_instance(annotation: cst.BaseExpression, resolve) -> IR:
     return declared if declared[0] == "call" and "." in declared[1] else UNKNOWN_IR
 
 
-def _is_main_test(test: cst.BaseExpression) -> bool:
+def is_main_test(test: cst.BaseExpression) -> bool:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
     comparison = test.comparisons[0]

@@ -63,7 +63,7 @@ def _physical(loc) -> dict:
 
 
 def rule_descriptors() -> list[dict]:
-    from bgcheck.cli import rule_table
+    from bgcheck.rules import rule_table
 
     descriptors = []
     for row in rule_table():

@@ -381,7 +381,7 @@ class NoSigtermHandler(Rule):
 
 
 def _is_main_test(test) -> bool:
-    from bgcheck.load.summary import _is_main_test as is_main
+    from bgcheck.load.summary import is_main_test as is_main
 
     return is_main(test)
 
