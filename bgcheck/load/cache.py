@@ -1,17 +1,17 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Four kinds of entry under ``<root>/.bgcheck_cache/v<version>/``, each plain data
-(JSON, see serial.py):
+Four kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
+each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 
-* ``summaries/``: a file's phase-1 result (its summary, or its BG000), keyed
-  by the file's bytes, its path, its module name and bgcheck's version;
-* ``digests/``: the digest of that summary (and the BG000), all a run needs
-  of a file when every result is served from the cache;
-* ``results/``: a file's diagnostics, keyed by the file's bytes, the project
-  facts and imported interfaces it depends on, the configuration and the
-  enabled rules;
-* ``bundles/``: every file's diagnostics at once, keyed by every file's bytes
-  and the configuration (one read when nothing changed).
+* ``summaries``: a file's phase-1 result (its summary, or its BG000, and the summary's
+  digest), under the file's content key (its bytes, its display path, its module name);
+* ``digests``: that summary's digest and the BG000, under the same key: all a run needs
+  of a file when every result is served from the cache (the summary is then never read);
+* ``results``: a file's diagnostics before per-file ignores, under its result key (its
+  content key; the configuration, runtimes, enabled rules and entry points; the project-wide
+  facts digest, model/facts.py; the interfaces of the project modules it imports);
+* ``bundles``: every file's diagnostics at once, under the project key (every file's content
+  key and summary digest, and the same settings): one read when nothing changed.
 
 A file's diagnostics can depend on any other module (a callee starts moving
 money, a settings module turns on ``acks_late``), so the facts that cross files

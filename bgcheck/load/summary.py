@@ -28,7 +28,6 @@ from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_na
 from bgcheck.syntax.walk import walk
 
 BUILTIN_NAMES = frozenset(dir(builtins))
-MODULE_SCOPE = "<module>"
 
 
 @dataclass

@@ -41,13 +41,6 @@ class LockSite:
         """The key as stored (``lock:<name>`` for python-redis-lock)."""
         return stored_keys(self.lock_api, self.key)
 
-    def ttl_text(self) -> str:
-        if self.ttl == NEVER:
-            return "never expires"
-        if self.ttl is None:
-            return "unknown"
-        return f"{self.ttl:g} s"
-
     def to_dict(self) -> dict:
         return {
             "api": self.api,
