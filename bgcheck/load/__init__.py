@@ -1,1 +1,1 @@
-"""Phase 1, loading: configuration, discovery, decoding guards, per-file summaries, the cache and its serial format."""
+"""Phase 1, loading: discovery, configuration, reading and decoding, per-file summaries (a FileUnit each), BG000 reasons, the cache, its keys and its serial format."""
