@@ -544,7 +544,11 @@ def test_bg403_callee_in_another_module_commits(bg):
     )
     assert codes(found) == [("BG403", 6)]
     assert found[0].message.startswith("This daemon thread runs `relay() -> save_order()`, which writes durably (`Session.commit()`)")
-    assert [(r.path, r.line, r.message) for r in found[0].related] == [("app/db.py", 4, "-> save_order()")]
+    # the chain as notes, at the calls: relay() calls save_order() (outbox.py 5:5), which commits (db.py 6:5)
+    assert [(r.path, r.line, r.column, r.message) for r in found[0].related] == [
+        ("app/outbox.py", 5, 5, "-> save_order()"),
+        ("app/db.py", 6, 5, "writes durably: `Session.commit()`"),
+    ]
 
 
 def test_bg403_not_for_a_write_more_than_two_calls_from_the_target(bg):
@@ -594,7 +598,12 @@ def test_bg403_write_two_calls_from_the_target_is_flagged_with_its_chain(bg):
     )
     assert codes(found) == [("BG403", 14)]
     assert "runs `refresh() -> settings() -> save_settings()`" in found[0].message
-    assert [(r.line, r.message) for r in found[0].related] == [(7, "-> settings()"), (4, "-> save_settings()")]
+    # notes at each call on the way, then at the write
+    assert [(r.line, r.column, r.message) for r in found[0].related] == [
+        (11, 5, "-> settings()"),
+        (8, 5, "-> save_settings()"),
+        (5, 5, "writes durably: `store.save()`"),
+    ]
 
 
 def test_bg403_daemon_attribute_and_set_daemon(bg):

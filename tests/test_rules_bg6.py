@@ -495,15 +495,13 @@ def test_bg601_chain_of_three_links_across_modules(bg):
     assert codes(found) == [("BG601", 7)]
     assert found[0].location.path == "app/web.py"
     assert "runs checkout() -> process_order() -> settle() -> stripe.PaymentIntent.create," in found[0].message
-    related = [(r.path, r.line, r.message) for r in found[0].related]
-    assert related[:3] == [
-        ("app/checkout.py", 4, "-> checkout()"),
-        ("app/orders.py", 4, "-> process_order()"),
-        ("app/billing/gateway.py", 4, "-> settle()"),
+    # the first note at the thread's target, each next one at its call in the link before
+    assert [(r.path, r.line, r.column, r.message) for r in found[0].related] == [
+        ("app/checkout.py", 4, 1, "-> checkout()"),
+        ("app/checkout.py", 5, 12, "-> process_order()"),
+        ("app/orders.py", 5, 12, "-> settle()"),
+        ("app/billing/gateway.py", 6, 12, "-> stripe.PaymentIntent.create"),
     ]
-    assert related[3][0] == "app/billing/gateway.py"
-    assert related[3][2] == "-> stripe.PaymentIntent.create"
-    assert len(related) == 4
 
 
 def test_bg601_shortest_chain_prefers_the_sdk_call(bg):
@@ -613,7 +611,7 @@ def test_bg601_configured_functions(bg):
     assert codes(found) == [("BG601", 19), ("BG601", 20), ("BG601", 21)]
     # a configured project function is a link of its own, at its own place
     assert "runs close_books() -> book_entry()," in found[0].message
-    assert [(r.path, r.line) for r in found[0].related] == [("svc.py", 9), ("svc.py", 7)]
+    assert [(r.path, r.line, r.column) for r in found[0].related] == [("svc.py", 9, 1), ("svc.py", 10, 5)]
     assert "runs settle() -> acmepay.settle_invoice," in found[1].message
     assert "runs settle_later() -> acmepay.Client.settle," in found[2].message
 
@@ -869,10 +867,10 @@ def test_bg603_money_task_without_acks_late(bg):
     assert "Celery task `proj.tasks.bill` moves money (bill() -> charge_customer() -> stripe.Charge.create)" in found[0].message
     assert "acks_late=True" in found[0].message
     assert "reject_on_worker_lost" in found[0].message
-    assert [(r.path, r.message) for r in found[0].related] == [
-        ("proj/tasks.py", "-> bill()"),
-        ("proj/pay.py", "-> charge_customer()"),
-        ("proj/pay.py", "-> stripe.Charge.create"),
+    assert [(r.path, r.line, r.column, r.message) for r in found[0].related] == [
+        ("proj/tasks.py", 6, 1, "-> bill()"),
+        ("proj/tasks.py", 7, 5, "-> charge_customer()"),
+        ("proj/pay.py", 5, 12, "-> stripe.Charge.create"),
     ]
 
 

@@ -219,7 +219,10 @@ def test_unknown_expressions_are_refused_when_written(node):
 
 def _valid_summary_data() -> list:
     summary = _summary_with(("call", "f", (("v", 1),), (("k", ("v", "x")),)), ("seq", "list", (("v", 2.5),)))
-    summary.functions["m.f"] = FunctionSummary(qualname="m.f", name="f", is_async=False, class_qualname="m.K", params=("a",), line=2)
+    summary.functions["m.f"] = FunctionSummary(
+        qualname="m.f", name="f", is_async=False, class_qualname="m.K", params=("a",), line=2, calls=("g",), call_sites=((3, 5),)
+    )
+    summary.module_calls, summary.module_call_sites = ("h",), ((9, 1),)
     summary.classes["m.K"] = ClassSummary(qualname="m.K", name="K", bases=("b.B",), attrs={"x": ("v", 1)}, line=1)
     summary.attr_assignments = (("m.x.y", ("v", 1), "m"),)
     summary.recorded_calls = ((("call", "g", (), ()), "m"),)
@@ -243,30 +246,33 @@ SUMMARY_DAMAGE = {
     "constant row out of range": ((4, "C0"), 999),
     "constant row negative": ((4, "C0"), -1),
     "constant row a boolean": ((4, "C0"), True),
-    "function line a string": ((5, 0, 8), "2"),
-    "function line a float": ((5, 0, 8), 2.0),
+    "function line a string": ((5, 0, 9), "2"),
+    "function line a float": ((5, 0, 9), 2.0),
     "function async a number": ((5, 0, 2), 0),
-    "function params a string": ((5, 0, 7), "a"),
+    "function params a string": ((5, 0, 8), "a"),
     "function calls hold a number": ((5, 0, 5), [1]),
     "function record too short": ((5, 0), ["m.f"]),
     "class bases hold a number": ((6, 0, 2), [1]),
     "class attrs a list": ((6, 0, 4), [0]),
-    "assignment too long": ((8, 0), ["m.x.y", 0, "m", "extra"]),
-    "recorded call scope a number": ((9, 0, 1), 7),
-    "queue put loop unknown": ((10, 0, 2), "forever"),
-    "queue put loop for without a row": ((10, 0, 2), ["for"]),
-    "queue put too short": ((10, 0), ["m.Q", 0, True]),
-    "function returns a string": ((5, 0, 12), "?"),
-    "passed refs hold a number": ((11,), [1]),
-    "has_main_block null": ((12,), None),
-    "rows not a list": ((13,), {"0": ["v", 1]}),
-    "row unknown tag": ((13, 0), ["exec", "print(1)"]),
-    "row refers forward": ((13, 0), ["neg", 5]),
-    "row refers to itself": ((13, 0), ["neg", 0]),
-    "literal a list": ((13, 0), ["v", [1]]),
-    "literal an object": ((13, 0), ["v", {"__class__": "x"}]),
-    "hex integer not hex": ((13, 0), ["i", "zz"]),
-    "bad operator": ((13, 0), ["bin", "@", 0, 0]),
+    "assignment too long": ((9, 0), ["m.x.y", 0, "m", "extra"]),
+    "recorded call scope a number": ((10, 0, 1), 7),
+    "queue put loop unknown": ((11, 0, 2), "forever"),
+    "queue put loop for without a row": ((11, 0, 2), ["for"]),
+    "queue put too short": ((11, 0), ["m.Q", 0, True]),
+    "function returns a string": ((5, 0, 13), "?"),
+    "passed refs hold a number": ((12,), [1]),
+    "has_main_block null": ((13,), None),
+    "rows not a list": ((14,), {"0": ["v", 1]}),
+    "row unknown tag": ((14, 0), ["exec", "print(1)"]),
+    "row refers forward": ((14, 0), ["neg", 5]),
+    "row refers to itself": ((14, 0), ["neg", 0]),
+    "literal a list": ((14, 0), ["v", [1]]),
+    "literal an object": ((14, 0), ["v", {"__class__": "x"}]),
+    "hex integer not hex": ((14, 0), ["i", "zz"]),
+    "bad operator": ((14, 0), ["bin", "@", 0, 0]),
+    "call sites not one pair per call": ((5, 0, 6), [3]),
+    "call site line a string": ((5, 0, 6), ["3", 5]),
+    "module call sites not one pair per call": ((8,), [1, 2, 3, 4]),
     "not a summary at all": ((), None),
 }
 

@@ -362,10 +362,11 @@ def diagnostics_from_data(data) -> list:
 # converter here fails tests/test_serial.py (and, unknown, would be lost by the cache).
 MODULE_FIELDS = (
     "path", "module", "is_package", "imports", "constants", "functions", "classes",
-    "module_calls", "attr_assignments", "recorded_calls", "queue_puts", "passed_refs", "has_main_block",
+    "module_calls", "module_call_sites", "attr_assignments", "recorded_calls", "queue_puts", "passed_refs",
+    "has_main_block",
 )
 FUNCTION_FIELDS = (
-    "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "locals",
+    "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
@@ -374,7 +375,7 @@ CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs"
 def _function_to_data(f: FunctionSummary, add) -> list:
     return [
         f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
-        {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
+        _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
         f.is_generator, list(f.calls_after_yield), add(f.returns),
     ]
 
@@ -405,6 +406,7 @@ def summary_to_data(summary: ModuleSummary) -> list:
         [_function_to_data(f, add) for f in summary.functions.values()],
         [_class_to_data(c, add) for c in summary.classes.values()],
         list(summary.module_calls),
+        _sites_to_data(summary.module_call_sites, summary.module_calls),
         [[path, add(ir), scope] for path, ir, scope in summary.attr_assignments],
         [[add(ir), scope] for ir, scope in summary.recorded_calls],
         [[path, add(ir), _loop_to_data(loop, add), scope] for path, ir, loop, scope in summary.queue_puts],
@@ -435,6 +437,27 @@ def _loop_from_data(data, nodes: list):
     raise DataError("unknown loop")
 
 
+def _sites_to_data(sites: tuple, calls: tuple) -> list:
+    """Call positions as one flat list of integers (line, column, line, column, ...), one pair per
+    call; none at all for a summary made without them."""
+    if sites and len(sites) != len(calls):
+        raise DataError("a call position per call target expected")
+    flat = []
+    for site in sites:
+        if type(site) is not tuple or len(site) != 2:
+            raise DataError("a call position is a (line, column) pair")
+        flat.append(_int(site[0]))
+        flat.append(_int(site[1]))
+    return flat
+
+
+def _sites_from_data(value, calls: tuple) -> tuple:
+    flat = _list(value)
+    if (flat and len(flat) != 2 * len(calls)) or not all(type(item) is int for item in flat):
+        raise DataError("a call position per call target expected")
+    return tuple(zip(flat[0::2], flat[1::2]))
+
+
 def _check_strs(*groups) -> None:
     for group in groups:
         for item in group:
@@ -454,15 +477,17 @@ def _irs(value, nodes: list) -> tuple:
 
 
 def _function_from_data(data, nodes: list) -> FunctionSummary:
-    (qualname, name, is_async, class_qualname, decorators, calls, locals_, params, line, endless_loop,
+    (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, returns) = _record(data, len(FUNCTION_FIELDS))
+    calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
         name=_str(name),
         is_async=_bool(is_async),
         class_qualname=_opt_str(class_qualname),
         decorators=_irs(decorators, nodes),
-        calls=_strs(calls),
+        calls=calls,
+        call_sites=_sites_from_data(call_sites, calls),
         locals=_ir_map(locals_, nodes),
         params=_strs(params),
         line=_int(line),
@@ -489,8 +514,8 @@ def _class_from_data(data, nodes: list) -> ClassSummary:
 
 def summary_from_data(data) -> ModuleSummary:
     """The ModuleSummary ``summary_to_data`` made (raises DataError on any other shape)."""
-    (path, module, is_package, imports, constants, functions, classes, module_calls, attr_assignments,
-     recorded_calls, queue_puts, passed_refs, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
+    (path, module, is_package, imports, constants, functions, classes, module_calls, module_call_sites,
+     attr_assignments, recorded_calls, queue_puts, passed_refs, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
     nodes = decode_rows(rows)
     count = len(nodes)
     function_list = [_function_from_data(item, nodes) for item in _list(functions)]
@@ -516,6 +541,7 @@ def summary_from_data(data) -> ModuleSummary:
         functions={f.qualname: f for f in function_list},
         classes={c.qualname: c for c in class_list},
         module_calls=_strs(module_calls),
+        module_call_sites=_sites_from_data(module_call_sites, _strs(module_calls)),
         attr_assignments=tuple(assignments),
         recorded_calls=tuple(recorded),
         queue_puts=tuple(puts),

@@ -25,6 +25,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.syntax.loops import is_endless
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
+from bgcheck.syntax.positions import CallCounter, call_positions
 from bgcheck.syntax.walk import walk
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -38,6 +39,9 @@ class FunctionSummary:
     class_qualname: Optional[str]
     decorators: tuple = ()  # IR of each decorator expression
     calls: tuple = ()  # resolved call targets, first appearance order, deduplicated
+    # (line, column) of each target's first call, in the order of ``calls``; (0, 0) where the text was
+    # not searched or the call not found (see bgcheck.syntax.positions)
+    call_sites: tuple = ()
     locals: dict = field(default_factory=dict)  # name -> IR (single bindings only)
     params: tuple = ()
     line: int = 0  # of the ``def`` (0 when unknown)
@@ -73,6 +77,7 @@ class ModuleSummary:
     functions: dict = field(default_factory=dict)  # qualname -> FunctionSummary
     classes: dict = field(default_factory=dict)  # qualname -> ClassSummary
     module_calls: tuple = ()  # resolved targets of calls made at import time
+    module_call_sites: tuple = ()  # (line, column) of each, as ``FunctionSummary.call_sites``
     attr_assignments: tuple = ()  # (resolved target path, IR, scope qualname)
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
     # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
@@ -142,6 +147,7 @@ class _Scope:
         self.calls: list[cst.Call] = []
         self.calls_after_yield: list[cst.Call] = []  # in source order, after the first ``yield``
         self.globals: set[str] = set()
+        self.located: set[str] = set()  # callees as written whose first call here is located
         self.endless_loop = False
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
@@ -177,6 +183,7 @@ class SummaryBuilder(cst.CSTVisitor):
         self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
         self.queue_puts: list[tuple[cst.Call, _Scope, object]] = []
         self.passed: list[tuple[cst.BaseExpression, _Scope]] = []
+        self.call_counter = CallCounter()  # where the calls are written: see bgcheck.syntax.positions
         self.has_main_block = False
         # The code of every string literal that spans lines, in source order: the text inside one
         # is never a ``def`` line (see ``definition_lines``).
@@ -394,6 +401,7 @@ class SummaryBuilder(cst.CSTVisitor):
     # --- calls --------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> bool:
         self.scope.calls.append(node)
+        self._locate(node)
         if self.scope.is_generator:
             self.scope.calls_after_yield.append(node)
         func = node.func
@@ -407,6 +415,29 @@ class SummaryBuilder(cst.CSTVisitor):
         if last in knowledge.QUEUE_PUT_METHODS and isinstance(func, cst.Attribute) and node.args:
             self.queue_puts.append((node, self.scope, self.scope.loops[-1] if self.scope.loops else None))
         return True
+
+    def _locate(self, node: cst.Call) -> None:
+        # Every call is counted by its callee as written; the first of each in a scope is located
+        # (the one a summary keeps), as the n-th occurrence of that callee in the text.
+        func = node.func
+        if isinstance(func, cst.Name):
+            key = func.value
+        elif isinstance(func, cst.Attribute):
+            method = "." + func.attr.value
+            n = self.call_counter.count(method)
+            key = dotted_name(func)
+            if key is None:
+                key = method
+                if key not in self.scope.located:
+                    self.scope.located.add(key)
+                    self.call_counter.want(id(node), key, n)
+                return
+        else:
+            return
+        n = self.call_counter.count(key)
+        if key not in self.scope.located:
+            self.scope.located.add(key)
+            self.call_counter.want(id(node), key, n)
 
     def visit_SimpleString(self, node: cst.SimpleString) -> bool:
         if "\n" in node.value or "\r" in node.value:
@@ -456,6 +487,7 @@ class SummaryBuilder(cst.CSTVisitor):
     def build(self, text: Optional[str] = None) -> ModuleSummary:
         summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
         lines = definition_lines(text, self.module, self.long_strings) if text is not None else {}
+        sites = call_positions(text, self.call_counter.wanted, string_spans(text, self.long_strings)) if text is not None else {}
         # Module constants first: everything else resolves through them.
         summary.constants = {}
         module_resolve = summary.resolver(None)
@@ -484,8 +516,8 @@ class SummaryBuilder(cst.CSTVisitor):
             func = summary.functions[qualname]
             resolve = summary.resolver(func)
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
-            func.calls = _resolved_calls(scope.calls, resolve)
-            func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve) if scope.is_generator else ()
+            func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites)
+            func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
             if node.asynchronous is None and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
         for qualname, (node, scope) in self.classes.items():
@@ -511,7 +543,7 @@ class SummaryBuilder(cst.CSTVisitor):
                     cls.self_attrs[attr] = UNKNOWN_IR
 
         module_resolve = summary.resolver(None)
-        summary.module_calls = _resolved_calls(self.module_scope.calls, module_resolve)
+        summary.module_calls, summary.module_call_sites = _resolved_calls(self.module_scope.calls, module_resolve, sites)
         summary.attr_assignments = tuple(
             (path, to_ir(value, resolver), scope.qualname)
             for target, value, scope in self.attr_assignments
@@ -654,11 +686,13 @@ def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
     return extended[1] if extended and extended[0] == "ref" else None
 
 
-def _resolved_calls(calls: list[cst.Call], resolve) -> tuple[str, ...]:
-    """Resolved call targets; a call that does not resolve is kept as written, marked with a
-    leading "?" (``?session.commit``), so that name-based facts ("commits a transaction")
-    still see it while it never matches a qualified name."""
-    seen: dict[str, None] = {}
+def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:
+    """Resolved call targets and where each is first called (``sites``: id(call) -> (line, column));
+    a call that does not resolve is kept as written, marked with a leading "?" (``?session.commit``),
+    so that name-based facts ("commits a transaction") still see it while it never matches a
+    qualified name."""
+    seen: dict[str, tuple[int, int]] = {}
+    sites = sites or {}
     for call in calls:
         target = call_target(call.func, resolve)
         if target is None:
@@ -666,9 +700,9 @@ def _resolved_calls(calls: list[cst.Call], resolve) -> tuple[str, ...]:
             if written is None and isinstance(call.func, cst.Attribute):
                 written = "." + call.func.attr.value
             target = f"?{written}" if written else None
-        if target:
-            seen.setdefault(target, None)
-    return tuple(seen)
+        if target and target not in seen:
+            seen[target] = sites.get(id(call), (0, 0))
+    return tuple(seen), tuple(seen.values())
 
 
 def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, module_level: bool, function=None) -> dict:

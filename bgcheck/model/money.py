@@ -45,9 +45,13 @@ class NamePatterns:
 
 @dataclass(frozen=True)
 class Link:
+    """One step of a money chain, shown as a note: the first at its function's ``def``, each
+    other one at its call in the step before (at the ``def`` where the call's position is unknown)."""
+
     name: str  # "charge_customer()" or "stripe.PaymentIntent.create"
     path: str
     line: int
+    column: int = 1
 
 
 @dataclass
@@ -86,7 +90,11 @@ def _propagate(index: ProjectIndex, chains: dict, callers: dict, queue: deque) -
             if caller in chains:
                 continue
             summary, func = index.functions[caller]
-            chains[caller] = (Link(f"{func.name}()", summary.path, func.line),) + chains[callee]
+            first, rest = chains[callee][0], chains[callee][1:]
+            site = index.call_site(caller, callee)
+            if site is not None:
+                first = Link(first.name, *site)
+            chains[caller] = (Link(f"{func.name}()", summary.path, func.line), first) + rest
             queue.append(caller)
 
 
@@ -104,10 +112,11 @@ def build_money_model(index: ProjectIndex, config) -> MoneyModel:
         if qualname in configured:
             chains[qualname] = (own,)
             continue
-        for target in func.calls:
+        for target, site in zip(func.calls, func.call_sites or ((0, 0),) * len(func.calls)):
             sdk = money_call(index, target, patterns, configured)
             if sdk:
-                chains[qualname] = (own, Link(sdk, summary.path, func.line))
+                at = (site[0], site[1]) if site[0] else (func.line, 1)
+                chains[qualname] = (own, Link(sdk, summary.path, *at))
                 break
         else:
             if patterns.matches(func.name):

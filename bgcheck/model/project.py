@@ -420,6 +420,47 @@ class ProjectIndex:
         # Nested functions run as part of their parent more often than not.
         return list(found)
 
+    # --- where calls are written (for chains shown as notes) -----------------
+    def target_site(self, scope: str, wanted) -> Optional[tuple[str, int, int]]:
+        """(path, line, column) of the first call in ``scope`` (a function, or a module's top level)
+        whose target, as resolved in its module, passes ``wanted``; None when there is none or its
+        position is unknown."""
+        func = self.function(scope)
+        if func is not None:
+            path, calls, sites = self.functions[scope][0].path, func.calls, func.call_sites
+        elif scope in self.modules:
+            summary = self.modules[scope]
+            path, calls, sites = summary.path, summary.module_calls, summary.module_call_sites
+        else:
+            return None
+        for target, site in zip(calls, sites):
+            if wanted(target):
+                return (path, site[0], site[1]) if site[0] else None
+        return None
+
+    def call_site(self, caller: str, callee: str) -> Optional[tuple[str, int, int]]:
+        """Where ``caller`` (a function or a module's top level) first calls the project function ``callee``."""
+        return self.target_site(caller, lambda target: self.resolve_function(target) == callee)
+
+    def call_path(self, roots: Iterable[str], goal: str) -> list[str]:
+        """The shortest chain of project functions from one of ``roots`` to ``goal`` (both included),
+        each calling the next; [] when none reaches it."""
+        parents: dict[str, Optional[str]] = {}
+        queue = [root for root in roots if root in self.functions]
+        for root in queue:
+            parents.setdefault(root, None)
+        for name in queue:  # grows while it is read: breadth first
+            if name == goal:
+                chain = [name]
+                while parents[chain[-1]] is not None:
+                    chain.append(parents[chain[-1]])
+                return list(reversed(chain))
+            for callee in self.callees(name):
+                if callee not in parents:
+                    parents[callee] = name
+                    queue.append(callee)
+        return []
+
     def reachable(self, roots: Iterable[str]) -> dict[str, str]:
         """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
         seen: dict[str, str] = {}

@@ -19,6 +19,7 @@ from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, sets_daemon
+from bgcheck.rules.notes import notes_from
 from bgcheck.syntax.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
@@ -74,6 +75,7 @@ class InfiniteLoopInJob(Rule):
             "mid-work when the grace period ends. Handle one batch per run and return (let the schedule set the "
             "frequency), or test a stop signal in the loop.",
             end_node=node.test,
+            related=notes_from(ctx.index, root, ctx.function_qualname),
         )
 
 
@@ -239,6 +241,7 @@ class UnboundedWaitInJob(Rule):
                         f"{wait.what} waits with no time bound in job code (job `{job}`): if the other side never "
                         "answers, this run never ends and the worker cannot stop within the grace period. "
                         f"Pass `{wait.timeout_kw}=` and handle the timeout.",
+                        related=notes_from(ctx.index, job, ctx.function_qualname),
                     )
                 return
 
@@ -255,6 +258,7 @@ class UnboundedWaitInJob(Rule):
             f"This loop polls with a sleep and no deadline in job code (job `{ctx.job_of()}`): if the condition never "
             "changes, the run never ends. Give it a deadline (`time.monotonic()`) or a maximum number of tries.",
             end_node=node.test,
+            related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
         )
 
 
@@ -417,6 +421,7 @@ class RowLockWithoutSkipLocked(Rule):
             f"{what} in job code (job `{ctx.job_of()}`) waits for rows another replica has locked: replicas queue "
             "behind each other instead of splitting the work, and a stuck holder stalls them all. Use "
             "`skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica takes rows nobody holds, or `nowait=True`.",
+            related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
         )
 
 

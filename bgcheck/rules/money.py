@@ -22,7 +22,10 @@ from bgcheck.syntax.walk import walk
 
 
 def _related(model, qualname: str) -> tuple:
-    return tuple(Location(link.path, link.line or 1, 1, link.line or 1, 1, f"-> {link.name}") for link in model.chains[qualname])
+    return tuple(
+        Location(link.path, link.line or 1, link.column, link.line or 1, link.column, f"-> {link.name}")
+        for link in model.chains[qualname]
+    )
 
 
 def _function_of(node: Optional[cst.BaseExpression], ctx) -> Optional[str]:

@@ -13,18 +13,20 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Location, Severity
+from bgcheck.diagnostics import Severity
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.model.shutdown import (
     background_starts,
+    entry_roots,
     entry_scopes,
     hands_over_to_framework,
     installs_sigterm_handler,
     timed_wait,
     timed_waits,
 )
+from bgcheck.rules.notes import call_note, chain_notes, notes_from
 from bgcheck.syntax.walk import walk
 
 
@@ -238,7 +240,7 @@ class DaemonThreadDoesDurableWork(Rule):
         found = _durable_chain(ctx.index, function)
         if found is None:
             return
-        chain, write = found
+        chain, (write, scope, target) = found
         shown = " -> ".join(f"{q.rsplit('.', 1)[-1]}()" for q in chain)
         ctx.report(
             self,
@@ -246,7 +248,7 @@ class DaemonThreadDoesDurableWork(Rule):
             f"This daemon thread runs `{shown}`, which writes durably ({write}): daemon threads "
             "are killed abruptly at exit, with no `finally`, so the write can be cut in half or never happen. Use a "
             "non-daemon thread with a stop event that is set and joined (with a timeout) on shutdown, or a durable queue.",
-            related=_chain_notes(ctx.index, chain[1:]),
+            related=_write_notes(ctx.index, chain, write, scope, target),
         )
 
 
@@ -269,9 +271,10 @@ def _daemon(node: cst.Call, ctx) -> bool:
 _DAEMON_WRITE_DEPTH = 2
 
 
-def _durable_chain(index, function: str) -> Optional[tuple[list[str], str]]:
+def _durable_chain(index, function: str) -> Optional[tuple[list[str], tuple]]:
     """The shortest chain of project functions from ``function`` (at most
-    ``_DAEMON_WRITE_DEPTH`` calls deep) to one that writes durably, and that write."""
+    ``_DAEMON_WRITE_DEPTH`` calls deep) to one that writes durably, and that write
+    (see ``_durable_write_in``)."""
     parents: dict[str, Optional[str]] = {function: None}
     level = [function]
     for depth in range(_DAEMON_WRITE_DEPTH + 1):
@@ -294,25 +297,37 @@ def _durable_chain(index, function: str) -> Optional[tuple[list[str], str]]:
     return None
 
 
-def _chain_notes(index, chain: list[str]) -> tuple:
-    notes = []
-    for name in chain:
-        entry = index.functions.get(name)
-        if entry is not None:
-            notes.append(Location(entry[0].path, entry[1].line or 1, 1, entry[1].line or 1, 1, f"-> {name.rsplit('.', 1)[-1]}()"))
-    return tuple(notes)
+def _write_notes(index, chain: list[str], write: str, scope: str, target: str) -> tuple:
+    """Notes at each call of ``chain`` and at the durable write its last function makes."""
+    notes = chain_notes(index, chain)
+    at_write = call_note(index, scope, lambda t: t == target, f"writes durably: {write}")
+    return notes + ((at_write,) if at_write else ())
 
 
-def _started_work(index, modules: set[str]) -> set[str]:
-    """Functions run by the threads, tasks and schedulers registered in these modules."""
+def _started_work(index, modules: set[str]) -> dict[str, str]:
+    """Functions run by the threads, tasks and schedulers registered in these modules: qualname ->
+    the job function it is reached from."""
     files = {index.modules[m].path for m in modules if m in index.modules}
     roots = [job.function for job in index.jobs if job.function and job.registered_in in files]
-    return set(index.reachable(roots))
+    return index.reachable(roots)
 
 
-def _durable_write_in(index, scopes) -> Optional[str]:
-    """The first durable write (described for a message) made by these functions (or a
-    module's top level), or None."""
+def _entry_write_notes(index, entry, started: dict, write: str, scope: str, target: str) -> tuple:
+    """Notes from an entry point to its durable write: the calls from the entry (or from the
+    background job that reaches the write, starting at its ``def``), then the write."""
+    chain = index.call_path(entry_roots(index, entry), scope)
+    if chain and not entry.function:
+        chain = [entry.module] + chain  # the module's top level calls the first one
+    notes = chain_notes(index, chain)
+    if not chain and scope in started:
+        notes = chain_notes(index, index.call_path([started[scope]], scope), start_at_def=True)
+    at_write = call_note(index, scope, lambda t: t == target, f"writes durably: {write}")
+    return notes + ((at_write,) if at_write else ())
+
+
+def _durable_write_in(index, scopes) -> Optional[tuple[str, str, str]]:
+    """The first durable write made by these functions (or a module's top level): (the write
+    described for a message, the scope that makes it, its call target), or None."""
     for scope in scopes:
         summary = index.function(scope)
         calls = summary.calls if summary else (index.modules[scope].module_calls if scope in index.modules else ())
@@ -321,7 +336,7 @@ def _durable_write_in(index, scopes) -> Optional[str]:
             if _DURABLE.fullmatch(canonical):
                 receiver = canonical.replace("()", "").rsplit(".", 2)[-2:][0].lstrip("?")
                 method = canonical.rsplit(".", 1)[-1]
-                return f"`{receiver}.{method}()`" if receiver else f"`{method}()`"
+                return (f"`{receiver}.{method}()`" if receiver else f"`{method}()`"), scope, call
     return None
 
 
@@ -345,9 +360,11 @@ class NoSigtermHandler(Rule):
             return
         # A monitor, a stats screen or a dev watcher loses nothing when killed: only a program
         # that writes durably (commits, publishes, enqueues, moves money) has work in flight.
-        write = _durable_write_in(index, sorted(scopes | _started_work(index, modules)))
-        if write is None:
+        started = _started_work(index, modules)
+        found = _durable_write_in(index, sorted(scopes | set(started)))
+        if found is None:
             return
+        write, scope, target = found
         what = {"main block": "This `__main__` block", "console script": f"Console script `{entry.script}`", "asyncio.run": "This `asyncio.run()` entry point", "management command": "This management command"}[entry.kind]
         ctx.report(
             self,
@@ -357,6 +374,7 @@ class NoSigtermHandler(Rule):
             "default is to die at once on SIGTERM (no `finally`, no atexit), so every deploy loses the work in flight. "
             "Install one (`signal.signal(signal.SIGTERM, ...)` or `loop.add_signal_handler`) that stops intake, waits "
             "with a deadline, then cancels or persists what is left.",
+            related=_entry_write_notes(index, entry, started, write, scope, target),
         )
 
     def visit_If(self, node: cst.If, ctx) -> None:
@@ -427,6 +445,7 @@ class UnboundedWaitInShutdown(Rule):
             node,
             f"{what} in the {where} waits with no deadline: if the work does not finish, shutdown outlives the grace "
             "period and SIGKILL loses what is left anyway. Wait with a timeout, then cancel or persist what remains.",
+            related=notes_from(ctx.index, root.function, ctx.function_qualname),
         )
 
 
