@@ -102,14 +102,8 @@ def _walk(
     ]
     while stack:
         folder, rel, root_rel, ignores = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = list(it)
-        except OSError as exc:
-            shown = (given / rel).as_posix() if given is not None else folder
-            if not rel:  # the folder the user named
-                raise UnreadableFolder(f"{shown}: cannot read the folder: {exc.strerror or exc}") from None
-            on_skip(shown.rstrip("/") + "/", f"folder not checked: cannot read it ({exc.strerror or exc})", True)
+        entries = _scan(folder, rel, given, on_skip)
+        if entries is None:
             continue  # skip rather than abort the run
         names = {e.name for e in entries}
         if rel and "pyvenv.cfg" in names:
@@ -122,19 +116,12 @@ def _walk(
         for entry in entries:
             name = entry.name
             try:
-                if entry.is_dir(follow_symlinks=False):
-                    if name.startswith(".") or name == "__pycache__":
-                        continue
-                    is_dir = True
-                elif name.endswith(".py") and entry.is_file():
-                    is_dir = False
-                else:
-                    if entry.is_symlink() and _is_link_loop(entry.path):
-                        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
-                    continue  # other files (FIFOs, devices), symlinked folders, broken links
+                is_dir = _entry_kind(entry)
             except OSError as exc:  # a link loop (``loop.py -> loop.py``): skipped, the walk goes on
                 shown = (given / rel / name).as_posix() if given is not None else os.path.join(folder, name)
                 on_skip(shown, f"not checked: {exc.strerror or exc}", False)
+                continue
+            if is_dir is None:
                 continue
             child_root_rel = None if root_rel is None else root_rel + name
             if excluder.matches(name, child_root_rel):
@@ -152,6 +139,34 @@ def _walk(
             else:
                 real = os.path.realpath(entry.path) if entry.is_symlink() else entry.path
                 yield child_rel, real
+
+
+def _scan(folder: str, rel: str, given: Path | None, on_skip: OnSkip) -> list[os.DirEntry] | None:
+    """The entries of a folder of the walk; None (said through ``on_skip``) when it cannot be
+    read, unless it is the folder the user named: that one is an UnreadableFolder error."""
+    try:
+        with os.scandir(folder) as it:
+            return list(it)
+    except OSError as exc:
+        shown = (given / rel).as_posix() if given is not None else folder
+        if not rel:  # the folder the user named
+            raise UnreadableFolder(f"{shown}: cannot read the folder: {exc.strerror or exc}") from None
+        on_skip(shown.rstrip("/") + "/", f"folder not checked: cannot read it ({exc.strerror or exc})", True)
+        return None
+
+
+def _entry_kind(entry: os.DirEntry) -> bool | None:
+    """True for a folder to walk, False for a ``*.py`` file, None for the rest: hidden folders,
+    ``__pycache__``, other files (FIFOs, devices), symlinked folders, broken links. A link
+    loop raises OSError (ELOOP)."""
+    name = entry.name
+    if entry.is_dir(follow_symlinks=False):
+        return None if name.startswith(".") or name == "__pycache__" else True
+    if name.endswith(".py") and entry.is_file():
+        return False
+    if entry.is_symlink() and _is_link_loop(entry.path):
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+    return None
 
 
 def _ignored(ignores: _Ignores, name: str, is_dir: bool) -> bool:
