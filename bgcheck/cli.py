@@ -20,25 +20,37 @@ from typing import Callable, Optional
 import click
 
 from bgcheck import __version__
-from bgcheck.load.cache import open_cache
-from bgcheck.load.config import ConfigError, load_config
-from bgcheck.diagnostics import BG000_CODE, BG000_NAME
+from bgcheck.diagnostics import BG000_CODE, BG000_NAME, BG000_SUMMARY, Severity
+from bgcheck.rules import catalog
 from bgcheck.rules.pages import read_page
 from bgcheck.report import REPORTERS, ReportOptions
 
+# Start-up matters (`bgcheck --version`, `rules`, `explain`, pre-commit hooks): what pulls in
+# libcst (the rules, the engine, the cache's decoder) or the configuration's tables is
+# imported where a command needs it, and rule metadata comes from the catalog, not the rules.
+# tests/test_startup.py keeps it so.
+
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
 def all_rules():
-    """The registered rules. Imported on first use: the rules pull in libcst, which
-    `bgcheck --version` and `--help` do not need."""
+    """The registered rules (imported on first use)."""
     from bgcheck.rules import all_rules as registered
 
     return registered()
 
 
-def rule_by_code_or_name(key: str):
-    from bgcheck.rules import rule_by_code_or_name as lookup
+def known_codes() -> list[str]:
+    return [BG000_CODE] + [row[0] for row in catalog.RULES]
 
-    return lookup(key)
+
+def catalog_code(key: str) -> Optional[str]:
+    """The code of the rule a code or name (as `explain` and --select take them) designates."""
+    key = key.strip()
+    for code, name, *_rest in catalog.RULES:
+        if key.upper() == code or key.lower() == name:
+            return code
+    return None
 
 
 class UsageError(Exception):
@@ -69,8 +81,11 @@ def _run_guarded(work: Callable[[], int]) -> int:
             outcome["traceback"] = traceback.format_exc()
 
     # A big stack and a raised recursion limit (run/process.py): libcst walks trees recursively.
+    from bgcheck.load import bg000
     from bgcheck.run.process import STACK_BYTES, raise_recursion_limit, tune_gc
 
+    # A failure on one file is that file's BG000; with --debug its traceback goes to stderr too.
+    bg000.DEBUG = _debug_enabled(click.get_current_context(silent=True))
     tune_gc()
     previous_stack = threading.stack_size()
     threading.stack_size(STACK_BYTES)
@@ -85,6 +100,8 @@ def _run_guarded(work: Callable[[], int]) -> int:
     error = outcome.get("error")
     if error is None:
         return outcome["code"]
+    from bgcheck.load.config import ConfigError
+
     if isinstance(error, (ConfigError, UsageError)):
         _fail(str(error))
     if isinstance(error, FileNotFoundError):
@@ -110,7 +127,7 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
     codes, prefixes, "ALL" and rule names (as ``explain`` takes them), validated."""
     if not values:
         return None
-    known = [BG000_CODE] + [rule.code for rule in all_rules()]
+    known = known_codes()
     codes: list[str] = []
     for value in values:
         for raw in value.split(","):
@@ -122,9 +139,9 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
             if raw.strip().lower() == BG000_NAME:
                 code = BG000_CODE
             elif not _CODE_PATTERN.match(code):
-                named = rule_by_code_or_name(raw.strip())
+                named = catalog_code(raw.strip())
                 if named is not None:
-                    code = named.code
+                    code = named
             if not _CODE_PATTERN.match(code) or not any(k.startswith(code) for k in known):
                 raise click.BadParameter(f"unknown rule code {raw.strip()!r} (see `bgcheck rules`)", param_hint=f"'{option}'")
             codes.append(code)
@@ -161,10 +178,6 @@ class _Group(click.Group):
 @click.option("--debug", is_flag=True, help="Show tracebacks for internal errors.")
 def main(debug: bool) -> None:
     """bgcheck: find background-job code that loses or duplicates work when a process stops or scales out."""
-    from bgcheck.load import bg000
-
-    # A failure on one file is that file's BG000; with --debug its traceback goes to stderr too.
-    bg000.DEBUG = debug or _debug_enabled()
 
 
 @main.command()
@@ -227,11 +240,12 @@ def check(
     paths = tuple(paths) or (Path("."),)
 
     def work() -> int:
-        from bgcheck.run.engine import run  # imported here: keeps `bgcheck --help` fast
+        from bgcheck.load.cache import open_cache
+        from bgcheck.load.config import load_config
+        from bgcheck.run.engine import run
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
-        known = [BG000_CODE] + [rule.code for rule in all_rules()]
-        config = load_config(config_file, start=start, known_codes=known)
+        config = load_config(config_file, start=start, known_codes=known_codes())
         if preview is not None:
             config = dataclasses.replace(config, preview=preview)
         for warning in _preview_warnings(config, select_codes):
@@ -331,10 +345,12 @@ def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache,
     paths = tuple(paths) or (Path("."),)
 
     def work() -> int:
+        from bgcheck.load.cache import open_cache
+        from bgcheck.load.config import load_config
         from bgcheck.run.engine import collect_project
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
-        config = load_config(config_file, start=start, known_codes=[BG000_CODE] + [r.code for r in all_rules()])
+        config = load_config(config_file, start=start, known_codes=known_codes())
         cache = open_cache(config, cache_dir, enabled=not no_cache)
         index, errors = collect_project(paths, config, runtimes_file, jobs=jobs_count, cache=cache)
         found = sorted(index.jobs, key=lambda j: (j.path, j.line, j.name, j.kind, j.framework))
@@ -422,6 +438,9 @@ def lsp() -> None:
         from bgcheck.language_server import serve
     except ImportError as exc:  # pygls is an optional extra
         _fail(f"the language server needs pygls: pip install 'pygls>=2,<3' into bgcheck's environment, or install bgcheck with its lsp extra ('.[lsp]' from a clone) ({exc})")
+    from bgcheck.load import bg000
+
+    bg000.DEBUG = _debug_enabled(click.get_current_context(silent=True))
     serve()
 
 
@@ -438,9 +457,15 @@ def _preview_warnings(config, select_codes) -> list[str]:
 
 
 def rule_table() -> list[dict]:
-    from bgcheck.rules import rule_table as table  # imported on first use, as all_rules
-
-    return table()
+    """BG000 and every rule, from the catalog (no rule module imported; see catalog.py)."""
+    rows = [
+        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False}
+    ]
+    rows += [
+        {"code": code, "name": name, "severity": severity, "summary": summary, "preview": preview}
+        for code, name, severity, summary, preview in catalog.RULES
+    ]
+    return rows
 
 
 @main.command()
@@ -464,10 +489,9 @@ def explain(rule: str) -> None:
     if key.upper() == BG000_CODE or key.lower() == BG000_NAME:
         code = BG000_CODE
     else:
-        found = rule_by_code_or_name(key)
-        if found is None:
+        code = catalog_code(key)
+        if code is None:
             _fail(f"unknown rule {rule!r} (see `bgcheck rules`)")
-        code = found.code
     page = read_page(code)
     if page is None:
         _fail(f"no page for {code}: the installation is incomplete")

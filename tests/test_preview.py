@@ -39,8 +39,12 @@ def project(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture
 def bg103_in_preview(monkeypatch):
-    """BG103 put into preview for the test (the fixture keeps its historical name)."""
+    """BG103 put into preview for the test (the fixture keeps its historical name), in the
+    registry and in the catalog `bgcheck rules` prints (see test_startup.py)."""
+    from bgcheck.rules import catalog
+
     monkeypatch.setattr(REGISTRY["BG103"], "preview", True)
+    monkeypatch.setattr(catalog, "RULES", tuple((*row[:4], True) if row[0] == "BG103" else row for row in catalog.RULES))
 
 
 def run(*args: str):

@@ -1,26 +1,46 @@
-"""The rules. Importing this package registers every rule in ``REGISTRY``."""
+"""The rules. The rule modules register themselves in ``REGISTRY`` when imported, and are
+imported on first use (``all_rules``, ``rule_by_code_or_name``, ``REGISTRY``): they pull in
+libcst and the project models, which ``bgcheck --version``, ``bgcheck rules`` (see
+``catalog.py``) and the reporters do not need."""
 
-from bgcheck.rules import cancellation  # noqa: F401  (registers BG101-BG104)
-from bgcheck.rules import endings  # noqa: F401  (registers BG201-BG205)
-from bgcheck.rules import queues  # noqa: F401  (registers BG301-BG304)
-from bgcheck.rules import shutdown  # noqa: F401  (registers BG401-BG406)
-from bgcheck.rules import locks  # noqa: F401  (registers BG501-BG503)
-from bgcheck.rules import money  # noqa: F401  (registers BG601-BG604)
+from __future__ import annotations
+
+import importlib
+
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, BG000_SUMMARY, Severity
-from bgcheck.rules.base import REGISTRY, Rule
+from bgcheck.rules import base
+from bgcheck.rules.base import Rule
 
 __all__ = ["REGISTRY", "Rule", "all_rules", "rule_by_code_or_name", "rule_table"]
 
+# Each module registers its family: BG101-BG104, BG201-BG205, BG301-BG304, BG401-BG406,
+# BG501-BG503, BG601-BG604.
+RULE_MODULES = ("cancellation", "endings", "queues", "shutdown", "locks", "money")
+
+
+def _registry() -> dict[str, type[Rule]]:
+    for name in RULE_MODULES:
+        importlib.import_module(f"bgcheck.rules.{name}")  # a no-op once imported
+    return base.REGISTRY
+
+
+def __getattr__(name: str):
+    if name == "REGISTRY":
+        return _registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 def all_rules() -> list[type[Rule]]:
-    return [REGISTRY[code] for code in sorted(REGISTRY)]
+    registry = _registry()
+    return [registry[code] for code in sorted(registry)]
 
 
 def rule_by_code_or_name(key: str):
+    registry = _registry()
     key = key.strip()
-    if key.upper() in REGISTRY:
-        return REGISTRY[key.upper()]
-    for rule in REGISTRY.values():
+    if key.upper() in registry:
+        return registry[key.upper()]
+    for rule in registry.values():
         if rule.name == key.lower():
             return rule
     return None
@@ -28,7 +48,8 @@ def rule_by_code_or_name(key: str):
 
 def rule_table() -> list[dict]:
     """Every code bgcheck reports (BG000, then the registered rules): code, name, severity,
-    summary and preview, as ``bgcheck rules``, SARIF and the README's table show them."""
+    summary and preview, from the rule classes (SARIF, the README's table and catalog.py,
+    which ``bgcheck rules`` prints, are written from it)."""
     rows = [
         {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False}
     ]

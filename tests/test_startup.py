@@ -1,0 +1,65 @@
+"""Start-up: the commands users wait on before any analysis (`--version`, `--help`, `rules`,
+`explain`) import neither libcst, pygls, pygments nor the rule modules, and the rule metadata
+they print (bgcheck/rules/catalog.py) is the registry's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from bgcheck.cli import rule_table
+from bgcheck.rules import RULE_MODULES, all_rules
+from bgcheck.rules.catalog import RULES
+
+REPO = Path(__file__).resolve().parent.parent
+HEAVY = ("libcst", "pygls", "pygments", *(f"bgcheck.rules.{name}" for name in RULE_MODULES), "bgcheck.run.engine", "bgcheck.load.config")
+
+# Runs the CLI as `python -m bgcheck ARGS` does, then prints the modules it imported.
+PROBE = textwrap.dedent(
+    """
+    import contextlib, io, json, runpy, sys
+    sys.argv = ["bgcheck", *json.loads(sys.argv[1])]
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            runpy.run_module("bgcheck", run_name="__main__")
+        except SystemExit as exc:
+            code = exc.code
+    print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+    """
+)
+
+
+def imported_by(*args: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(list(args))], cwd=REPO, capture_output=True, text=True, timeout=60,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["rules"], ["rules", "--format", "json"], ["explain", "BG102"], ["check", "--help"]])
+def test_startup_commands_import_no_parser_nor_rules(args):
+    outcome = imported_by(*args)
+    assert outcome["code"] in (0, None)
+    heavy = [m for m in outcome["modules"] if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert heavy == []
+
+
+def test_a_check_imports_the_rules():
+    """The probe sees imports at all: a check does load the parser and the rules."""
+    outcome = imported_by("check", "--no-cache", str(REPO / "bgcheck" / "diagnostics.py"))
+    assert "libcst" in outcome["modules"] and "bgcheck.rules.cancellation" in outcome["modules"]
+
+
+def test_catalog_is_the_registry():
+    """`bgcheck rules` prints the catalog; the catalog is what the rule classes say
+    (scripts/rule_table.py rewrites it)."""
+    registered = [(r.code, r.name, r.severity.value, r.summary, r.preview) for r in all_rules()]
+    assert list(RULES) == registered, "bgcheck/rules/catalog.py is out of date: run python scripts/rule_table.py"
+    assert [row["code"] for row in rule_table()] == ["BG000"] + [code for code, *_ in registered]
