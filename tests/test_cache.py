@@ -49,7 +49,7 @@ class Runs:
         self.parsed: list[str] = []  # display paths analyse_text parsed in the last run
         self.checked: list[str] = []  # display paths check_unit checked in the last run
         self.caches: list[Cache] = []  # the Cache objects the command line opened
-        real_analyse, real_check, real_open = load_unit_module.analyse_text, check_module_home.check_unit, cli.open_cache
+        real_analyse, real_check, real_open = load_unit_module.analyse_text, check_module_home.check_unit, cache_module.open_cache
 
         def analyse_text(path, display, text, unit=None):
             self.parsed.append(display)
@@ -67,7 +67,7 @@ class Runs:
 
         monkeypatch.setattr(load_unit_module, "analyse_text", analyse_text)
         monkeypatch.setattr(check_module_home, "check_unit", check_unit)
-        monkeypatch.setattr(cli, "open_cache", open_cache)
+        monkeypatch.setattr(cache_module, "open_cache", open_cache)  # the CLI imports it when a check starts
 
     @property
     def cache(self) -> Cache:
