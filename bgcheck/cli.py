@@ -450,9 +450,9 @@ def _preview_warnings(config, select_codes) -> list[str]:
         return []
     chosen = select_codes if select_codes is not None else (config.effective_select() or ())
     return [
-        f"{rule.code} is a preview rule: it runs only with --preview (or `preview = true`)"
-        for rule in all_rules()
-        if rule.preview and rule.code in chosen
+        f"{code} is a preview rule: it runs only with --preview (or `preview = true`)"
+        for code, _name, _severity, _summary, is_preview in catalog.RULES
+        if is_preview and code in chosen
     ]
 
 

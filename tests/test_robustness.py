@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import bgcheck.load.unit as load_unit_module
 import bgcheck.model.build as build_module
-import bgcheck.run.check as check_module_home
+import bgcheck.load.summary as summary_module
+import bgcheck.rules.checker as checker_module
 from bgcheck.cli import main
 from bgcheck.load.config import load_config
 from bgcheck.load.unit import analyse_text
@@ -201,9 +201,9 @@ def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, pha
         files.update({f"filler{i}.py": "x = 1\n" for i in range(40)})
     root = write(tmp_path / "p", files)
     if phase == "summary":
-        monkeypatch.setattr(load_unit_module, "build_summary", _raise_for("boom.py", load_unit_module.build_summary))
+        monkeypatch.setattr(summary_module, "build_summary", _raise_for("boom.py", summary_module.build_summary))  # imported where a file is parsed
     elif phase == "check":
-        monkeypatch.setattr(check_module_home, "check_module", _raise_for("boom.py", check_module_home.check_module))
+        monkeypatch.setattr(checker_module, "check_module", _raise_for("boom.py", checker_module.check_module))  # imported where a file is checked
     else:
         real = build_module.build_index
 
@@ -226,7 +226,7 @@ def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, pha
 
 def test_isolation_in_the_cli_exit_status_and_output(tmp_path, monkeypatch):
     root = write(tmp_path / "p", {"app.py": SWALLOWS, "boom.py": "x = 1\n"})
-    monkeypatch.setattr(check_module_home, "check_module", _raise_for("boom.py", check_module_home.check_module))
+    monkeypatch.setattr(checker_module, "check_module", _raise_for("boom.py", checker_module.check_module))  # imported where a file is checked
     monkeypatch.chdir(root)
     raw = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
     assert raw.exit_code == 1, raw.output

@@ -7,10 +7,12 @@ from __future__ import annotations
 import ast
 import re
 import sys
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
+
+if TYPE_CHECKING:  # an annotation only: warm runs never import libcst
+    import libcst as cst
 
 # Set by the CLI's --debug (or BGCHECK_DEBUG): a file's internal error also prints its traceback.
 DEBUG = False

@@ -1,6 +1,6 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Four kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
+Five kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
 each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 
 * ``summaries``: a file's phase-1 result (its summary, or its BG000, and the summary's
@@ -11,7 +11,10 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
   content key; the configuration, runtimes, enabled rules and entry points; the project-wide
   facts digest, model/facts.py; the interfaces of the project modules it imports);
 * ``bundles``: every file's diagnostics at once, under the project key (every file's content
-  key and summary digest, and the same settings): one read when nothing changed.
+  key and summary digest, and the same settings): one read when nothing changed (named
+  files take their results from it too);
+* ``states``: per working directory, each file's size, times and inode with its content key,
+  summary digest and BG000 (load/file_states.py): a warm run does not read unchanged files.
 
 A file's diagnostics can depend on any other module (a callee starts moving
 money, a settings module turns on ``acks_late``), so the facts that cross files
@@ -150,9 +153,11 @@ class Cache:
         """Is there an entry (not read, so not checked)? A cheap test before choosing how to run."""
         return self._path(kind, key).is_file()
 
-    def get(self, kind: str, key: str) -> Any:
+    def get(self, kind: str, key: str, counted: bool = True) -> Any:
         """The stored value, or ``None`` when absent or not exactly an entry of this kind, key,
-        format and version (read as JSON, every field checked: see serial.py)."""
+        format and version (read as JSON, every field checked: see serial.py). ``counted``:
+        whether ``hits`` and ``misses`` count it (the file states, load/file_states.py, are not a
+        result the run would otherwise compute)."""
         value = _MISSING
         try:
             decode = serial.ENTRY_CODECS[kind][1]
@@ -163,9 +168,9 @@ class Cache:
         except Exception:  # missing, corrupt, truncated, a folder, of another shape: ignore and rewrite
             value = _MISSING
         if value is _MISSING:
-            self.misses += 1
+            self.misses += counted
             return None
-        self.hits += 1
+        self.hits += counted
         return value
 
     def discard(self) -> None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load import serial
 from bgcheck.load.cache import digest
 from bgcheck.load.source import module_name
-from bgcheck.load.summary import ModuleSummary
+
+if TYPE_CHECKING:
+    from bgcheck.load.summary import ModuleSummary
 
 
 def content_key(path: Path, display: str, data: bytes) -> str:

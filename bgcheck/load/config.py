@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from bgcheck.load.errors import ConfigError
 from bgcheck.load.files import glob_error, read_regular
+from bgcheck.load.source import MAX_FILE_BYTES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -624,3 +625,15 @@ def load_config(
         known_codes=tuple(code.upper() for code in known_codes),
     )
     return Config(path=path, root=path.parent, set_keys=frozenset(raw), **_read_table(raw, table, _KEYS))
+
+
+def console_scripts(root: Path) -> dict[str, str]:
+    """``[project.scripts]`` of the analysed project's pyproject.toml (entry points for BG404)."""
+    path = Path(root) / "pyproject.toml"
+    try:
+        data = tomllib.loads(read_regular(path, MAX_FILE_BYTES).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):  # missing, a FIFO, not TOML: no entry points
+        return {}
+    project = data.get("project")
+    scripts = project.get("scripts") if isinstance(project, dict) else None
+    return {str(k): str(v) for k, v in scripts.items()} if isinstance(scripts, dict) else {}

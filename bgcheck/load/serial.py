@@ -18,11 +18,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from bgcheck.diagnostics import Diagnostic, Location, Severity
-from bgcheck.syntax.ir import UNKNOWN_IR
-from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
+
+if TYPE_CHECKING:  # imported where summaries are decoded: the other entries need no libcst
+    from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
 
 
 class DataError(ValueError):
@@ -212,6 +213,8 @@ def decode_rows(rows) -> list:
         elif tag == "ref" and size == 2:
             node = ("ref", _str(row[1]))
         elif tag == "?" and size == 1:
+            from bgcheck.syntax.ir import UNKNOWN_IR
+
             node = UNKNOWN_IR
         elif tag == "*" and size == 1:
             node = _SPLAT
@@ -477,6 +480,8 @@ def _irs(value, nodes: list) -> tuple:
 
 
 def _function_from_data(data, nodes: list) -> FunctionSummary:
+    from bgcheck.load.summary import FunctionSummary
+
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, returns) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
@@ -499,6 +504,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
 
 
 def _class_from_data(data, nodes: list) -> ClassSummary:
+    from bgcheck.load.summary import ClassSummary
+
     qualname, name, bases, decorators, attrs, self_attrs, methods, line = _record(data, len(CLASS_FIELDS))
     return ClassSummary(
         qualname=_str(qualname),
@@ -514,6 +521,8 @@ def _class_from_data(data, nodes: list) -> ClassSummary:
 
 def summary_from_data(data) -> ModuleSummary:
     """The ModuleSummary ``summary_to_data`` made (raises DataError on any other shape)."""
+    from bgcheck.load.summary import ModuleSummary
+
     (path, module, is_package, imports, constants, functions, classes, module_calls, module_call_sites,
      attr_assignments, recorded_calls, queue_puts, passed_refs, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
     nodes = decode_rows(rows)
@@ -616,10 +625,32 @@ def _bundle_from_data(data) -> dict:
     return {display: diagnostics_from_data(diagnostics) for display, diagnostics in data.items()}
 
 
+def _states_to_data(value: dict) -> dict:
+    """absolute path -> (size, mtime_ns, ctime_ns, inode, display, module, is_package, content key,
+    summary digest, BG000 or None): what a run learnt of each file (load/file_states.py)."""
+    return {
+        _str(path): [_int(size), _int(mtime), _int(ctime), _int(inode), _str(display), _str(module), _bool(is_package),
+                     _str(key), _str(summary_digest), _optional_diagnostic_to_data(error)]
+        for path, (size, mtime, ctime, inode, display, module, is_package, key, summary_digest, error) in value.items()
+    }
+
+
+def _states_from_data(data) -> dict:
+    if type(data) is not dict:
+        raise DataError("file states are a map")
+    states = {}
+    for path, row in data.items():
+        size, mtime, ctime, inode, display, module, is_package, key, summary_digest, error = _record(row, 10)
+        states[path] = (_int(size), _int(mtime), _int(ctime), _int(inode), _str(display), _str(module), _bool(is_package),
+                        _str(key), _str(summary_digest), _optional_diagnostic_from_data(error))
+    return states
+
+
 # kind -> (to plain data, from plain data)
 ENTRY_CODECS = {
     "summaries": (_summary_entry_to_data, _summary_entry_from_data),
     "digests": (_digest_entry_to_data, _digest_entry_from_data),
     "results": (diagnostics_to_data, diagnostics_from_data),
     "bundles": (_bundle_to_data, _bundle_from_data),
+    "states": (_states_to_data, _states_from_data),
 }

@@ -20,25 +20,43 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 
 def display_path(path: Path, cwd: Optional[Path] = None) -> str:
     cwd = cwd or Path.cwd()
-    absolute = Path(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    base = os.fspath(cwd)
+    if os.sep == "/" and os.path.isabs(base):  # the common case as string operations (a warm run shows every file)
+        base = base.rstrip("/")
+        if absolute == base:
+            return "."
+        if absolute.startswith(base + "/"):
+            return absolute[len(base) + 1 :]
+        if base:
+            return Path(absolute).as_posix()
     try:
-        return absolute.relative_to(cwd).as_posix()
+        return Path(absolute).relative_to(cwd).as_posix()
     except ValueError:
-        return absolute.as_posix()
+        return Path(absolute).as_posix()
 
 
-def module_name(path: Path) -> tuple[str, bool]:
-    """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg and sub hold ``__init__.py``."""
-    absolute = Path(os.path.abspath(path))
-    is_package = absolute.name == "__init__.py"
-    parts = [] if is_package else [absolute.stem]
-    folder = absolute.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder:
-        parts.append(folder.name)
-        folder = folder.parent
+def module_name(path: Path, folders: Optional[dict] = None) -> tuple[str, bool]:
+    """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg and sub hold ``__init__.py``.
+    ``folders``: folder -> whether it holds ``__init__.py``, remembered across the files of one run."""
+    absolute = os.path.abspath(path)
+    folder, name = os.path.split(absolute)
+    is_package = name == "__init__.py"
+    parts = [] if is_package else [Path(name).stem]
+    while _holds_init(folder, folders) and os.path.dirname(folder) != folder:
+        parts.append(os.path.basename(folder))
+        folder = os.path.dirname(folder)
     if not parts:  # a lone __init__.py outside any package
-        parts.append(absolute.parent.name or "__init__")
+        parts.append(os.path.basename(os.path.dirname(absolute)) or "__init__")
     return ".".join(reversed(parts)), is_package
+
+
+def _holds_init(folder: str, folders: Optional[dict]) -> bool:
+    if folders is None:
+        return os.path.isfile(os.path.join(folder, "__init__.py"))
+    if folder not in folders:
+        folders[folder] = os.path.isfile(os.path.join(folder, "__init__.py"))
+    return folders[folder]
 
 
 def decode_source(data: bytes) -> str:

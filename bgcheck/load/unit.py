@@ -9,9 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
-
-import libcst as cst
+from typing import TYPE_CHECKING, Any, Optional
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load import serial
@@ -20,7 +18,11 @@ from bgcheck.load.cache import digest
 from bgcheck.load.cache_keys import content_key
 from bgcheck.load.guards import parse_hazard
 from bgcheck.load.source import decode_source, module_name, normalize_newlines, read_source
-from bgcheck.load.summary import ModuleSummary, build_summary
+
+if TYPE_CHECKING:  # parsing (libcst) is imported where a file is parsed: a warm run may parse none
+    import libcst as cst
+
+    from bgcheck.load.summary import ModuleSummary
 
 
 @dataclass
@@ -37,6 +39,7 @@ class FileUnit:
     content_key: str = ""  # cache key of the file's bytes (with the cache on)
     summary_digest: str = ""  # digest of the summary: the project digest is made of these
     pending: bool = False  # the summary is in the cache but not read yet (see ensure_summary)
+    text_unread: bool = False  # the file's state matched (file_states.py): text read on demand (ensure_text)
 
     @property
     def has_async(self) -> bool:
@@ -48,17 +51,56 @@ class FileUnit:
         return any(name in job_code for name in self.summary.functions)
 
 
-def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = None) -> FileUnit:
+class FileChanged(Exception):
+    """A file whose text was read on demand no longer has the bytes its state recorded: it
+    changed during the run (the run starts again, reading every file)."""
+
+
+def load_unit(path: Path, display: str, cache=None, prepared: Optional[tuple] = None, states=None) -> FileUnit:
     """Phase 1 for one file on disk (from the cache when its bytes are unchanged).
-    ``prepared``: the (bytes, cache key) a caller already read and computed.
+    ``prepared``: the (bytes, cache key) a caller already read and computed. ``states``: the
+    run's FileStates (load/file_states.py): an unchanged file is not even read.
     Whatever goes wrong is this file's BG000, never the run's."""
     unit = FileUnit(path=path, display=display)
     try:
-        return _load_unit(unit, cache, prepared)
+        if states is not None and prepared is None and _from_state(unit, states):
+            return unit
+        _load_unit(unit, cache, prepared)
+        if states is not None and unit.content_key:
+            states.remember(path, display, unit.content_key, unit.summary_digest, unit.error)
+        return unit
     except Exception as exc:
         return failed(unit, "loading", exc)
     except MemoryError:
         return failed(unit, "loading", MemoryError("out of memory"))
+
+
+def _from_state(unit: FileUnit, states) -> bool:
+    """Take the content key, summary digest and BG000 from the file's recorded state if its stat
+    is unchanged; otherwise take its stat now, before it is read."""
+    state = states.lookup(unit.path, unit.display)
+    if state is None:
+        return False
+    unit.content_key, unit.summary_digest, unit.error = state.content_key, state.summary_digest, state.error
+    unit.pending = unit.error is None
+    unit.text_unread = True
+    return True
+
+
+def ensure_text(unit: FileUnit) -> FileUnit:
+    """Read the text of a unit loaded from its state, checking that the bytes are still those
+    of its content key (else FileChanged)."""
+    if not unit.text_unread:
+        return unit
+    data, error = read_source(unit.path, unit.display)
+    if error is not None or content_key(unit.path, unit.display, data) != unit.content_key:
+        raise FileChanged(unit.display)
+    unit.text_unread = False
+    try:
+        unit.text = decode_source(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        unit.text = ""  # the recorded BG000 says why
+    return unit
 
 
 def _load_unit(unit: FileUnit, cache, prepared: Optional[tuple]) -> FileUnit:
@@ -122,6 +164,7 @@ def ensure_summary(unit: FileUnit, cache) -> FileUnit:
     if cached is not None and _valid_summary_entry(cached) and cached[2] == unit.summary_digest:
         unit.summary, unit.error, unit.summary_digest = cached
         return unit
+    ensure_text(unit)
     analyse_text(unit.path, unit.display, unit.text, unit)
     if unit.summary is not None:
         unit.summary_digest = summary_digest(unit.summary)
@@ -140,6 +183,8 @@ def summary_digest(summary: ModuleSummary) -> str:
 
 
 def _valid_summary_entry(value) -> bool:
+    from bgcheck.load.summary import ModuleSummary
+
     if not (isinstance(value, tuple) and len(value) == 3):
         return False
     summary, error, summary_digest = value
@@ -173,6 +218,10 @@ def failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
 
 
 def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUnit:
+    import libcst as cst
+
+    from bgcheck.load.summary import build_summary
+
     text = normalize_newlines(text)
     unit.text = text
     if "\x00" in text:

@@ -3,13 +3,9 @@ from every file's summary."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
 from bgcheck.load.config import Config
-from bgcheck.load.files import read_regular
-from bgcheck.load.source import MAX_FILE_BYTES
 from bgcheck.load.summary import ModuleSummary
 from bgcheck.load.unit import FileUnit, failed
 from bgcheck.model import transactions
@@ -20,11 +16,6 @@ from bgcheck.model.locks import find_locks
 from bgcheck.model.money import build_money_model
 from bgcheck.model.project import ProjectIndex
 from bgcheck.model.shutdown import build_shutdown_model
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 
 def build_index(
@@ -60,15 +51,3 @@ def build_index_isolated(units: Sequence[FileUnit], config: Config, scripts: Opt
             except Exception as exc:
                 failed(unit, "modelling the project with", exc)
     return build_index([u.summary for u in units if u.summary is not None], config, scripts, runtimes)
-
-
-def console_scripts(root: Path) -> dict[str, str]:
-    """``[project.scripts]`` of the analysed project's pyproject.toml (entry points for BG404)."""
-    path = Path(root) / "pyproject.toml"
-    try:
-        data = tomllib.loads(read_regular(path, MAX_FILE_BYTES).decode("utf-8"))
-    except (OSError, ValueError, RecursionError):  # missing, a FIFO, not TOML: no entry points
-        return {}
-    project = data.get("project")
-    scripts = project.get("scripts") if isinstance(project, dict) else None
-    return {str(k): str(v) for k, v in scripts.items()} if isinstance(scripts, dict) else {}

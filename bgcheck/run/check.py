@@ -3,18 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
-
-import libcst as cst
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load.bg000 import internal_error, too_deep
 from bgcheck.load.config import Config
 from bgcheck.load.unit import FileUnit
-from bgcheck.model.project import ProjectIndex
-from bgcheck.rules.base import Rule
-from bgcheck.rules.checker import check_module
 from bgcheck.run.noqa import is_suppressed, parse_noqa
+
+if TYPE_CHECKING:  # libcst and the rules are imported when a file is checked: a warm run may check none
+    from bgcheck.model.project import ProjectIndex
+    from bgcheck.rules.base import Rule
 
 # Phase 1 keeps each file's CST for phase 2 while the kept source stays under
 # this budget (a CST costs tens of bytes per source byte); past it, phase 2
@@ -33,6 +32,10 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
 
 
 def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
+    import libcst as cst
+
+    from bgcheck.rules.checker import check_module
+
     rules = [rule_class(config) for rule_class in rule_classes]
     relevant = [rule for rule in rules if rule.is_relevant(unit)]
     if not relevant:

@@ -13,25 +13,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Collection, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Collection, Mapping, Optional, Sequence
 
 from bgcheck.diagnostics import BG000_CODE, Diagnostic
 from bgcheck.load import cache_keys
 from bgcheck.load.cache_keys import content_key, valid_results_entry
-from bgcheck.load.config import Config
+from bgcheck.load.config import Config, console_scripts
+from bgcheck.load.file_states import FileStates
 from bgcheck.load.source import read_source
-from bgcheck.load.unit import FileUnit, ensure_summary, load_unit
-from bgcheck.model.build import build_index_isolated, console_scripts
-from bgcheck.model.facts import facts_digest
-from bgcheck.model.locks import unmatched_runtime_keys
-from bgcheck.model.project import ProjectIndex
+from bgcheck.load.unit import FileChanged, FileUnit, ensure_summary, ensure_text, load_unit
 from bgcheck.model.runtimes import load_runtimes
-from bgcheck.rules import all_rules
-from bgcheck.rules.base import Rule
-from bgcheck.run import check, parallel
-from bgcheck.run.check import KEEP_CST_BUDGET_CHARS, within_cst_budget
+from bgcheck.rules import catalog
+from bgcheck.run import parallel
 from bgcheck.run.items import file_items, project_items, stdin_items
 from bgcheck.run.noqa import ignored_by, ignored_codes, is_suppressed, parse_noqa, per_file_ignores
+
+# A warm run whose results all come from the cache parses nothing: libcst, the project models
+# and the rules (run/check.py, model/build.py, bgcheck.rules) are imported where they are used.
+if TYPE_CHECKING:
+    from bgcheck.model.project import ProjectIndex
+    from bgcheck.rules.base import Rule
 
 
 @dataclass
@@ -69,6 +70,8 @@ def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[st
 def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
     """Rules after the configuration's select/ignore and preview mode; ``select`` from the CLI
     replaces the configured one (select and extend-select). Preview rules run only in preview mode, even when selected."""
+    from bgcheck.rules import all_rules
+
     chosen_select = select if select is not None else config.effective_select()
     chosen_ignore = tuple(config.ignore) + tuple(ignore)
     return [
@@ -78,12 +81,25 @@ def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
     ]
 
 
+def enabled_codes(config: Config, select=None, ignore=()) -> list[str]:
+    """The codes of ``enabled_rules``, from the rule catalog (no rule module imported)."""
+    chosen_select = select if select is not None else config.effective_select()
+    chosen_ignore = tuple(config.ignore) + tuple(ignore)
+    return [
+        code
+        for code, _name, _severity, _summary, preview in catalog.RULES
+        if code_enabled(code, chosen_select, chosen_ignore) and (config.preview or not preview)
+    ]
+
+
 # ---------------------------------------------------------------------------
 # phase 1
 
 
 def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None, jobs: Optional[int] = 1, cache=None) -> list[FileUnit]:
     """Phase 1 for every file the paths name, on ``jobs`` processes (None: one per CPU)."""
+    from bgcheck.run.check import within_cst_budget
+
     items = file_items(paths, config, cwd)
     workers = parallel.workers_for(jobs, len(items))
     if workers > 1:
@@ -101,6 +117,8 @@ def collect_project(
     paths: Sequence[Path], config: Config, runtimes_file: Optional[Path] = None, jobs: Optional[int] = 1, cache=None
 ) -> tuple[ProjectIndex, list[Diagnostic]]:
     """Phase 1 only: the project index (with jobs), and BG000 for files that could not be analysed."""
+    from bgcheck.model.build import build_index_isolated
+
     runtimes = load_runtimes(config, runtimes_file)
     units = [ensure_summary(unit, cache) for unit in load_units(paths, config, jobs=jobs, cache=cache)]
     index = build_index_isolated(units, config, console_scripts(config.root), runtimes)
@@ -131,25 +149,47 @@ def run(
         jobs = 1  # the stdin text lives in this process
     else:
         items, report_for = project_items(paths, config, cwd, skipped)
+    # What the last run learnt of each file by its stat: unchanged files are not read (file_states.py).
+    states = FileStates(cache, cwd) if cache is not None and stdin is None else None
     workers = parallel.workers_for(jobs, len(items))
     if workers > 1 and cache is not None and cache.has_kind("digests"):  # a first run would read every file twice
-        prepared = _prepare(items, cache)
-        if sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
+        unknown = [item for item in items if states.lookup(*item) is None]
+        prepared = _prepare(unknown, states)
+        if len(items) - len(unknown) + sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
     options = CheckOptions(select, ignore, runtimes, report_for, cache, need_index)
     if workers == 1:
-        units = within_cst_budget(load_unit(path, display, cache, prepared.get(path)) for path, display in items)
-        return _report_skipped(check_units(units, config, options), skipped)
+        try:
+            result = _run_here(items, config, options, prepared, states)
+        except FileChanged:  # a file changed while this run read it: read every file now
+            result = _run_here(items, config, options, prepared, None)
+        return _report_skipped(result, skipped)
     # Several processes that keep their files' CSTs from phase 1 to phase 2.
+    from bgcheck.run.check import KEEP_CST_BUDGET_CHARS
+
     with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
         units = pool.phase1(items, cache)
         return _report_skipped(check_units(units, config, options, pool), skipped)
 
 
-def _prepare(items, cache) -> dict:
-    """path -> (bytes, cache key) for every readable file under the size limit."""
+def _run_here(items, config: Config, options: "CheckOptions", prepared: dict, states: Optional[FileStates]) -> "RunResult":
+    """Phase 1 and phase 2 in this process; then the files' states are saved for the next run."""
+    from bgcheck.run.check import within_cst_budget
+
+    units = within_cst_budget(load_unit(path, display, options.cache, prepared.get(path), states) for path, display in items)
+    result = check_units(units, config, options)
+    if states is not None:
+        states.save()
+    return result
+
+
+def _prepare(items, states: Optional[FileStates]) -> dict:
+    """path -> (bytes, cache key) for every readable file under the size limit (each file's stat
+    taken before it is read, for its state)."""
     prepared = {}
     for path, display in items:
+        if states is not None:
+            states.stat(path)
         data, error = read_source(path, display)
         if error is None:
             prepared[path] = (data, content_key(path, display, data))
@@ -180,7 +220,7 @@ class _Phase2:
         self.cache = options.cache
         self.report_for = options.report_for
         self.runtimes = options.runtimes or {}
-        self.rule_classes = enabled_rules(config, options.select, options.ignore)
+        self.codes = enabled_codes(config, options.select, options.ignore)
         select = options.select if options.select is not None else config.effective_select()
         self.bg000_enabled = code_enabled(BG000_CODE, select, tuple(config.ignore) + tuple(options.ignore))
         self.per_file = per_file_ignores(config)
@@ -188,6 +228,8 @@ class _Phase2:
         self._index: Optional[ProjectIndex] = None
 
     def index(self) -> ProjectIndex:
+        from bgcheck.model.build import build_index_isolated
+
         if self._index is None:
             for unit in self.units:
                 ensure_summary(unit, self.cache)
@@ -203,19 +245,21 @@ class _Phase2:
     def report_error(self, unit: FileUnit) -> None:
         """The unit's BG000, unless it is disabled, ignored for the file, or silenced by a noqa on its line."""
         line = unit.error.location.line
-        if self.bg000_enabled and not ignored_by(BG000_CODE, self.ignored(unit)) and not is_suppressed(parse_noqa(unit.text), BG000_CODE, (line,)):
+        if self.bg000_enabled and not ignored_by(BG000_CODE, self.ignored(unit)) and not is_suppressed(parse_noqa(ensure_text(unit).text), BG000_CODE, (line,)):
             self.found[unit.display] = [unit.error]
 
     def run(self) -> RunResult:
         static = project_key = ""
         if self.cache is not None:
             scripts = console_scripts(self.config.root)
-            static = cache_keys.static_key(self.config, self.runtimes, [rule.code for rule in self.rule_classes], scripts)
+            static = cache_keys.static_key(self.config, self.runtimes, self.codes, scripts)
             project_key = cache_keys.project_key(static, self.units)
         # Nothing changed since a run with the same project key: its results, in one read.
         bundle = self.cached_bundle(project_key)
         file_keys: dict[str, str] = {}
         if self.cache is not None and bundle is None and any(u.error is None for u in self.units):
+            from bgcheck.model.facts import facts_digest
+
             file_keys = cache_keys.file_keys(self.units, facts_digest(self.index()), static)
         to_check = self.from_cache(bundle, file_keys)
         raw_results = self.check(to_check, file_keys) if to_check else {}
@@ -224,7 +268,9 @@ class _Phase2:
         return self.result()
 
     def cached_bundle(self, project_key: str) -> Optional[dict]:
-        if self.cache is None or self.report_for is not None:
+        """Every file's results under the project key (named files take theirs from it: a named
+        file gets the findings a whole-project run gives it)."""
+        if self.cache is None:
             return None
         bundle = self.cache.get("bundles", project_key)
         if bundle is not None and not (isinstance(bundle, dict) and all(valid_results_entry(v) for v in bundle.values())):
@@ -258,20 +304,24 @@ class _Phase2:
     def check(self, to_check: list[FileUnit], file_keys: dict[str, str]) -> dict[str, list[Diagnostic]]:
         """Check the units (here, or on the workers that loaded them); returns each file's raw
         diagnostics (before per-file ignores, as cached) and fills ``found``."""
+        from bgcheck.run import check
+
         index = self.index()
+        rule_classes = enabled_rules(self.config, self.options.select, self.options.ignore)
         for unit in to_check:
             if unit.error is not None:  # its summary broke the project model (build_index_isolated)
                 self.report_error(unit)
         to_check = [unit for unit in to_check if unit.error is None]
         for unit in to_check:
+            ensure_text(unit)
             unit.index = index
         if self.pool is not None:
-            by_display = self.pool.phase2([unit.display for unit in to_check], index, self.config, self.rule_classes, self.cache)
+            by_display = self.pool.phase2([unit.display for unit in to_check], index, self.config, rule_classes, self.cache)
             outcomes = [by_display[unit.display] for unit in to_check]
         else:
             outcomes = []
             for unit in to_check:
-                outcomes.append(check.check_unit(unit, index, self.config, self.rule_classes))
+                outcomes.append(check.check_unit(unit, index, self.config, rule_classes))
                 if self.report_for is None:
                     unit.module = None  # a one-shot run frees each CST as it goes
         raw_results: dict[str, list[Diagnostic]] = {}
@@ -288,19 +338,22 @@ class _Phase2:
     def result(self) -> RunResult:
         result = RunResult(files_checked=len(self.units) if self.report_for is None else len(self.report_for))
         result.checked_paths = frozenset(u.display for u in self.units if self.reported(u))
-        result.codes = frozenset([rule.code for rule in self.rule_classes] + ([BG000_CODE] if self.bg000_enabled else []))
+        result.codes = frozenset(self.codes + ([BG000_CODE] if self.bg000_enabled else []))
         if self.runtimes or self.options.need_index:
+            from bgcheck.model.locks import unmatched_runtime_keys
+
             index = self.index()
             result.warnings = [
                 f"runtime {key!r} ({self.runtimes[key].source}) matches no job or lock"
                 for key in unmatched_runtime_keys(self.runtimes, index.jobs, index.locks)
             ]
-        texts = {unit.display: unit.text for unit in self.units}
+        units = {unit.display: unit for unit in self.units}
         for display, diagnostics in self.found.items():
             if diagnostics:
                 result.diagnostics.extend(diagnostics)
-                if texts.get(display):
-                    result.sources[display] = texts[display]
+                text = ensure_text(units[display]).text if display in units else ""
+                if text:
+                    result.sources[display] = text
         result.index = self._index
         result.diagnostics.sort(key=Diagnostic.sort_key)
         return result

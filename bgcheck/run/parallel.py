@@ -19,7 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Optional, Sequence
 
 from bgcheck.load.unit import ensure_summary, load_unit
-from bgcheck.run import check
 from bgcheck.run.process import in_big_stack, raise_recursion_limit, tune_gc
 
 # Below this many files, starting processes costs more than it saves.
@@ -72,6 +71,8 @@ def _worker_main(connection, budget_chars: int) -> None:
 
 
 def _worker_loop(connection, budget_chars: int) -> None:
+    from bgcheck.run import check  # parsing and the rules: imported by the workers that use them
+
     units: dict = {}
     while True:
         try:

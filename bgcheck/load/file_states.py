@@ -1,0 +1,111 @@
+"""File states: what the last run learnt about each file, by the file's ``stat``, so that a warm
+run does not read and hash files that have not changed.
+
+A state records a file's size, modification and change times (nanoseconds) and inode, taken
+*before* its bytes were read, with the content key of those bytes, the digest of its summary
+and its BG000 (what a "digests" entry holds). A later run that finds the same four values, the
+same display path and the same module name (the package layout can change around a file) takes
+the content key from the state instead of reading the file; the text is read only if the run
+needs it (load/unit.py: ensure_text), and then checked against the key.
+
+Same-tick edits: a file written again within the file system's timestamp granularity after it
+was recorded would keep its times. So a state is recorded only for a file whose modification and
+change times are at least ``RACY_NS`` older than the start of the run that reads it (the "racy
+file" rule of git's index): any later write gives the file a newer time. The change time cannot
+be set back by a program (``touch -d`` or ``os.utime`` update it), so restoring a modification time
+after an edit does not hide the edit either.
+
+States live in the cache as one entry (kind "states") per working directory: one read per run.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Optional
+
+from bgcheck.diagnostics import Diagnostic
+from bgcheck.load.cache import digest
+from bgcheck.load.source import module_name
+
+# A file modified or changed less than this before the run started is read and hashed again next time.
+RACY_NS = 3_000_000_000
+
+
+@dataclass(frozen=True)
+class FileState:
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    inode: int
+    display: str
+    module: str
+    is_package: bool
+    content_key: str
+    summary_digest: str
+    error: Optional[Diagnostic]
+
+    def stat_matches(self, info: os.stat_result) -> bool:
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode) == (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+class FileStates:
+    """The states of one working directory's files: read once from the cache, looked up per file,
+    written back (when they changed) for the files of this run."""
+
+    def __init__(self, cache, cwd: Optional[Path] = None) -> None:
+        self.cache = cache
+        self.key = digest("file-states", os.path.abspath(cwd or Path.cwd()))
+        self.started_ns = time.time_ns()
+        self.known: dict[str, FileState] = {}
+        for path, row in (cache.get("states", self.key, counted=False) or {}).items():  # fields checked by serial.py
+            self.known[path] = FileState(*row)
+        self.stats: dict[str, os.stat_result] = {}  # absolute path -> stat taken before reading
+        self.current: dict[str, FileState] = {}  # this run's states, written by save()
+        self.folders: dict = {}  # folder -> holds __init__.py (module names, for this run)
+
+    def lookup(self, path: Path, display: str) -> Optional[FileState]:
+        """The recorded state of an unchanged file, or None (then the caller reads the file: its
+        stat, taken here first, lets ``remember`` record it)."""
+        absolute = self.stat(path)
+        if absolute is None:
+            return None
+        if absolute not in self.current:
+            state = self.known.get(absolute)
+            if state is None or not state.stat_matches(self.stats[absolute]) or state.display != display:
+                return None
+            if module_name(path, self.folders) != (state.module, state.is_package):
+                return None
+            self.current[absolute] = state
+        state = self.current[absolute]
+        return state if state.display == display else None
+
+    def stat(self, path: Path) -> Optional[str]:
+        """Take the file's stat now, before its bytes are read (a write after it changes the stat)."""
+        absolute = os.path.abspath(path)
+        if absolute not in self.stats:
+            try:
+                self.stats[absolute] = os.stat(path)
+            except OSError:
+                return None
+        return absolute
+
+    def remember(self, path: Path, display: str, content_key: str, summary_digest: str, error) -> None:
+        """Record what a file's bytes, read after ``stat``, gave; not for a file changed too recently."""
+        info = self.stats.get(os.path.abspath(path))
+        if info is None or not content_key or max(info.st_mtime_ns, info.st_ctime_ns) > self.started_ns - RACY_NS:
+            return
+        name, is_package = module_name(path, self.folders)
+        self.current[os.path.abspath(path)] = FileState(
+            info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, display, name, is_package, content_key, summary_digest, error
+        )
+
+    def save(self) -> None:
+        if self.current != self.known:
+            self.cache.put("states", self.key, {path: _row(state) for path, state in self.current.items()})
+
+
+def _row(state: FileState) -> tuple:
+    return tuple(getattr(state, f.name) for f in fields(FileState))
