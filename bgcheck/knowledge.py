@@ -384,6 +384,9 @@ RECORDED_CALL_NAMES = frozenset(
         "add",
         # money and transactions (BG6xx)
         "on_commit",
+        "path",  # Django URL routes: what they route to is a view (BG604 under ATOMIC_REQUESTS)
+        "re_path",
+        "url",
     }
 )
 # Recorded only when the receiver is not a string literal (``", ".join(...)``).
@@ -768,6 +771,36 @@ TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|d
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 NON_ATOMIC_REQUESTS = frozenset({"django.db.transaction.non_atomic_requests"})
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
+
+# --- Django views (BG604: under ATOMIC_REQUESTS every view runs in a transaction) ---------------
+#
+# Classes whose subclasses' handler methods Django runs as views: Django's ``View`` and its generic
+# views, Django REST framework's ``APIView``, generic API views and viewsets (canonical names).
+VIEW_CLASS_BASES = re.compile(
+    r"django\.views(\.generic(\.\w+)?)?\.\w*View"
+    r"|rest_framework\.views\.APIView|rest_framework\.generics\.\w*APIView|rest_framework\.viewsets\.\w*ViewSet"
+)
+# The methods of such a class that run a request: HTTP handlers, DRF's actions and save hooks, the
+# generic editing views' form hooks. Other methods (helpers, ``get_queryset``) may run in a request
+# too, but they are judged as ordinary functions through their callers.
+VIEW_HANDLER_METHODS = frozenset(
+    {
+        "get", "post", "put", "patch", "delete", "head", "options", "trace", "dispatch",
+        "list", "create", "retrieve", "update", "partial_update", "destroy",
+        "perform_create", "perform_update", "perform_destroy", "form_valid",
+    }
+)
+# Decorators that make a method of a viewset an extra action, or a function a view.
+VIEW_METHOD_DECORATORS = frozenset({"rest_framework.decorators.action", "rest_framework.decorators.detail_route", "rest_framework.decorators.list_route"})
+VIEW_FUNCTION_DECORATORS = frozenset({"rest_framework.decorators.api_view"})
+# django-ninja: ``@router.post(...)`` on a ``Router()`` or ``@api.get(...)`` on a ``NinjaAPI()``.
+NINJA_OPERATIONS = re.compile(r"ninja(\.\w+)*\.(Router|NinjaAPI)\(\)\.(get|post|put|patch|delete|api_operation)")
+# ``urls.py``: ``path("orders/", views.create_order)``, ``re_path(..., OrderView.as_view())``; the
+# view is the second argument (or ``view=``).
+URL_ROUTES = frozenset(
+    {"django.urls.path", "django.urls.re_path", "django.urls.conf.path", "django.urls.conf.re_path", "django.conf.urls.url"}
+)
+AS_VIEW = "as_view"
 # ``atomic(using=<alias>)`` on a database alias named as a read replica is a read-only snapshot: there
 # is nothing to roll back, so nothing published inside it can announce a write that never happened.
 # Only the alias's name tells (bgcheck does not read the database router); other aliases write.

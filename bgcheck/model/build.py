@@ -16,6 +16,7 @@ from bgcheck.model.locks import find_locks
 from bgcheck.model.money import build_money_model
 from bgcheck.model.project import ProjectIndex
 from bgcheck.model.shutdown import build_shutdown_model
+from bgcheck.model.views import django_views
 
 
 def build_index(
@@ -34,6 +35,7 @@ def build_index(
     index.transaction_helpers = transactions.transaction_helpers(index)
     index.transaction_decorators = transactions.transaction_decorators(index)
     index.atomic_requests = transactions.atomic_requests(index)
+    index.views = django_views(index) if index.atomic_requests else {}
     return index
 
 

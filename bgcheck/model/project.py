@@ -49,6 +49,7 @@ class ProjectIndex:
         self.transaction_helpers: set = set()  # context managers that open a transaction
         self.transaction_decorators: set = set()  # decorators whose wrapper opens one
         self.atomic_requests = False
+        self.views: dict = {}  # under ATOMIC_REQUESTS: Django view qualname -> how (bgcheck.model.views)
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:

@@ -18,6 +18,7 @@ from bgcheck.diagnostics import Location, Severity
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
+from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.walk import walk
 
 
@@ -391,7 +392,7 @@ class PublishInsideTransaction(Rule):
         return bool(
             any(word in unit.text for word in ("atomic", "begin"))
             or (index is not None and (index.transaction_helpers or index.transaction_decorators))
-            or (index is not None and index.atomic_requests and unit.summary is not None and _is_views_module(unit.summary.module))
+            or (index is not None and unit.summary is not None and any(q in index.views for q in unit.summary.functions))
         )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
@@ -432,8 +433,9 @@ class PublishInsideTransaction(Rule):
                         if _relays_locked_rows(ancestor.body, node, ctx):
                             return None
                         return label
-                if ctx.index.atomic_requests and _is_django_view(ancestor, ctx):
-                    return "a view, and ATOMIC_REQUESTS = True wraps every view in a transaction"
+                view = ctx.index.views.get(ctx.function_qualname or "")
+                if view is not None:
+                    return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction"
                 return None
         return None
 
@@ -504,7 +506,7 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
     publishing something else (a parameter, a constant) is still publishing inside the transaction."""
     reads = _Reads()
     walk(body, reads)
-    flows = [(source, _names(source), bound, _locks_rows(source)) for source, bound in reads.flows]
+    flows = [(source, _names(source), bound, locks_rows(source)) for source, bound in reads.flows]
     if not any(locks for _source, _used, _bound, locks in flows):
         return False
     locked: set[str] = set()
@@ -517,32 +519,6 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
                 changed = True
     published = set().union(*(_names(arg.value) for arg in publish.args)) if publish.args else set()
     return bool(published & locked)
-
-
-def _locks_rows(node: cst.CSTNode) -> bool:
-    """Does the expression lock rows: ``.select_for_update()``, ``.with_for_update()``, or a SQL literal
-    with ``FOR UPDATE`` (the query's own text, not a comment)?"""
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_Name(self, n: cst.Name) -> None:
-            nonlocal found
-            found = found or n.value in knowledge.ROW_LOCK_METHODS
-
-        def visit_SimpleString(self, n: cst.SimpleString) -> None:
-            nonlocal found
-            try:
-                value = n.evaluated_value
-            except Exception:  # pragma: no cover - an escape libcst cannot evaluate
-                return
-            found = found or (isinstance(value, str) and knowledge.SQL_FOR_UPDATE.search(value) is not None)
-
-        def visit_FormattedStringText(self, n: cst.FormattedStringText) -> None:
-            nonlocal found
-            found = found or knowledge.SQL_FOR_UPDATE.search(n.value) is not None
-
-    walk(node, _Finder())
-    return found
 
 
 def _reads_replica(call: cst.Call, ctx) -> bool:
@@ -588,18 +564,3 @@ def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
     if function and function in ctx.index.transaction_helpers:
         return f"`with {function.rsplit('.', 1)[-1]}():` (which opens a transaction)"
     return None
-
-
-def _is_views_module(module: str) -> bool:
-    return module.endswith("views") or ".views." in module + "."
-
-
-def _is_django_view(node: cst.FunctionDef, ctx) -> bool:
-    if not _is_views_module(ctx.summary.module):
-        return False
-    for decorator in node.decorators:
-        target = ctx.resolve_call(decorator.decorator) if isinstance(decorator.decorator, cst.Call) else ctx.resolve(decorator.decorator)
-        if target in knowledge.NON_ATOMIC_REQUESTS:
-            return False
-    params = [p.name.value for p in node.params.params]
-    return "request" in params

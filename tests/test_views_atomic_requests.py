@@ -1,0 +1,229 @@
+"""BG604 under Django's ``ATOMIC_REQUESTS``: every view runs in a transaction, whatever its module is
+called. Views are Django REST framework APIView / viewset / generic view handlers, ``@api_view``
+functions, django-ninja operations, class-based views' handlers and whatever ``urls.py`` routes to;
+``@transaction.non_atomic_requests`` (on the view, its class, or around the route) opts one out,
+and an ``async def`` view never runs under ATOMIC_REQUESTS."""
+
+from __future__ import annotations
+
+from conftest import codes
+
+SETTINGS = """
+DATABASES = {
+    "default": {"ENGINE": "django.db.backends.postgresql", "NAME": "shop", "ATOMIC_REQUESTS": True},
+}
+"""
+
+TASKS = """
+from celery import shared_task
+
+@shared_task
+def send_receipt(order_id):
+    pass
+"""
+
+
+def project(atomic: bool = True, **files: str) -> dict:
+    found = {
+        "config/__init__.py": "",
+        "config/settings.py": SETTINGS if atomic else SETTINGS.replace('"ATOMIC_REQUESTS": True', '"ATOMIC_REQUESTS": False'),
+        "shop/__init__.py": "",
+        "shop/tasks.py": TASKS,
+    }
+    found.update(files)
+    return found
+
+
+DRF = """
+from rest_framework import generics, viewsets
+from rest_framework.decorators import action, api_view
+from rest_framework.views import APIView
+
+from shop.tasks import send_receipt
+
+
+class OrderView(APIView):
+    def post(self, request):
+        send_receipt.delay(1)
+
+
+class OrderViewSet(viewsets.ModelViewSet):
+    def perform_create(self, serializer):
+        order = serializer.save()
+        send_receipt.delay(order.id)
+
+    @action(detail=True, methods=["post"])
+    def resend(self, request, pk=None):
+        send_receipt.delay(pk)
+
+    def _helper(self, order):
+        send_receipt.delay(order.id)
+
+
+class Create(generics.CreateAPIView):
+    def create(self, request, *args, **kwargs):
+        send_receipt.delay(2)
+
+
+@api_view(["POST"])
+def refund(request):
+    send_receipt.delay(3)
+"""
+
+
+def test_drf_views_in_a_module_not_named_views_are_flagged(bg):
+    found = bg.files(project(**{"shop/api/__init__.py": "", "shop/api/endpoints.py": DRF}), select=["BG604"])
+    assert codes(found) == [("BG604", 11), ("BG604", 17), ("BG604", 21), ("BG604", 29), ("BG604", 34)]
+    assert all(d.location.path == "shop/api/endpoints.py" for d in found)
+    assert "a method of a `APIView` subclass" in found[0].message
+    assert "ATOMIC_REQUESTS" in found[0].message
+    assert "`@api_view`" in found[-1].message
+
+
+def test_drf_views_without_atomic_requests_are_not_flagged(bg):
+    found = bg.files(project(atomic=False, **{"shop/api/__init__.py": "", "shop/api/endpoints.py": DRF}), select=["BG604"])
+    assert codes(found) == []
+
+
+def test_view_classes_through_a_project_base_class_in_another_module(bg):
+    found = bg.files(
+        project(
+            **{
+                "shop/base.py": """
+                    from django.views import View
+
+                    class BaseView(View):
+                        pass
+                    """,
+                "shop/checkout.py": """
+                    from shop.base import BaseView
+                    from shop.tasks import send_receipt
+
+                    class CheckoutView(BaseView):
+                        def post(self, request):
+                            send_receipt.delay(1)
+
+                        def notify(self, order):  # not a handler: judged through its callers
+                            send_receipt.delay(order.id)
+
+                    class Plain:
+                        def post(self, request):  # not a view class
+                            send_receipt.delay(2)
+                    """,
+            }
+        ),
+        select=["BG604"],
+    )
+    assert codes(found) == [("BG604", 7)]
+    assert "`View` subclass" in found[0].message
+
+
+def test_ninja_operations_are_views_and_async_ones_are_not(bg):
+    found = bg.files(
+        project(
+            **{
+                "shop/api.py": """
+                    from ninja import NinjaAPI, Router
+
+                    from shop.tasks import send_receipt
+
+                    api = NinjaAPI()
+                    router = Router()
+
+                    @router.post("/orders")
+                    def create_order(request):
+                        send_receipt.delay(1)
+
+                    @api.get("/orders/{pk}")
+                    def show_order(request, pk: int):
+                        send_receipt.delay(pk)
+
+                    @router.post("/fast")
+                    async def create_fast(request):
+                        send_receipt.delay(2)
+                    """,
+            }
+        ),
+        select=["BG604"],
+    )
+    assert codes(found) == [("BG604", 11), ("BG604", 15)]
+    assert "django-ninja operation" in found[0].message
+
+
+def test_what_urls_routes_to_is_a_view(bg):
+    found = bg.files(
+        project(
+            **{
+                "shop/handlers.py": """
+                    from shop.tasks import send_receipt
+
+                    def create_order(req):
+                        send_receipt.delay(1)
+
+                    def cancel_order(req):
+                        send_receipt.delay(2)
+
+                    def not_routed(req):
+                        send_receipt.delay(3)
+
+                    class Legacy:
+                        def post(self, req):
+                            send_receipt.delay(4)
+
+                        @classmethod
+                        def as_view(cls):
+                            return cls().post
+                    """,
+                "shop/urls.py": """
+                    from django.contrib.auth.decorators import login_required
+                    from django.db import transaction
+                    from django.urls import path, re_path
+
+                    from shop import handlers
+
+                    urlpatterns = [
+                        path("orders/", login_required(handlers.create_order)),
+                        re_path(r"^cancel/$", transaction.non_atomic_requests(handlers.cancel_order)),
+                        path("legacy/", handlers.Legacy.as_view(), name="legacy"),
+                    ]
+                    """,
+            }
+        ),
+        select=["BG604"],
+    )
+    assert codes(found) == [("BG604", 5), ("BG604", 15)]
+    assert "routed in urls.py" in found[0].message
+
+
+def test_non_atomic_requests_opts_views_out(bg):
+    found = bg.files(
+        project(
+            **{
+                "shop/api.py": """
+                    from django.db import transaction
+                    from django.utils.decorators import method_decorator
+                    from rest_framework.decorators import api_view
+                    from rest_framework.views import APIView
+
+                    from shop.tasks import send_receipt
+
+                    @method_decorator(transaction.non_atomic_requests, name="dispatch")
+                    class OrderView(APIView):
+                        def post(self, request):
+                            send_receipt.delay(1)
+
+                    @api_view(["POST"])
+                    @transaction.non_atomic_requests
+                    def refund(request):
+                        send_receipt.delay(2)
+
+                    class Other(APIView):
+                        @method_decorator(transaction.non_atomic_requests)
+                        def post(self, request):
+                            send_receipt.delay(3)
+                    """,
+            }
+        ),
+        select=["BG604"],
+    )
+    assert codes(found) == []
