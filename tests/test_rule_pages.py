@@ -42,6 +42,10 @@ SECTIONS = (
     "References",
 )
 
+# Sections a page may have, each right after the section named here: what a rule's model follows
+# across the project (wrappers, calls, other modules) and what it does not.
+OPTIONAL_SECTIONS = {"What bgcheck follows": "When it stays silent"}
+
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _SEVERITY = re.compile(r"^Severity: (?P<severity>\w+) · Family: (?P<family>\S.*)$")
 
@@ -213,7 +217,12 @@ def test_page_title_and_severity_match_the_rule(path):
 def test_page_has_every_section_in_order(path):
     page = parse_page(path.read_text(encoding="utf-8"))
     headings = [section.heading for section in page.sections]
-    assert headings == list(SECTIONS), f"{path.name}: sections are {headings}, expected {list(SECTIONS)}"
+    required = [heading for heading in headings if heading not in OPTIONAL_SECTIONS]
+    assert required == list(SECTIONS), f"{path.name}: sections are {headings}, expected {list(SECTIONS)}"
+    for optional, after in OPTIONAL_SECTIONS.items():
+        if optional in headings:
+            position = headings.index(optional)
+            assert headings[position - 1] == after, f"{path.name}: ## {optional} must come right after ## {after}"
     for section in page.sections:
         has_text = any(line.strip() for line in section.text)
         assert has_text or section.blocks, f"{path.name}: ## {section.heading} is empty"
