@@ -370,7 +370,7 @@ MODULE_FIELDS = (
 )
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
-    "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns",
+    "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns", "call_contexts",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
 
@@ -379,8 +379,33 @@ def _function_to_data(f: FunctionSummary, add) -> list:
     return [
         f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
         _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
-        f.is_generator, list(f.calls_after_yield), add(f.returns),
+        f.is_generator, list(f.calls_after_yield), add(f.returns), _contexts_to_data(f.call_contexts, add),
     ]
+
+
+def _contexts_to_data(contexts, add) -> list:
+    """``FunctionSummary.call_contexts``: ["with", target, [rows], locks], ["lambda", target], ["plain", target]."""
+    data = []
+    for entry in contexts:
+        if entry[0] == "with" and len(entry) == 4:
+            data.append(["with", _str(entry[1]), [add(ir) for ir in entry[2]], bool(entry[3])])
+        elif entry[0] in ("lambda", "plain") and len(entry) == 2:
+            data.append([entry[0], _str(entry[1])])
+        else:
+            raise DataError(f"unknown call context {entry!r}")
+    return data
+
+
+def _contexts_from_data(data, nodes: list) -> tuple:
+    found = []
+    for item in _list(data):
+        if type(item) is list and len(item) == 4 and item[0] == "with":
+            found.append(("with", _str(item[1]), _irs(item[2], nodes), _bool(item[3])))
+        elif type(item) is list and len(item) == 2 and item[0] in ("lambda", "plain"):
+            found.append((item[0], _str(item[1])))
+        else:
+            raise DataError("unknown call context")
+    return tuple(found)
 
 
 def _class_to_data(c: ClassSummary, add) -> list:
@@ -483,7 +508,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
     from bgcheck.load.summary import FunctionSummary
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
-     is_generator, calls_after_yield, returns) = _record(data, len(FUNCTION_FIELDS))
+     is_generator, calls_after_yield, returns, call_contexts) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -500,6 +525,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         is_generator=_bool(is_generator),
         calls_after_yield=_strs(calls_after_yield),
         returns=nodes[_row_index(returns, len(nodes))],
+        call_contexts=_contexts_from_data(call_contexts, nodes),
     )
 
 

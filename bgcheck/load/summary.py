@@ -24,6 +24,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.loops import is_endless
+from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
 from bgcheck.syntax.positions import CallCounter, call_positions
 from bgcheck.syntax.walk import walk
@@ -53,6 +54,11 @@ class FunctionSummary:
     # What calling it returns, as IR: from the return annotation, else the one value every
     # ``return`` gives (``return ThreadPoolExecutor(...)``); UNKNOWN_IR when neither tells.
     returns: IR = UNKNOWN_IR
+    # Where calls stand when not simply in the function's body (BG604: is it inside a transaction?),
+    # deduplicated: ("with", target, IRs of the items of every enclosing ``with``, whether those blocks
+    # lock rows), ("lambda", target) for a call in a lambda (it runs later, if at all), and
+    # ("plain", target) for a target also called outside both.
+    call_contexts: tuple = ()
 
 
 @dataclass
@@ -152,6 +158,9 @@ class _Scope:
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
         self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
+        self.withs: list[_WithBlock] = []  # ``with`` statements around the node being visited, in this scope
+        self.lambdas = 0  # lambdas around the node being visited
+        self.placed: list[tuple[cst.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -160,6 +169,14 @@ class _Scope:
                 self.module_scope.bindings.setdefault(name, []).append(value)
             return
         self.bindings.setdefault(name, []).append(value)
+
+
+class _WithBlock:
+    """A ``with`` statement whose body is being visited (its items are not in it)."""
+
+    def __init__(self, node: cst.With) -> None:
+        self.node = node
+        self.in_body = False
 
 
 # raw binding markers
@@ -234,6 +251,27 @@ class SummaryBuilder(cst.CSTVisitor):
         self.scopes.pop()
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self.scope.lambdas += 1
+        return True
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.scope.lambdas -= 1
+
+    def visit_With(self, node: cst.With) -> bool:
+        self.scope.withs.append(_WithBlock(node))
+        return True
+
+    def leave_With(self, original_node: cst.With) -> None:
+        self.scope.withs.pop()
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
+        if self.scope.withs and self.scope.withs[-1].node.body is node:
+            self.scope.withs[-1].in_body = True
+        return True
+
+    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> bool:
+        if self.scope.withs and self.scope.withs[-1].node.body is node:
+            self.scope.withs[-1].in_body = True
         return True
 
     def _bind_params(self, node: cst.FunctionDef, scope: _Scope, enclosing_class: Optional[str]) -> None:
@@ -402,6 +440,9 @@ class SummaryBuilder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> bool:
         self.scope.calls.append(node)
         self._locate(node)
+        blocks = tuple(block.node for block in self.scope.withs if block.in_body)
+        if blocks or self.scope.lambdas:
+            self.scope.placed.append((node, blocks, self.scope.lambdas > 0))
         if self.scope.is_generator:
             self.scope.calls_after_yield.append(node)
         func = node.func
@@ -518,6 +559,7 @@ class SummaryBuilder(cst.CSTVisitor):
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
             func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
+            func.call_contexts = _call_contexts(scope, resolve)
             if node.asynchronous is None and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
         for qualname, (node, scope) in self.classes.items():
@@ -684,6 +726,32 @@ def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
         return None
     extended = _extend(base, rest)
     return extended[1] if extended and extended[0] == "ref" else None
+
+
+def _call_contexts(scope: _Scope, resolve) -> tuple:
+    """``FunctionSummary.call_contexts`` for one function's scope."""
+    if not scope.placed:
+        return ()
+    placed = {id(call) for call, _blocks, _in_lambda in scope.placed}
+    found: dict[tuple, None] = {}
+    blocks_seen: dict[int, tuple[tuple, bool]] = {}  # id(with) -> (IRs of its items, whether its body locks rows)
+    for call, blocks, in_lambda in scope.placed:
+        target = _resolved_calls([call], resolve)[0]
+        if not target:
+            continue
+        if in_lambda:
+            found.setdefault(("lambda", target[0]), None)
+            continue
+        for block in blocks:
+            if id(block) not in blocks_seen:
+                blocks_seen[id(block)] = (tuple(to_ir(item.item, resolve) for item in block.items), locks_rows(block.body))
+        items = tuple(ir for block in blocks for ir in blocks_seen[id(block)][0])
+        found.setdefault(("with", target[0], items, any(blocks_seen[id(b)][1] for b in blocks)), None)
+    targets = {entry[1] for entry in found}
+    for target in _resolved_calls([call for call in scope.calls if id(call) not in placed], resolve)[0]:
+        if target in targets:
+            found.setdefault(("plain", target), None)
+    return tuple(found)
 
 
 def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:

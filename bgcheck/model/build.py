@@ -36,6 +36,7 @@ def build_index(
     index.transaction_decorators = transactions.transaction_decorators(index)
     index.atomic_requests = transactions.atomic_requests(index)
     index.views = django_views(index) if index.atomic_requests else {}
+    index.transactions = transactions.build_transaction_model(index)
     return index
 
 

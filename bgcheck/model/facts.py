@@ -46,6 +46,7 @@ def facts_digest(index: ProjectIndex) -> str:
         sorted(index.transaction_decorators),
         index.atomic_requests,
         sorted(index.views.items()),
+        index.transactions.facts(),
         stop_targets,
     )
     # Facts that reach a file from any module, imported by it or not. Puts into a queue (BG301: a

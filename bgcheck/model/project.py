@@ -50,6 +50,7 @@ class ProjectIndex:
         self.transaction_decorators: set = set()  # decorators whose wrapper opens one
         self.atomic_requests = False
         self.views: dict = {}  # under ATOMIC_REQUESTS: Django view qualname -> how (bgcheck.model.views)
+        self.transactions = None  # bgcheck.model.transactions.TransactionModel: publishes through calls
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:

@@ -11,6 +11,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Optional
+
 from bgcheck import knowledge
 from bgcheck.model.project import ProjectIndex
 
@@ -106,3 +109,289 @@ def atomic_requests(index: ProjectIndex) -> bool:
         if isinstance(value, dict) and any(isinstance(entry, dict) and entry.get("ATOMIC_REQUESTS") is True for entry in value.values()):
             return True
     return False
+
+
+# --- labels: what opens a transaction, what publishes ----------------------------------------
+#
+# One place for each question, asked by the rule of a CST node (through its IR) and by the model
+# of what a summary recorded.
+
+
+def item_label(index: ProjectIndex, item, written: Optional[str] = None) -> Optional[str]:
+    """How a ``with`` item opens a transaction (``"`with transaction.atomic():`"``), or None: also for a
+    read replica's snapshot. ``written``: the receiver of ``x.begin()`` as written, when known."""
+    if item[0] == "ref":
+        return "`with transaction.atomic:`" if index.canonical(item[1]) in knowledge.TRANSACTION_CONTEXTS else None
+    if item[0] != "call" or not item[1]:
+        return None
+    if _reads_replica(index, item):
+        return None
+    name = index.canonical(item[1]) or item[1]
+    if name in knowledge.TRANSACTION_CONTEXTS:
+        return "`with transaction.atomic():`"
+    if item[1].endswith(".begin"):
+        path = item[1][: -len(".begin")]
+        # as written, else the last name of what it resolves to (``Billing().session`` -> ``session``)
+        receiver = written or (path.lstrip("?") if path.startswith("?") else path.rsplit(".", 1)[-1].replace("()", ""))
+        if knowledge.TRANSACTION_BEGIN.fullmatch(name) or knowledge.TRANSACTION_RECEIVER_WORDS.search(receiver.rsplit(".", 1)[-1]):
+            return f"`with {receiver}.begin():`"
+    function = index.resolve_function(name)
+    if function and function in index.transaction_helpers:
+        return f"`with {function.rsplit('.', 1)[-1]}():` (which opens a transaction)"
+    return None
+
+
+def decorator_label(index: ProjectIndex, decorator) -> Optional[str]:
+    """How a decorator runs its function in a transaction: ``@transaction.atomic``, ``@atomic(using=...)``
+    on a database that writes, a project decorator that opens one (``@in_transaction``, ``@write_session()``)."""
+    if decorator[0] not in ("ref", "call"):
+        return None
+    is_call = decorator[0] == "call"
+    if is_call and _reads_replica(index, decorator):
+        return None
+    target = index.canonical(decorator[1])
+    if target in knowledge.TRANSACTION_CONTEXTS:
+        return "a function decorated with `@transaction.atomic`"
+    function = index.resolve_function(target)
+    if function is None:
+        return None
+    if function in index.transaction_decorators or (is_call and function in index.transaction_helpers):
+        return f"a function decorated with `@{function.rsplit('.', 1)[-1]}` (which opens a transaction)"
+    return None
+
+
+def _reads_replica(index: ProjectIndex, call) -> bool:
+    using = dict(call[3]).get("using")
+    return using is not None and read_only_alias(index.fold(using))
+
+
+def own_transaction(index: ProjectIndex, qualname: str) -> Optional[str]:
+    """How a function's whole body runs in a transaction of its own: a decorator, or a view under
+    ATOMIC_REQUESTS."""
+    func = index.function(qualname)
+    if func is None:
+        return None
+    for decorator in func.decorators:
+        label = decorator_label(index, decorator)
+        if label:
+            return label
+    view = index.views.get(qualname)
+    if view is not None:
+        return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction"
+    return None
+
+
+def publish_label(index: ProjectIndex, name: Optional[str], method: str, receiver: Optional[str], receiver_path: Optional[str]) -> Optional[str]:
+    """How to name a call that publishes a message or enqueues a task (``send_receipt.delay()``), or None.
+    ``name``: the call's canonical name (None when it does not resolve); ``receiver``: the receiver as
+    written; ``receiver_path``: what the receiver resolves to (a Dramatiq actor's ``send``)."""
+    name = name or f"?.{method}"
+    if method in knowledge.DRAMATIQ_SEND and receiver_path:
+        actor = index.resolve_function(receiver_path)
+        if actor and any(j.framework.startswith("Dramatiq") for j in index.job_roots.get(actor, ())):
+            return f"{receiver}.{method}()"
+    if method == "send" and knowledge.KAFKA_SEND.fullmatch(name):
+        return "producer.send()"
+    if method == "publish" and not knowledge.PUBLISHER_WORDS.search(name + (receiver or "")):
+        return None
+    if knowledge.PUBLISH_CALLS.fullmatch(name) or knowledge.PUBLISH_CALLS.fullmatch(f"x.{method}"):
+        return f"{receiver or '...'}.{method}()"
+    return None
+
+
+def _target_publishes(index: ProjectIndex, target: str) -> Optional[str]:
+    """``publish_label`` for a call target as a summary keeps it (``pkg.tasks.send_receipt.delay``,
+    ``?self.producer.send``)."""
+    head, dot, method = target.rpartition(".")
+    if not dot or not method.isidentifier():
+        return None
+    if target.startswith("?"):
+        written = head.lstrip("?") or None
+        return publish_label(index, None, method, written, None)
+    written = head.rsplit(".", 1)[-1].replace("()", "")
+    return publish_label(index, index.canonical(target), method, written, head)
+
+
+# --- transactions through calls ------------------------------------------------------------------
+#
+# A function that publishes and is called only inside transactions publishes inside one; a call
+# made inside a transaction to a function that publishes publishes inside it. Both are followed a
+# bounded number of calls: the claim must be one a reader can check by following the notes.
+
+# Calls from a transaction's call down to the publish (``place() -> notify() -> send.delay()``: 2).
+CALL_DEPTH = 2
+# Callers followed up from a publishing function to where the transaction opens.
+CALLER_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class Step:
+    """One function on the way from a transaction to a publish, for notes."""
+
+    function: str
+    text: str  # "place_order() calls notify() inside `with transaction.atomic():`"
+
+
+@dataclass
+class TransactionModel:
+    # A function all of whose callers run it inside a transaction: the steps from where the
+    # transaction opens down to the call of it.
+    runs_inside: dict = field(default_factory=dict)
+    # A function that publishes outside any transaction of its own, directly or through a call or
+    # two: (project functions from it down to the publishing one, the publish's label, its target).
+    publishes: dict = field(default_factory=dict)
+    # Modules with a function that calls one of ``publishes`` (where a call inside a transaction may be).
+    calling_modules: set = field(default_factory=set)
+
+    def facts(self) -> tuple:
+        """What the model says, as plain sorted data (the cache's project facts)."""
+        return (
+            sorted((q, [(s.function, s.text) for s in steps]) for q, steps in self.runs_inside.items()),
+            sorted((q, list(chain), label, target) for q, (chain, label, target) in self.publishes.items()),
+            sorted(self.calling_modules),
+        )
+
+
+def _places(func) -> dict[str, set]:
+    """target -> where this function calls it: "plain", "lambda", or ("with", items, locks rows)."""
+    places: dict[str, set] = {}
+    for entry in func.call_contexts:
+        if entry[0] == "with":
+            places.setdefault(entry[1], set()).add(("with", entry[2], entry[3]))
+        else:
+            places.setdefault(entry[1], set()).add(entry[0])
+    for target in func.calls:
+        places.setdefault(target, {"plain"})
+    return places
+
+
+def _transaction_of(index: ProjectIndex, place) -> Optional[tuple[str, bool]]:
+    """(label, locks rows) when a ``with`` place opens a transaction."""
+    if isinstance(place, tuple):
+        for item in place[1]:
+            label = item_label(index, item)
+            if label:
+                return label, place[2]
+    return None
+
+
+def _unknown_callers(index: ProjectIndex, qualname: str, func, referenced: set, unresolved: set) -> bool:
+    """Can the function be called from where bgcheck cannot see: a job, a callback, a framework hook,
+    a call it cannot resolve, import-time code?"""
+    if qualname in index.job_roots or qualname in index.on_commit_callbacks or qualname in referenced:
+        return True
+    if func.name.startswith("__") or func.name in unresolved:
+        return True
+    if func.class_qualname is not None:
+        _summary, cls = index.classes.get(func.class_qualname, (None, None))
+        bases = [b for b in (cls.bases if cls else ()) if b not in (None, "object", "builtins.object")]
+        if cls is None or any(index.canonical(b) not in index.classes for b in bases):
+            return True  # a library base class may call it
+    return False
+
+
+def build_transaction_model(index: ProjectIndex) -> TransactionModel:
+    model = TransactionModel()
+    places = {q: _places(f) for q, (_s, f) in index.functions.items()}
+    own = {q: own_transaction(index, q) for q in index.functions}
+    direct: dict[str, str] = {}
+    for qualname, targets in places.items():
+        if own[qualname] or qualname in index.on_commit_callbacks:
+            continue
+        for target, where in sorted(targets.items()):
+            if any(p == "plain" or (isinstance(p, tuple) and not _transaction_of(index, p)) for p in where):
+                label = _target_publishes(index, target)
+                if label:
+                    direct[qualname] = (label, target)
+                    break
+    if not direct:
+        return model
+    callers: dict[str, list[tuple[str, set]]] = {}
+    for qualname, targets in places.items():
+        for target, where in targets.items():
+            callee = index.resolve_function(target)
+            if callee and callee != qualname:
+                callers.setdefault(callee, []).append((qualname, where))
+    _follow_down(index, model, direct, callers, own)
+    _follow_up(index, model, set(direct), callers, own)
+    for callee in model.publishes:
+        for caller, _where in callers.get(callee, ()):
+            model.calling_modules.add(index.functions[caller][0].module)
+    return model
+
+
+def _short(qualname: str) -> str:
+    return f"{qualname.rsplit('.', 1)[-1]}()"
+
+
+def _follow_down(index, model: TransactionModel, direct: dict, callers: dict, own: dict) -> None:
+    """``model.publishes``: the publishing functions, then their callers that call them outside any
+    transaction of their own (a call inside one is reported where it stands), ``CALL_DEPTH`` deep."""
+    level = sorted(direct)
+    for qualname in level:
+        model.publishes[qualname] = ((qualname,), *direct[qualname])
+    for _ in range(CALL_DEPTH - 1):
+        following = []
+        for callee in level:
+            chain, label, target = model.publishes[callee]
+            for caller, where in sorted(callers.get(callee, ()), key=lambda c: c[0]):
+                if caller in model.publishes or own[caller] or caller in index.on_commit_callbacks:
+                    continue
+                if any(p == "plain" or (isinstance(p, tuple) and not _transaction_of(index, p)) for p in where):
+                    model.publishes[caller] = ((caller,) + chain, label, target)
+                    following.append(caller)
+        level = following
+
+
+def _follow_up(index, model: TransactionModel, publishing: set, callers: dict, own: dict) -> None:
+    """``model.runs_inside`` for the publishing functions every caller of which runs them inside a
+    transaction, ``CALLER_DEPTH`` callers up."""
+    referenced: set[str] = set()
+    unresolved: set[str] = set()
+    for summary in index.modules.values():
+        for path in (*summary.passed_refs, *summary.module_calls):
+            function = index.resolve_function(path)
+            if function:
+                referenced.add(function)
+    for target in index.all_call_targets():
+        if target.startswith("?"):
+            unresolved.add(target.rsplit(".", 1)[-1].lstrip("?"))
+    memo: dict[tuple[str, int], Optional[tuple]] = {}
+
+    def inside(qualname: str, depth: int) -> Optional[tuple]:
+        key = (qualname, depth)
+        if key not in memo:
+            memo[key] = None  # a cycle of callers is not followed
+            memo[key] = _inside(qualname, depth)
+        return memo[key]
+
+    def _inside(qualname: str, depth: int) -> Optional[tuple]:
+        func = index.function(qualname)
+        if func is None or _unknown_callers(index, qualname, func, referenced, unresolved) or not callers.get(qualname):
+            return None
+        shown: Optional[tuple] = None
+        for caller, where in sorted(callers[qualname], key=lambda c: c[0]):
+            for place in sorted(where, key=repr):
+                steps = _step(caller, qualname, place, depth)
+                if steps is None:
+                    return None
+                shown = shown or steps
+        return shown
+
+    def _step(caller: str, callee: str, place, depth: int) -> Optional[tuple]:
+        if place == "lambda":
+            return None
+        opened = _transaction_of(index, place)
+        if opened:
+            label, locks = opened
+            # a block that locks rows may be an outbox relay publishing them: not known to be wrong
+            return None if locks else (Step(caller, f"{_short(caller)} calls {_short(callee)} inside {label}"),)
+        if own[caller]:
+            return (Step(caller, f"{_short(caller)} is {own[caller]}, and calls {_short(callee)}"),)
+        outer = inside(caller, depth - 1) if depth > 1 else None
+        return outer + (Step(caller, f"{_short(caller)} calls {_short(callee)}"),) if outer else None
+
+    for qualname in sorted(publishing):
+        steps = inside(qualname, CALLER_DEPTH)
+        if steps:
+            model.runs_inside[qualname] = steps

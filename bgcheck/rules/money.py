@@ -360,20 +360,11 @@ def _publish_name(node: cst.Call, ctx) -> Optional[str]:
     func = node.func
     if not isinstance(func, cst.Attribute):
         return None
-    method = func.attr.value
-    name = ctx.resolve_call(node) or f"?.{method}"
-    if method in knowledge.DRAMATIQ_SEND:
-        receiver = ctx.index.resolve_function(ctx.resolve(func.value))
-        if receiver and any(j.framework.startswith("Dramatiq") for j in ctx.index.job_roots.get(receiver, ())):
-            return f"{dotted_name(func.value)}.{method}()"
-    if method == "send" and knowledge.KAFKA_SEND.fullmatch(name):
-        return "producer.send()"
-    if method == "publish" and not knowledge.PUBLISHER_WORDS.search(name + (dotted_name(func.value) or "")):
-        return None
-    if knowledge.PUBLISH_CALLS.fullmatch(name) or knowledge.PUBLISH_CALLS.fullmatch(f"x.{method}"):
-        receiver = dotted_name(func.value) or "..."
-        return f"{receiver}.{method}()"
-    return None
+    return transactions.publish_label(ctx.index, ctx.resolve_call(node), func.attr.value, dotted_name(func.value), ctx.resolve(func.value))
+
+
+# The words a file that publishes contains (the rule's cheap relevance test).
+_PUBLISH_WORDS = ("delay", "apply_async", "send", "enqueue", "publish", "produce")
 
 
 @register
@@ -384,24 +375,59 @@ class PublishInsideTransaction(Rule):
     summary = "A message is published or a task enqueued inside an open database transaction."
 
     def is_relevant(self, unit) -> bool:
-        if not any(word in unit.text for word in ("delay", "apply_async", "send", "enqueue", "publish", "produce")):
-            return False
         index = unit.index
-        # A transaction can come from a project helper (``with unit_of_work():``) or, for views,
-        # from ATOMIC_REQUESTS in the settings: neither need be spelled in this file.
+        if index is None or unit.summary is None:
+            return any(word in unit.text for word in _PUBLISH_WORDS) and any(word in unit.text for word in ("atomic", "begin"))
+        functions = unit.summary.functions
+        model = index.transactions
+        calls_publisher = model is not None and unit.summary.module in model.calling_modules
+        if not (calls_publisher or any(word in unit.text for word in _PUBLISH_WORDS)):
+            return False
+        # A transaction can come from a project helper (``with unit_of_work():``), from ATOMIC_REQUESTS
+        # for views, or from every caller of a function: none need be spelled in this file.
         return bool(
             any(word in unit.text for word in ("atomic", "begin"))
-            or (index is not None and (index.transaction_helpers or index.transaction_decorators))
-            or (index is not None and unit.summary is not None and any(q in index.views for q in unit.summary.functions))
+            or index.transaction_helpers
+            or index.transaction_decorators
+            or any(q in index.views for q in functions)
+            or (model is not None and any(q in model.runs_inside for q in functions))
         )
 
     def visit_Call(self, node: cst.Call, ctx) -> None:
         what = _publish_name(node, ctx)
-        if what is None:
+        if what is not None:
+            self._published_here(node, what, ctx)
             return
-        transaction = self._transaction(node, ctx)
+        model = ctx.index.transactions
+        if model is None or not model.publishes or not isinstance(node.func, (cst.Name, cst.Attribute)):
+            return
+        callee = ctx.index.resolve_function(ctx.resolve_call(node))
+        found = model.publishes.get(callee or "")
+        if found is None or callee == ctx.function_qualname:
+            return
+        chain, what, target = found
+        if chain[-1] in model.runs_inside:
+            return  # every caller of the publishing function runs it in a transaction: reported at the publish
+        transaction = self._transaction(node, ctx, through_callers=False)
         if transaction is None:
             return
+        shown = " -> ".join(f"{q.rsplit('.', 1)[-1]}()" for q in chain)
+        ctx.report(
+            self,
+            node,
+            f"`{chain[0].rsplit('.', 1)[-1]}()` publishes (`{shown} -> {what}`) and is called here inside {transaction}: "
+            "the message is out the moment it is sent, so if the transaction then rolls back, the consumer acts on data "
+            "that never existed (or runs before the commit and does not find it). Call it after the commit "
+            "(`transaction.on_commit(...)`), or make it write an outbox row that a relay sends.",
+            related=_publish_notes(ctx.index, chain, what, target),
+        )
+
+    def _published_here(self, node: cst.Call, what: str, ctx) -> None:
+        transaction = self._transaction(node, ctx, through_callers=True)
+        if transaction is None:
+            return
+        model = ctx.index.transactions
+        steps = model.runs_inside.get(ctx.function_qualname or "", ()) if model is not None else ()
         ctx.report(
             self,
             node,
@@ -409,9 +435,10 @@ class PublishInsideTransaction(Rule):
             "rolls back, the consumer acts on data that never existed (or runs before the commit and does not find it). "
             "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
             "in the transaction and let a relay send it.",
+            related=_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith("code that") else (),
         )
 
-    def _transaction(self, node: cst.Call, ctx) -> Optional[str]:
+    def _transaction(self, node: cst.Call, ctx, through_callers: bool) -> Optional[str]:
         for ancestor in reversed(ctx.ancestors[:-1]):
             if isinstance(ancestor, (cst.Lambda,)):
                 return None
@@ -425,19 +452,63 @@ class PublishInsideTransaction(Rule):
                             return None  # an outbox relay: it publishes rows it locked
                         return f"`async {label[1:]}" if ancestor.asynchronous is not None and label.startswith("`with ") else label
             if isinstance(ancestor, cst.FunctionDef):
-                if ctx.function_qualname in ctx.index.on_commit_callbacks:
-                    return None
-                for decorator in ancestor.decorators:
-                    label = _transaction_decorator(decorator.decorator, ctx)
-                    if label:
-                        if _relays_locked_rows(ancestor.body, node, ctx):
-                            return None
-                        return label
-                view = ctx.index.views.get(ctx.function_qualname or "")
-                if view is not None:
-                    return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction"
-                return None
+                return self._function_transaction(ancestor, node, ctx, through_callers)
         return None
+
+    def _function_transaction(self, function: cst.FunctionDef, node: cst.Call, ctx, through_callers: bool) -> Optional[str]:
+        """The transaction the whole function runs in: its decorator's, a view's, or (``through_callers``)
+        the one every caller calls it in."""
+        qualname = ctx.function_qualname or ""
+        if qualname in ctx.index.on_commit_callbacks:
+            return None
+        for decorator in function.decorators:
+            label = transactions.decorator_label(ctx.index, ctx.to_ir(decorator.decorator))
+            if label:
+                return None if _relays_locked_rows(function.body, node, ctx) else label
+        view = ctx.index.views.get(qualname)
+        if view is not None:
+            return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction"
+        model = ctx.index.transactions
+        if through_callers and model is not None and qualname in model.runs_inside:
+            return f"code that runs only inside a transaction: {model.runs_inside[qualname][0].text}"
+        return None
+
+
+def _call_position(index, caller: str, callee: Optional[str], target: Optional[str] = None) -> tuple[str, int]:
+    """(path, line) of the call of ``callee`` (a project function) or ``target`` (as recorded) in
+    ``caller``: the call's own line where the summary knows it, else the caller's ``def`` line."""
+    summary, func = index.functions[caller]
+    sites = getattr(func, "call_sites", ())
+    for position, recorded in enumerate(func.calls):
+        if recorded == target or (callee is not None and index.resolve_function(recorded) == callee):
+            if position < len(sites) and sites[position] and sites[position][0]:
+                return summary.path, sites[position][0]
+            break
+    return summary.path, func.line or 1
+
+
+def _note(where: tuple[str, int], text: str) -> Location:
+    return Location(where[0], where[1], 1, where[1], 1, text)
+
+
+def _caller_notes(index, steps, publisher: Optional[str]) -> tuple:
+    """From where the transaction opens down to the publishing function: one note per call."""
+    notes = []
+    for position, step in enumerate(steps):
+        callee = steps[position + 1].function if position + 1 < len(steps) else publisher
+        notes.append(_note(_call_position(index, step.function, callee), f"-> {step.text}"))
+    return tuple(notes)
+
+
+def _publish_notes(index, chain: tuple, what: str, target: str) -> tuple:
+    """From the called function down to the publish: one note per call."""
+    notes = []
+    for position, function in enumerate(chain):
+        if position + 1 < len(chain):
+            notes.append(_note(_call_position(index, function, chain[position + 1]), f"-> {function.rsplit('.', 1)[-1]}() calls {chain[position + 1].rsplit('.', 1)[-1]}()"))
+        else:
+            notes.append(_note(_call_position(index, function, None, target), f"-> {function.rsplit('.', 1)[-1]}() calls {what}"))
+    return tuple(notes)
 
 
 class _Names(cst.CSTVisitor):
@@ -521,46 +592,6 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
     return bool(published & locked)
 
 
-def _reads_replica(call: cst.Call, ctx) -> bool:
-    """``atomic(using="replica")``, ``@in_transaction(using=READ_DB)``: a read-only snapshot."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == "using":
-            return transactions.read_only_alias(ctx.fold(arg.value))
-    return False
-
-
-def _transaction_decorator(expression: cst.BaseExpression, ctx) -> Optional[str]:
-    """``@transaction.atomic``, ``@transaction.atomic(using=...)``, or a decorator of the project that
-    opens a transaction (``@in_transaction``, ``@in_transaction(using="default")``, ``@write_session()``)."""
-    is_call = isinstance(expression, cst.Call)
-    target = ctx.resolve_call(expression) if is_call else ctx.resolve(expression)
-    if is_call and _reads_replica(expression, ctx):
-        return None
-    if target in knowledge.TRANSACTION_CONTEXTS:
-        return "a function decorated with `@transaction.atomic`"
-    function = ctx.index.resolve_function(target)
-    if function is None:
-        return None
-    if function in ctx.index.transaction_decorators or (is_call and function in ctx.index.transaction_helpers):
-        return f"a function decorated with `@{function.rsplit('.', 1)[-1]}` (which opens a transaction)"
-    return None
-
-
 def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
-    if not isinstance(item, cst.Call):
-        target = ctx.resolve(item)
-        return "`with transaction.atomic:`" if target in knowledge.TRANSACTION_CONTEXTS else None
-    name = ctx.resolve_call(item) or ""
-    if _reads_replica(item, ctx):
-        return None
-    if name in knowledge.TRANSACTION_CONTEXTS:
-        return "`with transaction.atomic():`"
-    func = item.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "begin":
-        receiver = dotted_name(func.value) or ""
-        if knowledge.TRANSACTION_BEGIN.fullmatch(name) or knowledge.TRANSACTION_RECEIVER_WORDS.search(receiver.rsplit(".", 1)[-1]):
-            return f"`with {receiver}.begin():`"
-    function = ctx.index.resolve_function(name)
-    if function and function in ctx.index.transaction_helpers:
-        return f"`with {function.rsplit('.', 1)[-1]}():` (which opens a transaction)"
-    return None
+    written = dotted_name(item.func.value) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) else None
+    return transactions.item_label(ctx.index, ctx.to_ir(item), written)
