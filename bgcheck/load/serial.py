@@ -371,6 +371,7 @@ MODULE_FIELDS = (
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns", "call_contexts",
+    "conditional_calls",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
 
@@ -380,6 +381,7 @@ def _function_to_data(f: FunctionSummary, add) -> list:
         f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
         _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
         f.is_generator, list(f.calls_after_yield), add(f.returns), _contexts_to_data(f.call_contexts, add),
+        [_int(i) for i in f.conditional_calls],
     ]
 
 
@@ -508,7 +510,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
     from bgcheck.load.summary import FunctionSummary
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
-     is_generator, calls_after_yield, returns, call_contexts) = _record(data, len(FUNCTION_FIELDS))
+     is_generator, calls_after_yield, returns, call_contexts, conditional_calls) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -526,6 +528,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         calls_after_yield=_strs(calls_after_yield),
         returns=nodes[_row_index(returns, len(nodes))],
         call_contexts=_contexts_from_data(call_contexts, nodes),
+        conditional_calls=tuple(_int(i) for i in _list(conditional_calls)),
     )
 
 

@@ -59,6 +59,10 @@ class FunctionSummary:
     # lock rows), ("lambda", target) for a call in a lambda (it runs later, if at all), and
     # ("plain", target) for a target also called outside both.
     call_contexts: tuple = ()
+    # Indices into ``calls`` of the targets called only under a condition: in an ``if`` (its test
+    # too), a loop, an ``except`` handler, a conditional expression, ``and``/``or``, a comprehension or
+    # a lambda. Whether calling this function surely makes that call (BG604 through calls).
+    conditional_calls: tuple = ()
 
 
 @dataclass
@@ -160,6 +164,8 @@ class _Scope:
         self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
         self.withs: list[_WithBlock] = []  # ``with`` statements around the node being visited, in this scope
         self.lambdas = 0  # lambdas around the node being visited
+        self.branches = 0  # conditions, loops and handlers around the node being visited (see conditional_calls)
+        self.sure: set[int] = set()  # ids of the calls made whenever the function runs to them
         self.placed: list[tuple[cst.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
 
     def bind(self, name: str, value) -> None:
@@ -256,6 +262,20 @@ class SummaryBuilder(cst.CSTVisitor):
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self.scope.lambdas -= 1
+
+    def _enter_branch(self, node) -> bool:
+        self.scope.branches += 1
+        return True
+
+    def _leave_branch(self, original_node) -> None:
+        self.scope.branches -= 1
+
+    # What runs only under a condition (the test of an ``if`` or ``while`` and a loop's iterable
+    # too: simpler, and on the safe side).
+    # ``if``, loops, ``except`` and comprehensions count in their own visit methods below.
+    visit_IfExp = visit_BooleanOperation = visit_Match = visit_ExceptStarHandler = _enter_branch
+    leave_IfExp = leave_BooleanOperation = leave_Match = leave_ExceptStarHandler = _leave_branch
+    leave_If = leave_ExceptHandler = leave_CompFor = _leave_branch
 
     def visit_With(self, node: cst.With) -> bool:
         self.scope.withs.append(_WithBlock(node))
@@ -371,14 +391,17 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_For(self, node: cst.For) -> bool:
+        self.scope.branches += 1
         self._bind_opaque(node.target)
         self.scope.loops.append("async for" if node.asynchronous is not None else ("for", node.iter))
         return True
 
     def leave_For(self, original_node: cst.For) -> None:
+        self.scope.branches -= 1
         self.scope.loops.pop()
 
     def leave_While(self, original_node: cst.While) -> None:
+        self.scope.branches -= 1
         self.scope.loops.pop()
 
     def visit_Return(self, node: cst.Return) -> bool:
@@ -400,11 +423,13 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler) -> bool:
+        self.scope.branches += 1
         if node.name is not None and isinstance(node.name.name, cst.Name):
             self.scope.bind(node.name.name.value, _OPAQUE)
         return True
 
     def visit_CompFor(self, node: cst.CompFor) -> bool:
+        self.scope.branches += 1
         return True  # comprehension variables live in their own scope
 
     def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
@@ -440,6 +465,8 @@ class SummaryBuilder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> bool:
         self.scope.calls.append(node)
         self._locate(node)
+        if not self.scope.branches and not self.scope.lambdas:
+            self.scope.sure.add(id(node))
         blocks = tuple(block.node for block in self.scope.withs if block.in_body)
         if blocks or self.scope.lambdas:
             self.scope.placed.append((node, blocks, self.scope.lambdas > 0))
@@ -514,12 +541,14 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_While(self, node: cst.While) -> bool:
+        self.scope.branches += 1
         if self.scope.kind == "function" and is_endless(node):
             self.scope.endless_loop = True
         self.scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
         return True
 
     def visit_If(self, node: cst.If) -> bool:
+        self.scope.branches += 1
         if self.scope.kind == "module" and is_main_test(node.test):
             self.has_main_block = True
         return True
@@ -560,6 +589,7 @@ class SummaryBuilder(cst.CSTVisitor):
             func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
             func.call_contexts = _call_contexts(scope, resolve)
+            func.conditional_calls = _conditional_calls(scope, func.calls, resolve)
             if node.asynchronous is None and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
         for qualname, (node, scope) in self.classes.items():
@@ -752,6 +782,12 @@ def _call_contexts(scope: _Scope, resolve) -> tuple:
         if target in targets:
             found.setdefault(("plain", target), None)
     return tuple(found)
+
+
+def _conditional_calls(scope: _Scope, calls: tuple, resolve) -> tuple[int, ...]:
+    """``FunctionSummary.conditional_calls`` for one function's scope."""
+    sure = set(_resolved_calls([call for call in scope.calls if id(call) in scope.sure], resolve)[0])
+    return tuple(position for position, target in enumerate(calls) if target not in sure)
 
 
 def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:

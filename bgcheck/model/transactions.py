@@ -253,16 +253,27 @@ class TransactionModel:
 
 
 def _places(func) -> dict[str, set]:
-    """target -> where this function calls it: "plain", "lambda", or ("with", items, locks rows)."""
+    """target -> where this function calls it: "plain", "lambda", or ("with", items, locks rows); and
+    "sure" when some call of it is made whenever the function runs that far (under no condition)."""
     places: dict[str, set] = {}
+    conditional = {func.calls[i] for i in func.conditional_calls if i < len(func.calls)}
+    for target in func.calls:
+        if target not in conditional:
+            places.setdefault(target, set()).add("sure")
     for entry in func.call_contexts:
         if entry[0] == "with":
             places.setdefault(entry[1], set()).add(("with", entry[2], entry[3]))
         else:
             places.setdefault(entry[1], set()).add(entry[0])
     for target in func.calls:
-        places.setdefault(target, {"plain"})
+        if places.get(target, {"sure"}) <= {"sure"}:
+            places.setdefault(target, set()).add("plain")
     return places
+
+
+def _outside(index: ProjectIndex, where: set) -> bool:
+    """Is one of these places outside any transaction of the function's own and any lambda?"""
+    return any(p == "plain" or (isinstance(p, tuple) and not _transaction_of(index, p)) for p in where)
 
 
 def _transaction_of(index: ProjectIndex, place) -> Optional[tuple[str, bool]]:
@@ -294,16 +305,19 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
     model = TransactionModel()
     places = {q: _places(f) for q, (_s, f) in index.functions.items()}
     own = {q: own_transaction(index, q) for q in index.functions}
-    direct: dict[str, str] = {}
+    direct: dict[str, tuple[str, str]] = {}  # publishes outside its own transactions: (label, target)
+    surely: dict[str, tuple[str, str]] = {}  # ... and does so under no condition
     for qualname, targets in places.items():
         if own[qualname] or qualname in index.on_commit_callbacks:
             continue
         for target, where in sorted(targets.items()):
-            if any(p == "plain" or (isinstance(p, tuple) and not _transaction_of(index, p)) for p in where):
+            if _outside(index, where):
                 label = _target_publishes(index, target)
                 if label:
-                    direct[qualname] = (label, target)
-                    break
+                    direct.setdefault(qualname, (label, target))
+                    if "sure" in where:
+                        surely[qualname] = (label, target)
+                        break
     if not direct:
         return model
     callers: dict[str, list[tuple[str, set]]] = {}
@@ -312,7 +326,10 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
             callee = index.resolve_function(target)
             if callee and callee != qualname:
                 callers.setdefault(callee, []).append((qualname, where))
-    _follow_down(index, model, direct, callers, own)
+    # A call made inside a transaction is claimed to publish only when the publish is sure to follow
+    # (no condition on the way, such as an argument the caller passes); a publish every caller
+    # makes inside a transaction is inside one whatever the conditions.
+    _follow_down(index, model, surely, callers, own)
     _follow_up(index, model, set(direct), callers, own)
     for callee in model.publishes:
         for caller, _where in callers.get(callee, ()):
@@ -337,7 +354,7 @@ def _follow_down(index, model: TransactionModel, direct: dict, callers: dict, ow
             for caller, where in sorted(callers.get(callee, ()), key=lambda c: c[0]):
                 if caller in model.publishes or own[caller] or caller in index.on_commit_callbacks:
                     continue
-                if any(p == "plain" or (isinstance(p, tuple) and not _transaction_of(index, p)) for p in where):
+                if "sure" in where and _outside(index, where):
                     model.publishes[caller] = ((caller,) + chain, label, target)
                     following.append(caller)
         level = following
@@ -371,7 +388,7 @@ def _follow_up(index, model: TransactionModel, publishing: set, callers: dict, o
             return None
         shown: Optional[tuple] = None
         for caller, where in sorted(callers[qualname], key=lambda c: c[0]):
-            for place in sorted(where, key=repr):
+            for place in sorted(where - {"sure"}, key=repr):
                 steps = _step(caller, qualname, place, depth)
                 if steps is None:
                     return None
