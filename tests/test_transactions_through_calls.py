@@ -333,3 +333,52 @@ def test_sqlalchemy_begin_and_a_method_called_through_self(bg):
     )
     assert codes(found) == [("BG604", 11)]
     assert [r.message for r in found[0].related] == ["-> close() calls _announce() inside `with session.begin():`"]
+
+
+def test_a_call_inside_a_transaction_whose_publish_depends_on_a_condition_is_not_flagged(bg):
+    # ``save(update_fields=["email"])`` never reaches the publish: bgcheck cannot tell which calls
+    # do, so only a publish sure to follow the call is claimed. A publish every caller makes inside a
+    # transaction is inside one whatever the condition.
+    found = bg.files(
+        project(
+            **{
+                "shop/models.py": """
+                    from django.db import transaction
+
+                    from shop.tasks import send_receipt
+
+                    class Profile:
+                        def save(self, update_fields=None):
+                            if not update_fields or "avatar" in update_fields:
+                                send_receipt.delay(self.pk)
+
+                        def sync(self):
+                            for pk in self.pks:
+                                send_receipt.delay(pk)
+
+                        @transaction.atomic
+                        def change_email(self, email):
+                            self.email = email
+                            self.save(update_fields=["email"])
+
+                        def resend(self):
+                            self.save()
+
+                    def only_inside(order):
+                        if order.paid:
+                            send_receipt.delay(order.id)
+
+                    def close(order, profile: Profile):
+                        with transaction.atomic():
+                            only_inside(order)
+                            profile.sync()
+
+                    def elsewhere(profile: Profile):
+                        profile.sync()
+                    """,
+            }
+        ),
+        select=["BG604"],
+    )
+    assert codes(found) == [("BG604", 25)]
+    assert "runs only inside a transaction" in found[0].message
