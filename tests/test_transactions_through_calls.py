@@ -132,6 +132,7 @@ def test_some_callers_outside_a_transaction_report_the_call_inside_one(bg):
     assert finding.location.path == "shop/orders.py"
     assert "`notify()` publishes (`notify() -> send_receipt.delay()`) and is called here inside `with transaction.atomic():`" in finding.message
     assert [(r.path, r.message) for r in finding.related] == [("shop/notify.py", "-> notify() calls send_receipt.delay()")]
+    assert (finding.related[0].line, finding.related[0].column) == (7, 5)  # at the call itself
 
 
 def test_a_call_two_calls_from_the_publish_is_reported_where_the_transaction_is(bg):

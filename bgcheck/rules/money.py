@@ -474,21 +474,20 @@ class PublishInsideTransaction(Rule):
         return None
 
 
-def _call_position(index, caller: str, callee: Optional[str], target: Optional[str] = None) -> tuple[str, int]:
-    """(path, line) of the call of ``callee`` (a project function) or ``target`` (as recorded) in
-    ``caller``: the call's own line where the summary knows it, else the caller's ``def`` line."""
+def _call_position(index, caller: str, callee: Optional[str], target: Optional[str] = None) -> tuple[str, int, int]:
+    """(path, line, column) of the call of ``callee`` (a project function) or ``target`` (as recorded)
+    in ``caller``: the call itself where the summary knows it, else the caller's ``def`` line."""
     summary, func = index.functions[caller]
-    sites = getattr(func, "call_sites", ())
     for position, recorded in enumerate(func.calls):
         if recorded == target or (callee is not None and index.resolve_function(recorded) == callee):
-            if position < len(sites) and sites[position] and sites[position][0]:
-                return summary.path, sites[position][0]
+            if position < len(func.call_sites) and func.call_sites[position][0]:
+                return summary.path, func.call_sites[position][0], func.call_sites[position][1] or 1
             break
-    return summary.path, func.line or 1
+    return summary.path, func.line or 1, 1
 
 
-def _note(where: tuple[str, int], text: str) -> Location:
-    return Location(where[0], where[1], 1, where[1], 1, text)
+def _note(where: tuple[str, int, int], text: str) -> Location:
+    return Location(where[0], where[1], where[2], where[1], where[2], text)
 
 
 def _caller_notes(index, steps, publisher: Optional[str]) -> tuple:
