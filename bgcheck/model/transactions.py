@@ -175,10 +175,13 @@ def own_transaction(index: ProjectIndex, qualname: str) -> Optional[str]:
         label = decorator_label(index, decorator)
         if label:
             return label
+    return view_label(index, qualname)
+
+
+def view_label(index: ProjectIndex, qualname: str) -> Optional[str]:
+    """How a Django view runs in a transaction under ATOMIC_REQUESTS, or None (not a view, or no ATOMIC_REQUESTS)."""
     view = index.views.get(qualname)
-    if view is not None:
-        return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction"
-    return None
+    return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction" if view is not None else None
 
 
 def publish_label(index: ProjectIndex, name: Optional[str], method: str, receiver: Optional[str], receiver_path: Optional[str]) -> Optional[str]:

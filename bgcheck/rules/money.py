@@ -363,6 +363,8 @@ def _publish_name(node: cst.Call, ctx) -> Optional[str]:
     return transactions.publish_label(ctx.index, ctx.resolve_call(node), func.attr.value, dotted_name(func.value), ctx.resolve(func.value))
 
 
+# How a message names a transaction opened by every caller (the notes then show the callers).
+_THROUGH_CALLERS = "code that runs only inside a transaction"
 # The words a file that publishes contains (the rule's cheap relevance test).
 _PUBLISH_WORDS = ("delay", "apply_async", "send", "enqueue", "publish", "produce")
 
@@ -435,7 +437,7 @@ class PublishInsideTransaction(Rule):
             "rolls back, the consumer acts on data that never existed (or runs before the commit and does not find it). "
             "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
             "in the transaction and let a relay send it.",
-            related=_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith("code that") else (),
+            related=_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith(_THROUGH_CALLERS) else (),
         )
 
     def _transaction(self, node: cst.Call, ctx, through_callers: bool) -> Optional[str]:
@@ -465,12 +467,12 @@ class PublishInsideTransaction(Rule):
             label = transactions.decorator_label(ctx.index, ctx.to_ir(decorator.decorator))
             if label:
                 return None if _relays_locked_rows(function.body, node, ctx) else label
-        view = ctx.index.views.get(qualname)
+        view = transactions.view_label(ctx.index, qualname)
         if view is not None:
-            return f"a view ({view}), and ATOMIC_REQUESTS = True wraps every view in a transaction"
+            return view
         model = ctx.index.transactions
         if through_callers and model is not None and qualname in model.runs_inside:
-            return f"code that runs only inside a transaction: {model.runs_inside[qualname][0].text}"
+            return f"{_THROUGH_CALLERS}: {model.runs_inside[qualname][0].text}"
         return None
 
 
