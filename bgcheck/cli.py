@@ -201,6 +201,9 @@ def main(debug: bool) -> None:
 @click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives (default: .bgcheck_cache at the project root).")
 @click.option("--verbose", "-v", is_flag=True, help="Also say what was not checked and why (e.g. lock TTLs that do not fold).")
 @click.option("--preview/--no-preview", default=None, help="Also run preview rules (default: the configured `preview`, else off).")
+@click.option("--fix", "apply_fixes", is_flag=True, help="Apply the safe fixes to the files (with `-`: print the fixed source).")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix or --diff) or offer the fixes that can change behaviour.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
 def check(
     paths,
     output_format,
@@ -222,8 +225,13 @@ def check(
     cache_dir,
     verbose,
     preview,
+    apply_fixes,
+    unsafe_fixes,
+    show_diff,
 ) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
+    if show_diff and write_baseline_file is not None:
+        raise click.UsageError("--diff writes nothing: it cannot be combined with --write-baseline")
     select_codes = _parse_codes(select, "--select")
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
     reads_stdin = any(str(p) == "-" for p in paths)
@@ -267,6 +275,16 @@ def check(
         )
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
+        fixed = None
+        if apply_fixes or show_diff:
+            from bgcheck.fix import fix_run
+
+            def recheck(display: str, data: bytes) -> list:
+                return run((), config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=1, cache=cache, stdin=(Path(display), data)).diagnostics
+
+            fixed = fix_run(result, recheck, unsafe_fixes, stdin=stdin, write=apply_fixes and not show_diff and stdin is None)
+            if show_diff:
+                return _print_diff(fixed)
         if not result.files_checked:
             shown = ", ".join(str(p) for p in paths)
             click.echo(f"bgcheck: warning: no Python files found in {shown}", err=True)
@@ -287,14 +305,21 @@ def check(
                     "(update the baseline with --write-baseline).",
                     err=True,
                 )
-        is_tty = output_file is None and sys.stdout.isatty()
+        # With `- --fix` the fixed source goes to stdout, as ruff does, and the report to stderr.
+        source_out = stdin is not None and fixed is not None
+        is_tty = output_file is None and (sys.stderr if source_out else sys.stdout).isatty()
         options = ReportOptions(
             color=_use_color(color, is_tty, to_file=output_file is not None) if output_format in ("text", "concise") else False,
             show_source=(is_tty if show_source is None else show_source) and output_format == "text",
             statistics=statistics,
             quiet=quiet,
+            unsafe_fixes=unsafe_fixes,
+            fix_mode=fixed is not None,
         )
         report = REPORTERS[output_format](result, options)
+        if source_out:
+            sys.stdout.buffer.write(fixed.stdin_output)
+            sys.stdout.flush()
         if output_file is not None:
             try:
                 output_file.write_text(report, encoding="utf-8")
@@ -302,12 +327,25 @@ def check(
                 raise UsageError(f"cannot write the report to {output_file}: {exc.strerror or exc}") from None
         else:
             # color=True: click strips escapes when stdout is not a terminal, even with --color always
-            click.echo(report, nl=False, color=options.color or None)
+            click.echo(report, nl=False, color=options.color or None, err=source_out)
         if result.diagnostics and not exit_zero:
             return EXIT_FINDINGS
         return EXIT_OK
 
     sys.exit(_run_guarded(work))
+
+
+def _print_diff(fixed) -> int:
+    """--diff: the fixes as a unified diff on stdout, a count on stderr; exit 1 when there is a diff."""
+    diffs = [outcome.diff() for outcome in fixed.files if outcome.changed]
+    if diffs:
+        click.echo("".join(diffs), nl=False)
+    count = fixed.fixed_count
+    if count:
+        click.echo(f"Would fix {count} problem{'s' if count != 1 else ''}.", err=True)
+    else:
+        click.echo("No fixes available.", err=True)
+    return EXIT_FINDINGS if diffs else EXIT_OK
 
 
 def _use_color(choice: str, is_tty: bool, to_file: bool) -> bool:
@@ -451,7 +489,7 @@ def _preview_warnings(config, select_codes) -> list[str]:
     chosen = select_codes if select_codes is not None else (config.effective_select() or ())
     return [
         f"{code} is a preview rule: it runs only with --preview (or `preview = true`)"
-        for code, _name, _severity, _summary, is_preview in catalog.RULES
+        for code, _name, _severity, _summary, is_preview, _fix in catalog.RULES
         if is_preview and code in chosen
     ]
 
@@ -459,11 +497,11 @@ def _preview_warnings(config, select_codes) -> list[str]:
 def rule_table() -> list[dict]:
     """BG000 and every rule, from the catalog (no rule module imported; see catalog.py)."""
     rows = [
-        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False}
+        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False, "fix": ""}
     ]
     rows += [
-        {"code": code, "name": name, "severity": severity, "summary": summary, "preview": preview}
-        for code, name, severity, summary, preview in catalog.RULES
+        {"code": code, "name": name, "severity": severity, "summary": summary, "preview": preview, "fix": fix}
+        for code, name, severity, summary, preview, fix in catalog.RULES
     ]
     return rows
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Iterable, Optional
 
 
 class Severity(str, enum.Enum):
@@ -32,6 +33,63 @@ class Location:
     message: str = ""
 
 
+class Applicability(str, enum.Enum):
+    """Whether ``--fix`` applies a fix (safe) or only ``--fix --unsafe-fixes`` does (unsafe: the
+    fixed code can behave differently, e.g. an exception it used to catch now propagates)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace the text from (line, column) to (end_line, end_column) with ``content``: an
+    insertion when both ends are equal, a deletion when ``content`` is empty. Lines and columns
+    are 1-based and count code points, as in ``Location``; the end is exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+    @property
+    def start(self) -> tuple[int, int]:
+        return (self.line, self.column)
+
+    @property
+    def end(self) -> tuple[int, int]:
+        return (self.end_line, self.end_column)
+
+    def to_dict(self) -> dict:
+        """ruff's JSON shape of an edit (``row``/``column``, 1-based)."""
+        return {
+            "content": self.content,
+            "location": {"row": self.line, "column": self.column},
+            "end_location": {"row": self.end_line, "column": self.end_column},
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A change that resolves a finding, in the finding's own file."""
+
+    applicability: Applicability
+    message: str  # what the fix does, imperative: "Catch `Exception` instead"
+    edits: tuple[Edit, ...]
+
+    @property
+    def title(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict:
+        return {
+            "applicability": self.applicability.value,
+            "message": self.message,
+            "edits": [edit.to_dict() for edit in self.edits],
+        }
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str
@@ -40,6 +98,7 @@ class Diagnostic:
     message: str
     location: Location
     related: tuple[Location, ...] = field(default=())
+    fix: Optional[Fix] = None
 
     @property
     def path(self) -> str:
@@ -73,7 +132,25 @@ class Diagnostic:
                 }
                 for r in self.related
             ],
+            "fix": self.fix.to_dict() if self.fix is not None else None,
         }
+
+
+def is_applicable(diagnostic: Diagnostic, unsafe: bool) -> bool:
+    """Does this run apply the finding's fix (safe ones always, unsafe ones with --unsafe-fixes)?"""
+    fix = diagnostic.fix
+    return fix is not None and bool(fix.edits) and (unsafe or fix.applicability is Applicability.SAFE)
+
+
+def fix_counts(diagnostics: Iterable[Diagnostic], unsafe: bool) -> tuple[int, int]:
+    """(findings this run's settings can fix, findings only --unsafe-fixes would fix)."""
+    fixable = hidden = 0
+    for d in diagnostics:
+        if is_applicable(d, unsafe):
+            fixable += 1
+        elif is_applicable(d, True):
+            hidden += 1
+    return fixable, hidden
 
 
 # BG000 is not a rule: it is how the engine reports a file it could not analyse.

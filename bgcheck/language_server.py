@@ -56,7 +56,7 @@ from pygls.uris import to_fs_path
 
 from bgcheck import __version__
 from bgcheck.load.config import Config, ConfigError, default_config, load_config
-from bgcheck.diagnostics import BG000_CODE, Diagnostic
+from bgcheck.diagnostics import BG000_CODE, Applicability, Diagnostic, Location
 from bgcheck.load.source import display_path
 from bgcheck.load.unit import FileUnit, analyse_text, load_unit
 from bgcheck.run.engine import CheckOptions, check_units
@@ -289,15 +289,17 @@ def _finding(d: Diagnostic, sources: dict) -> Finding:
 
 
 def _fix_edit(d: Diagnostic, sources: dict) -> Optional[tuple[str, dict]]:
-    """A rule's fix as an LSP edit. No rule offers fixes yet; the contract this expects is a
-    ``fix`` attribute on the diagnostic with ``title`` (str) and ``edits`` ((Location, new text) pairs)."""
-    fix = getattr(d, "fix", None)
-    if fix is None:
+    """A rule's fix (``bgcheck.diagnostics.Fix``, safe or unsafe: the editor shows it and the user
+    decides) as an LSP edit of the finding's file."""
+    fix = d.fix
+    if fix is None or not fix.edits:
         return None
-    changes: dict[str, list] = {}
-    for location, new_text in fix.edits:
-        changes.setdefault(file_uri(location.path), []).append({"range": lsp_range(location, sources), "newText": new_text})
-    return (str(fix.title), changes) if changes else None
+    edits = [
+        {"range": lsp_range(Location(d.path, e.line, e.column, e.end_line, e.end_column), sources), "newText": e.content}
+        for e in fix.edits
+    ]
+    title = fix.title if fix.applicability is Applicability.SAFE else f"{fix.title} (unsafe fix: see {d.code}'s page)"
+    return (title, {file_uri(d.path): edits})
 
 
 def _is_under(real: str, root: Path) -> bool:

@@ -32,28 +32,28 @@ def registry_rows() -> list[dict]:
 def catalog() -> str:
     """bgcheck/rules/catalog.py: the registered rules' metadata (BG000 aside) as a tuple of rows."""
     lines = [
-        '"""Every rule\'s code, name, severity, summary and preview flag, as data: what `bgcheck rules`',
+        '"""Every rule\'s code, name, severity, summary, preview flag and fix, as data: what `bgcheck rules`',
         "and `bgcheck explain` need, without importing the rules (which pull in libcst).",
         "",
         "Written by scripts/rule_table.py from the rule registry; a test checks that they agree.",
         '"""',
         "",
-        "# (code, name, severity, summary, preview)",
+        "# (code, name, severity, summary, preview, fix: \"safe\", \"unsafe\" or \"\")",
         "RULES = (",
     ]
     for row in registry_rows()[1:]:
         lines.append(f"    ({row['code']!r}, {row['name']!r}, {row['severity']!r},")
         lines.append(f"     {row['summary']!r},")
-        lines.append(f"     {row['preview']!r}),")
+        lines.append(f"     {row['preview']!r}, {row['fix']!r}),")
     lines.append(")")
     return "\n".join(lines) + "\n"
 
 
 def table() -> str:
-    lines = ["| code | name | severity | summary |", "|---|---|---|---|"]
+    lines = ["| code | name | severity | fix | summary |", "|---|---|---|---|---|"]
     for row in registry_rows():
         mark = " *(preview)*" if row["preview"] else ""
-        lines.append(f"| {row['code']} | {row['name']} | {row['severity']} | {row['summary']}{mark} |")
+        lines.append(f"| {row['code']} | {row['name']} | {row['severity']} | {row['fix'] or '-'} | {row['summary']}{mark} |")
     return "\n".join(lines)
 
 

@@ -44,7 +44,7 @@ def bg103_in_preview(monkeypatch):
     from bgcheck.rules import catalog
 
     monkeypatch.setattr(REGISTRY["BG103"], "preview", True)
-    monkeypatch.setattr(catalog, "RULES", tuple((*row[:4], True) if row[0] == "BG103" else row for row in catalog.RULES))
+    monkeypatch.setattr(catalog, "RULES", tuple((*row[:4], True, *row[5:]) if row[0] == "BG103" else row for row in catalog.RULES))
 
 
 def run(*args: str):

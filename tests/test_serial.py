@@ -18,7 +18,7 @@ import pytest
 
 from bgcheck.load import serial
 from bgcheck.load.config import load_config
-from bgcheck.diagnostics import Diagnostic, Location, Severity
+from bgcheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
 from bgcheck.load.cache_keys import interface
 from bgcheck.load.unit import analyse_text, load_unit
 from bgcheck.run.engine import run
@@ -57,7 +57,9 @@ def test_converters_know_every_field():
     assert serial.fields_of(ModuleSummary) == serial.MODULE_FIELDS
     assert serial.fields_of(FunctionSummary) == serial.FUNCTION_FIELDS
     assert serial.fields_of(ClassSummary) == serial.CLASS_FIELDS
-    assert serial.fields_of(Diagnostic) == ("code", "name", "severity", "message", "location", "related")
+    assert serial.fields_of(Diagnostic) == ("code", "name", "severity", "message", "location", "related", "fix")
+    assert serial.fields_of(Fix) == ("applicability", "message", "edits")
+    assert serial.fields_of(Edit) == ("line", "column", "end_line", "end_column", "content")
     assert serial.fields_of(Location) == ("path", "line", "column", "end_line", "end_column", "message")
 
 
@@ -301,13 +303,15 @@ def test_summary_missing_or_extra_field_is_refused():
 DIAGNOSTIC = Diagnostic(
     code="BG101", name="n", severity=Severity.WARNING, message="m",
     location=Location("a.py", 1, 2, 3, 4), related=(Location("b.py", 5, 6, 7, 8, "see"),),
+    fix=Fix(Applicability.UNSAFE, "Re-raise", (Edit(3, 1, 3, 1, "    raise\n"), Edit(1, 1, 1, 5, ""))),
 )
 
 
 @pytest.mark.parametrize(
     "damage",
     [((0,), 101), ((2,), "fatal"), ((2,), "ERROR"), ((3,), None), ((4, 1), "1"), ((4, 1), 1.0), ((4, 1), False), ((4,), [1, 2]),
-     ((5,), {}), ((5, 0, 5), None), ((4, 0), ["a.py"])],
+     ((5,), {}), ((5, 0, 5), None), ((4, 0), ["a.py"]), ((6, 0), "maybe"), ((6, 2, 0, 4), None), ((6, 2, 1), [1, 1, 1]),
+     ((6,), "fix")],
     ids=repr,
 )
 def test_diagnostic_of_the_wrong_shape_is_refused(damage):

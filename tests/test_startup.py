@@ -60,6 +60,6 @@ def test_a_check_imports_the_rules():
 def test_catalog_is_the_registry():
     """`bgcheck rules` prints the catalog; the catalog is what the rule classes say
     (scripts/rule_table.py rewrites it)."""
-    registered = [(r.code, r.name, r.severity.value, r.summary, r.preview) for r in all_rules()]
+    registered = [(r.code, r.name, r.severity.value, r.summary, r.preview, r.fixable) for r in all_rules()]
     assert list(RULES) == registered, "bgcheck/rules/catalog.py is out of date: run python scripts/rule_table.py"
     assert [row["code"] for row in rule_table()] == ["BG000"] + [code for code, *_ in registered]

@@ -20,7 +20,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, Optional
 
-from bgcheck.diagnostics import Diagnostic, Location, Severity
+from bgcheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
 
 if TYPE_CHECKING:  # imported where summaries are decoded: the other entries need no libcst
     from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
@@ -333,11 +333,12 @@ def diagnostic_to_data(diagnostic: Diagnostic) -> list:
         diagnostic.message,
         location_to_data(diagnostic.location),
         [location_to_data(related) for related in diagnostic.related],
+        None if diagnostic.fix is None else fix_to_data(diagnostic.fix),
     ]
 
 
 def diagnostic_from_data(data) -> Diagnostic:
-    code, name, severity, message, location, related = _record(data, 6)
+    code, name, severity, message, location, related, fix = _record(data, 7)
     if severity not in _SEVERITIES:
         raise DataError(f"unknown severity {severity!r}")
     return Diagnostic(
@@ -347,7 +348,27 @@ def diagnostic_from_data(data) -> Diagnostic:
         message=_str(message),
         location=location_from_data(location),
         related=tuple(location_from_data(item) for item in _list(related)),
+        fix=None if fix is None else fix_from_data(fix),
     )
+
+
+_APPLICABILITIES = {applicability.value: applicability for applicability in Applicability}
+
+
+def fix_to_data(fix: Fix) -> list:
+    edits = [[e.line, e.column, e.end_line, e.end_column, e.content] for e in fix.edits]
+    return [fix.applicability.value, fix.message, edits]
+
+
+def fix_from_data(data) -> Fix:
+    applicability, message, edits = _record(data, 3)
+    if applicability not in _APPLICABILITIES:
+        raise DataError(f"unknown applicability {applicability!r}")
+    found = []
+    for item in _list(edits):
+        line, column, end_line, end_column, content = _record(item, 5)
+        found.append(Edit(_int(line), _int(column), _int(end_line), _int(end_column), _str(content)))
+    return Fix(_APPLICABILITIES[applicability], _str(message), tuple(found))
 
 
 def diagnostics_to_data(diagnostics) -> list:

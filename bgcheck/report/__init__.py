@@ -18,6 +18,8 @@ class ReportOptions:
     show_source: bool = False
     statistics: bool = False
     quiet: bool = False
+    unsafe_fixes: bool = False  # unsafe fixes count as fixable ([*]) too
+    fix_mode: bool = False  # a --fix run: say how many findings were fixed
 
 
 Renderer = Callable[..., str]

@@ -13,9 +13,10 @@ def render(result, options) -> str:
     out: list[str] = []
     if not (options.statistics and options.quiet):
         for diagnostic in result.diagnostics:
-            out.append(text.header(diagnostic, paint))
+            out.append(text.header(diagnostic, paint, options.unsafe_fixes))
     if options.statistics:
         out.extend(text._statistics(result, paint))
     if not options.quiet:
+        out.extend(text.fix_lines(result, options))
         out.append(text._summary_line(result))
     return "\n".join(out) + ("\n" if out else "")

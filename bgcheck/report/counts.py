@@ -18,5 +18,5 @@ def counts(result) -> dict:
     }
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, words: str = "") -> str:
+    return f"{n} {word if n == 1 else (words or word + 's')}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bgcheck.report.fingerprint import source_lines
+from bgcheck.diagnostics import fix_counts, is_applicable
 from bgcheck.report.counts import counts, plural
 
 _RESET = "\x1b[0m"
@@ -23,7 +24,7 @@ def render(result, options) -> str:
     paint = _Painter(options.color)
     for diagnostic in () if options.statistics and options.quiet else result.diagnostics:  # -q --statistics: the table only
         loc = diagnostic.location
-        out.append(header(diagnostic, paint))
+        out.append(header(diagnostic, paint, options.unsafe_fixes))
         for related in diagnostic.related:
             out.append(f"  {paint(_DIM, 'note:')} {related.path}:{related.line}:{related.column}: {related.message}")
         if options.show_source:
@@ -34,16 +35,18 @@ def render(result, options) -> str:
     if options.statistics:
         out.extend(_statistics(result, paint))
     if not options.quiet:
+        out.extend(fix_lines(result, options))
         out.append(_summary_line(result))
     return "\n".join(out) + ("\n" if out else "")
 
 
-def header(diagnostic, paint) -> str:
-    """``path:line:col: CODE message``."""
+def header(diagnostic, paint, unsafe_fixes: bool = False) -> str:
+    """``path:line:col: CODE message``, with ``[*]`` after the code when this run's settings can fix it (as ruff)."""
     loc = diagnostic.location
+    mark = " [*]" if is_applicable(diagnostic, unsafe_fixes) else ""
     return (
         f"{paint(_BOLD, loc.path)}:{loc.line}:{loc.column}: "
-        f"{paint(_SEVERITY_COLOR[diagnostic.severity.value], diagnostic.code)} {diagnostic.message}"
+        f"{paint(_SEVERITY_COLOR[diagnostic.severity.value], diagnostic.code)}{mark} {diagnostic.message}"
     )
 
 
@@ -98,6 +101,21 @@ def _statistics(result, paint) -> list[str]:
         name, severity = names[code]
         rows.append(f"{n:>5}  {paint(_SEVERITY_COLOR[severity], code)}  {name}")
     return rows
+
+
+def fix_lines(result, options) -> list[str]:
+    """What was fixed, what --fix would fix, and how many more --unsafe-fixes would (before the summary line)."""
+    fixable, hidden = fix_counts(result.diagnostics, options.unsafe_fixes)
+    lines = []
+    if options.fix_mode:
+        if getattr(result, "fixed", 0):
+            lines.append(f"Fixed {plural(result.fixed, 'problem')}.")
+    elif fixable:
+        option = "--fix --unsafe-fixes" if options.unsafe_fixes else "--fix"
+        lines.append(f"[*] {fixable} fixable with `{option}`.")
+    if hidden:
+        lines.append(f"{plural(hidden, 'more fix', 'more fixes')} available with `--unsafe-fixes` (they can change behaviour: see each rule's page).")
+    return lines
 
 
 def _summary_line(result) -> str:

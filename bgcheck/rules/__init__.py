@@ -48,13 +48,14 @@ def rule_by_code_or_name(key: str):
 
 def rule_table() -> list[dict]:
     """Every code bgcheck reports (BG000, then the registered rules): code, name, severity,
-    summary and preview, from the rule classes (SARIF, the README's table and catalog.py,
+    summary, preview and fix (safe, unsafe or ""), from the rule classes (SARIF, the README's table and catalog.py,
     which ``bgcheck rules`` prints, are written from it)."""
     rows = [
-        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False}
+        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False, "fix": ""}
     ]
     rows += [
-        {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary, "preview": rule.preview}
+        {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary, "preview": rule.preview,
+         "fix": rule.fixable}
         for rule in all_rules()
     ]
     return rows

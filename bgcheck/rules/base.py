@@ -23,6 +23,10 @@ class Rule:
     # A preview rule runs only with `preview = true` or `--preview`: its precision on real
     # projects (scripts/ecosystem.py) is not yet where a default rule's must be.
     preview: ClassVar[bool] = False
+    # "safe" or "unsafe" when the rule offers a fix (on the findings where the right change is
+    # clear: see its page), "" when it offers none. ``--fix`` applies safe fixes; unsafe ones,
+    # which can change behaviour, only with ``--unsafe-fixes``.
+    fixable: ClassVar[str] = ""
 
     def __init__(self, config) -> None:
         self.config = config

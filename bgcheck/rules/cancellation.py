@@ -17,7 +17,7 @@ import builtins
 
 from bgcheck.model import execution
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity
+from bgcheck.diagnostics import Applicability, Edit, Fix, Severity
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.syntax.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
@@ -482,6 +482,7 @@ class CancellationSwallowed(Rule):
 @register
 class BroadExceptSwallowsCancellation(Rule):
     code = "BG102"
+    fixable = "unsafe"
     name = "broad-except-swallows-cancellation"
     severity = Severity.ERROR
     summary = "A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on."
@@ -533,9 +534,34 @@ class BroadExceptSwallowsCancellation(Rule):
             message = f"{what} catches {caught} and turns it into another exception: an `except Exception` further up catches that and carries on, so the stop is lost. Re-raise the caught exception (`raise`)."
         else:
             message = f"{what} can finish without re-raising and catches {caught}: {effect}. Catch `Exception` instead, or re-raise."
-        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except)
+        fix = _catch_exception_fix(node, ctx) if yielded is None and not handler_exits <= {RAISE, CONVERT} else None
+        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except, fix=fix)
 
     visit_ExceptStarHandler = visit_ExceptHandler
+
+
+def _catch_exception_fix(node, ctx) -> Optional[Fix]:
+    """BG102's fix: ``except:`` / ``except BaseException:`` becomes ``except Exception:``. Unsafe:
+    SystemExit, KeyboardInterrupt and CancelledError now propagate, which is the point, but code
+    that counted on catching them behaves differently. None when an earlier clause of the same
+    ``try`` catches ``Exception`` (this clause is then there for the stops only: the right change
+    is a re-raise, not a narrower catch) or when the clause names a tuple."""
+    for handler in ctx.parent().handlers:
+        if handler is node:
+            break
+        if handler.type is None or any(n in _ORDINARY_CATCH_ALL for n in _caught_names(handler, ctx)):
+            return None
+    if node.type is None:
+        keyword = ctx.position(node).start  # `except` is where the clause starts
+        edit = Edit(keyword.line, keyword.column + 7, keyword.line, keyword.column + 7, " Exception")
+    elif isinstance(node.type, (cst.Name, cst.Attribute)):
+        edit = ctx.replace(node.type, "Exception")
+    else:
+        return None
+    return Fix(Applicability.UNSAFE, "Catch `Exception` instead", (edit,))
+
+
+_ORDINARY_CATCH_ALL = frozenset(("builtins.Exception", "Exception"))
 
 
 @register

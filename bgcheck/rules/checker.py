@@ -15,7 +15,7 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 
 from bgcheck.model import execution
 from bgcheck import knowledge
-from bgcheck.diagnostics import Diagnostic, Location
+from bgcheck.diagnostics import Diagnostic, Edit, Fix, Location
 from bgcheck.syntax.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.model.project import ProjectIndex
 from bgcheck.load.summary import FunctionSummary, ModuleSummary
@@ -39,6 +39,7 @@ class FileContext:
         self._statement_positions: dict[int, tuple] = {}  # id(top-level statement) -> (positions, line offset)
         self._line_offsets: Optional[dict[int, int]] = None
         self._resolvers: dict[Optional[str], object] = {}
+        self._lines: Optional[list[str]] = None  # the module's lines, once a fix needs one
         self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
 
     # --- where are we -------------------------------------------------------
@@ -169,6 +170,7 @@ class FileContext:
         message: str,
         end_node: Optional[cst.CSTNode] = None,
         related: Sequence[Location] = (),
+        fix: Optional[Fix] = None,
     ) -> None:
         # noqa also works on the first line of the simple statement a finding is
         # in (a call spread over lines); a compound statement's header line
@@ -182,8 +184,34 @@ class FileContext:
             message=message,
             location=self.location(node, end_node),
             related=tuple(related),
+            fix=fix,
         )
         self.diagnostics.append((diagnostic, statement_line))
+
+    # --- fixes (edits computed where the node is at hand; applied by bgcheck/fix.py) ---------
+    def replace(self, node: cst.CSTNode, content: str) -> Edit:
+        """An edit that replaces the node's code (its syntactic span) with ``content``."""
+        span = self.position(node)
+        return Edit(span.start.line, span.start.column + 1, span.end.line, span.end.column + 1, content)
+
+    def insert_before(self, node: cst.CSTNode, content: str) -> Edit:
+        start = self.position(node).start
+        return Edit(start.line, start.column + 1, start.line, start.column + 1, content)
+
+    def insert_after(self, node: cst.CSTNode, content: str) -> Edit:
+        end = self.position(node).end
+        return Edit(end.line, end.column + 1, end.line, end.column + 1, content)
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line (without its line break): for indentation a fix must copy."""
+        if self._lines is None:
+            self._lines = self.module.code.split("\n")  # not splitlines(): a form feed does not end a line
+        return self._lines[line - 1].removesuffix("\r") if 0 < line <= len(self._lines) else ""
+
+    def indentation(self, node: cst.CSTNode) -> str:
+        """The whitespace that starts the line a statement starts on."""
+        text = self.line_text(self.position(node).start.line)
+        return text[: len(text) - len(text.lstrip(" \t"))]
 
     # --- scope tracking (called by the Checker) -----------------------------
     def enter_function(self, node: cst.FunctionDef) -> None:

@@ -13,13 +13,14 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity
+from bgcheck.diagnostics import Applicability, Fix, Severity
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.rules.notes import notes_from
+from bgcheck.rules.edits import keyword_set
 from bgcheck.syntax.walk import walk
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
@@ -370,6 +371,7 @@ def _is_unbounded(node: cst.Call, wait, ctx) -> bool:
 @register
 class RowLockWithoutSkipLocked(Rule):
     code = "BG204"
+    fixable = "unsafe"
     name = "row-lock-without-skip-locked"
     severity = Severity.WARNING
     summary = "`select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait."
@@ -389,7 +391,7 @@ class RowLockWithoutSkipLocked(Rule):
                 return
         if any(arg.star == "**" for arg in node.args):
             return
-        self._report(node, f"`{func.attr.value}()`", ctx)
+        self._report(node, f"`{func.attr.value}()`", ctx, fix=_skip_locked_fix(node, ctx))
 
     def visit_SimpleString(self, node: cst.SimpleString, ctx) -> None:
         self._check_sql(node, ctx)
@@ -412,7 +414,7 @@ class RowLockWithoutSkipLocked(Rule):
             return
         self._report(node, "`SELECT ... FOR UPDATE`", ctx)
 
-    def _report(self, node, what: str, ctx) -> None:
+    def _report(self, node, what: str, ctx, fix: Optional[Fix] = None) -> None:
         if _runs_only_under_a_lock(ctx):
             return  # one replica at a time runs this job: there is no other replica to queue behind
         ctx.report(
@@ -422,7 +424,20 @@ class RowLockWithoutSkipLocked(Rule):
             "behind each other instead of splitting the work, and a stuck holder stalls them all. Use "
             "`skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica takes rows nobody holds, or `nowait=True`.",
             related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
+            fix=fix,
         )
+
+
+def _skip_locked_fix(node: cst.Call, ctx) -> Optional[Fix]:
+    """BG204's fix: ``skip_locked=True`` on the ORM call (the SQL of a string is left alone: its
+    dialect and layout are the author's). Unsafe: the query no longer waits for a row another
+    transaction holds, it leaves it out; code that expects a given row (``.get(pk=...)``) now
+    finds none while it is locked."""
+    positional = [arg for arg in node.args if arg.keyword is None]
+    if positional:
+        return None  # ``select_for_update(True)``: which option is meant is the author's to say
+    edit = keyword_set(ctx, node, "skip_locked", "True")
+    return Fix(Applicability.UNSAFE, "Add `skip_locked=True`", (edit,)) if edit is not None else None
 
 
 def _runs_only_under_a_lock(ctx) -> bool:

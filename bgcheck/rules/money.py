@@ -14,9 +14,10 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.model import transactions
 from bgcheck.model.celery_config import truthy
-from bgcheck.diagnostics import Location, Severity
+from bgcheck.diagnostics import Applicability, Fix, Location, Severity
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.edits import decorator_keyword_set, keyword_set
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.walk import walk
@@ -320,6 +321,7 @@ def _name_read(function: cst.FunctionDef, name: str) -> bool:
 @register
 class MoneyTaskAcksEarly(Rule):
     code = "BG603"
+    fixable = "unsafe"
     name = "money-task-acks-early"
     severity = Severity.ERROR
     summary = "A Celery task that moves money acknowledges its message before it runs (no acks_late)."
@@ -351,8 +353,31 @@ class MoneyTaskAcksEarly(Rule):
                 "Set `acks_late=True` (and `reject_on_worker_lost=True`: without it, a SIGKILLed child is still "
                 "acknowledged) and make the task idempotent (an idempotency key), since it may now run twice.",
                 related=_related(model, qualname),
+                fix=_acks_late_fix(node, job, ctx),
             )
             return
+
+
+def _acks_late_fix(node: cst.FunctionDef, job, ctx) -> Optional[Fix]:
+    """BG603's fix: ``acks_late=True`` in the task's decorator (``@app.task`` -> ``@app.task(acks_late=True)``).
+    Unsafe: a message is now redelivered when its worker dies mid-task, so the task can run twice
+    and must be idempotent. None when the task is not made by a decorator of this function, or when
+    ``acks_late`` is given a value bgcheck cannot read (a name: the author's switch, not a slip)."""
+    if not job.via.startswith("decorator "):
+        return None
+    spelled_as = job.via[len("decorator ") :]
+    wanted = {spelled_as, ctx.index.canonical(spelled_as)}
+    for decorator in node.decorators:
+        expression = decorator.decorator
+        name = ctx.resolve_call(expression) if isinstance(expression, cst.Call) else ctx.resolve(expression)
+        if name not in wanted:
+            continue
+        given = argument(expression, "acks_late") if isinstance(expression, cst.Call) else None
+        if given is not None and ctx.fold(given) is not False:
+            return None
+        edit = decorator_keyword_set(ctx, decorator, "acks_late", "True")
+        return Fix(Applicability.UNSAFE, "Set `acks_late=True` on the task", (edit,)) if edit is not None else None
+    return None
 
 
 def _publish_name(node: cst.Call, ctx) -> Optional[str]:

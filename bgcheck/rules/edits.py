@@ -1,0 +1,50 @@
+"""Edits the rules' fixes are made of, computed in phase 2 where the node is at hand.
+
+Each returns a ``bgcheck.diagnostics.Edit`` (or None when the change is not clear from the code),
+in the file's own text: small insertions and replacements at node positions, so the comments,
+line breaks and layout around them are kept byte for byte. ``bgcheck/fix.py`` applies them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from bgcheck.diagnostics import Edit
+
+
+def keyword_set(ctx, call: cst.Call, keyword: str, value: str) -> Optional[Edit]:
+    """``f(a, x=False)`` -> ``f(a, x=True)``; ``f(a)`` -> ``f(a, x=True)``, in the layout of the
+    call: one argument per line with a trailing comma gets the new one on a line of its own. None
+    when the call spreads ``*args`` / ``**kwargs`` (the keyword may be in there)."""
+    if any(arg.star for arg in call.args):
+        return None
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return ctx.replace(arg.value, value)
+    added = f"{keyword}={value}"
+    if not call.args:
+        if call.rpar:
+            return None  # ``(f())``: the call's own ``)`` is not where the node ends
+        end = ctx.position(call).end  # just after ``)``: insert before it
+        return Edit(end.line, end.column, end.line, end.column, added)
+    last = call.args[-1]
+    after = ctx.position(last).end  # after the value and any parentheses around it, before its comma
+    indentation = ctx.indentation(last)
+    on_own_line = ctx.position(last).start.column == len(indentation)
+    if isinstance(last.comma, cst.Comma) and on_own_line:
+        text = f",{ctx.module.default_newline}{indentation}{added}"  # the trailing comma now follows ours
+    else:
+        text = f", {added}"
+    return Edit(after.line, after.column + 1, after.line, after.column + 1, text)
+
+
+def decorator_keyword_set(ctx, decorator: cst.Decorator, keyword: str, value: str) -> Optional[Edit]:
+    """``@app.task`` -> ``@app.task(x=True)``; ``@app.task(bind=True)`` -> ``@app.task(bind=True, x=True)``."""
+    expression = decorator.decorator
+    if isinstance(expression, cst.Call):
+        return keyword_set(ctx, expression, keyword, value)
+    if isinstance(expression, (cst.Name, cst.Attribute)):
+        return ctx.insert_after(expression, f"({keyword}={value})")
+    return None
