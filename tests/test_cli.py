@@ -349,8 +349,10 @@ def test_json_document_shape(three):
 def test_json_diagnostic_shape(three):
     for diagnostic in check_json().json()["diagnostics"]:
         assert set(diagnostic) == {
-            "code", "name", "severity", "message", "path", "line", "column", "end_line", "end_column", "related",
+            "code", "name", "severity", "message", "path", "line", "column", "end_line", "end_column", "related", "fix",
         }
+        fix = diagnostic["fix"]
+        assert fix is None or (set(fix) == {"applicability", "message", "edits"} and fix["applicability"] in ("safe", "unsafe"))
         for key in ("code", "name", "severity", "message", "path"):
             assert isinstance(diagnostic[key], str) and diagnostic[key]
         for key in ("line", "column", "end_line", "end_column"):
@@ -453,7 +455,9 @@ def test_text_lines_and_summary(three):
     result = bgcheck_cli("check", ".", "--no-show-source")
     lines = result.stdout.splitlines()
     assert lines[-1] == "Found 3 problems (3 errors); 1 file checked."
-    findings = [LINE_FORMAT.match(line) for line in lines[:-1]]
+    # the BG102 finding has an unsafe fix: not applied by --fix alone, and said so
+    assert lines[-2] == "1 more fix available with `--unsafe-fixes` (they can change behaviour: see each rule's page)."
+    findings = [LINE_FORMAT.match(line) for line in lines[:-2]]
     assert all(findings), lines
     assert [(m["path"], int(m["line"]), int(m["col"]), m["code"]) for m in findings] == [
         ("app.py", 6, 5, "BG101"),
@@ -619,6 +623,7 @@ def test_rules_json():
         "severity": "error",
         "summary": document["rules"][0]["summary"],
         "preview": False,
+        "fix": "",
     }
     assert [
         (r["code"], r["name"], r["severity"], r["summary"]) for r in document["rules"][1:]

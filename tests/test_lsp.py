@@ -513,14 +513,10 @@ def test_one_failing_document_does_not_hide_the_others(workspace: Path, monkeypa
 
 def test_a_rules_fix_becomes_an_lsp_edit():
     import bgcheck.language_server as lsp
-    from bgcheck.diagnostics import Diagnostic, Location, Severity
+    from bgcheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
 
-    class FixedDiagnostic(Diagnostic):  # the shape the server expects once rules offer fixes
-        @property
-        def fix(self):
-            return SimpleNamespace(title="Re-raise", edits=[(Location("a.py", 2, 5, 2, 9), "raise")])
-
-    d = FixedDiagnostic("BG101", "cancellation-swallowed", Severity.ERROR, "m", Location("a.py", 2, 5, 2, 9))
+    fix = Fix(Applicability.SAFE, "Re-raise", (Edit(2, 5, 2, 9, "raise"),))
+    d = Diagnostic("BG101", "cancellation-swallowed", Severity.ERROR, "m", Location("a.py", 2, 5, 2, 9), fix=fix)
     title, changes = lsp._fix_edit(d, {"a.py": "x = 1\n\u00e9   pass\n"})
     assert title == "Re-raise"
     (uri,) = changes

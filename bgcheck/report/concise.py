@@ -17,6 +17,5 @@ def render(result, options) -> str:
     if options.statistics:
         out.extend(text._statistics(result, paint))
     if not options.quiet:
-        out.extend(text.fix_lines(result, options))
         out.append(text._summary_line(result))
     return "\n".join(out) + ("\n" if out else "")
