@@ -277,7 +277,7 @@ def check(
             click.echo(f"bgcheck: warning: {warning}", err=True)
         fixed = None
         if apply_fixes or show_diff:
-            from bgcheck.fix import fix_run
+            from bgcheck.run.fixes import fix_run
 
             def recheck(display: str, data: bytes) -> list:
                 return run((), config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=1, cache=cache, stdin=(Path(display), data)).diagnostics

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from bgcheck.cli import main
 from bgcheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
-from bgcheck.fix import apply_pass
+from bgcheck.run.fixes import apply_pass
 
 FIXES_DIR = Path(__file__).resolve().parent / "fixes"
 CASES = sorted(p for p in FIXES_DIR.iterdir() if p.is_dir())

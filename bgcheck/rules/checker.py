@@ -188,7 +188,7 @@ class FileContext:
         )
         self.diagnostics.append((diagnostic, statement_line))
 
-    # --- fixes (edits computed where the node is at hand; applied by bgcheck/fix.py) ---------
+    # --- fixes (edits computed where the node is at hand; applied by bgcheck/run/fixes.py) ---------
     def replace(self, node: cst.CSTNode, content: str) -> Edit:
         """An edit that replaces the node's code (its syntactic span) with ``content``."""
         span = self.position(node)

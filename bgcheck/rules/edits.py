@@ -2,7 +2,7 @@
 
 Each returns a ``bgcheck.diagnostics.Edit`` (or None when the change is not clear from the code),
 in the file's own text: small insertions and replacements at node positions, so the comments,
-line breaks and layout around them are kept byte for byte. ``bgcheck/fix.py`` applies them.
+line breaks and layout around them are kept byte for byte. ``bgcheck/run/fixes.py`` applies them.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ class RunResult:
     notes: list = field(default_factory=list)  # one line each, printed to stderr under --verbose
     checked_paths: frozenset = frozenset()  # display paths of every file in the run
     codes: frozenset = frozenset()  # the codes that could be reported (enabled rules, BG000)
-    fixed: int = 0  # findings fixed by --fix (bgcheck/fix.py); ``diagnostics`` are those that remain
+    fixed: int = 0  # findings fixed by --fix (bgcheck/run/fixes.py); ``diagnostics`` are those that remain
 
 
 @dataclass(frozen=True)
