@@ -489,7 +489,7 @@ def _preview_warnings(config, select_codes) -> list[str]:
     chosen = select_codes if select_codes is not None else (config.effective_select() or ())
     return [
         f"{code} is a preview rule: it runs only with --preview (or `preview = true`)"
-        for code, _name, _severity, _summary, is_preview, _fix in catalog.RULES
+        for code, _name, _severity, _summary, is_preview, *_rest in catalog.RULES
         if is_preview and code in chosen
     ]
 

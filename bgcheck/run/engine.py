@@ -88,7 +88,7 @@ def enabled_codes(config: Config, select=None, ignore=()) -> list[str]:
     chosen_ignore = tuple(config.ignore) + tuple(ignore)
     return [
         code
-        for code, _name, _severity, _summary, preview in catalog.RULES
+        for code, _name, _severity, _summary, preview, *_rest in catalog.RULES
         if code_enabled(code, chosen_select, chosen_ignore) and (config.preview or not preview)
     ]
 
