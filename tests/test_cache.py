@@ -984,3 +984,27 @@ def test_a_durable_write_added_where_an_entry_point_reaches_reaches_its_bg404(tm
     for source, expected in ((durable, [("proj/main.py", 6, "BG404")]), (quiet, []), (durable, [("proj/main.py", 6, "BG404")])):
         runs.write("proj/store.py", source)
         assert found(runs.cached()[1], "BG404") == expected
+
+
+def test_publishes_through_calls_follow_edits_in_modules_not_imported(tmp_path, monkeypatch):
+    """BG604 through calls: whether a publish is reported where it stands depends on every caller, in
+    modules the publishing module does not import, and a call inside a transaction depends on what the
+    callee does: cached results must follow both."""
+    root = tmp_path / "svc"
+    notify = "from proj.tasks import send\n\n\ndef notify(order):\n    send.delay(order.pk)\n"
+    orders = "from django.db import transaction\n\nfrom proj.notify import notify\n\n\ndef place(order):\n    with transaction.atomic():\n        notify(order)\n"
+    files = {
+        "proj/__init__.py": "",
+        "proj/tasks.py": "from celery import shared_task\n\n\n@shared_task\ndef send(pk):\n    pass\n",
+        "proj/notify.py": notify,
+        "proj/orders.py": orders,
+    }
+    write_project(root, files)
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG604") == [("proj/notify.py", 5, "BG604")]  # its only caller is in a transaction
+    runs.write("proj/cron.py", "from proj.notify import notify\n\n\ndef nightly(order):\n    notify(order)\n")
+    assert found(runs.cached()[1], "BG604") == [("proj/orders.py", 8, "BG604")]  # a caller outside: at the call
+    runs.write("proj/notify.py", "def notify(order):\n    order.save()\n")
+    assert found(runs.cached()[1], "BG604") == []
+    runs.write("proj/notify.py", notify)
+    assert found(runs.cached()[1], "BG604") == [("proj/orders.py", 8, "BG604")]
