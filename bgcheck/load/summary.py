@@ -162,7 +162,8 @@ class _Scope:
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
         self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
-        self.withs: list[_WithBlock] = []  # ``with`` statements around the node being visited, in this scope
+        self.withs: list[cst.With] = []  # ``with`` statements around the node being visited, in this scope
+        self.in_with_items = 0  # > 0 while visiting the items of the innermost ``with`` (not its body)
         self.lambdas = 0  # lambdas around the node being visited
         self.branches = 0  # conditions, loops and handlers around the node being visited (see conditional_calls)
         self.sure: set[int] = set()  # ids of the calls made whenever the function runs to them
@@ -175,14 +176,6 @@ class _Scope:
                 self.module_scope.bindings.setdefault(name, []).append(value)
             return
         self.bindings.setdefault(name, []).append(value)
-
-
-class _WithBlock:
-    """A ``with`` statement whose body is being visited (its items are not in it)."""
-
-    def __init__(self, node: cst.With) -> None:
-        self.node = node
-        self.in_body = False
 
 
 # raw binding markers
@@ -278,21 +271,14 @@ class SummaryBuilder(cst.CSTVisitor):
     leave_If = leave_ExceptHandler = leave_CompFor = _leave_branch
 
     def visit_With(self, node: cst.With) -> bool:
-        self.scope.withs.append(_WithBlock(node))
+        self.scope.withs.append(node)
         return True
 
     def leave_With(self, original_node: cst.With) -> None:
         self.scope.withs.pop()
 
-    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> bool:
-        if self.scope.withs and self.scope.withs[-1].node.body is node:
-            self.scope.withs[-1].in_body = True
-        return True
-
-    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> bool:
-        if self.scope.withs and self.scope.withs[-1].node.body is node:
-            self.scope.withs[-1].in_body = True
-        return True
+    def leave_WithItem(self, original_node: cst.WithItem) -> None:
+        self.scope.in_with_items -= 1
 
     def _bind_params(self, node: cst.FunctionDef, scope: _Scope, enclosing_class: Optional[str]) -> None:
         params = node.params
@@ -413,6 +399,7 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def visit_WithItem(self, node: cst.WithItem) -> bool:
+        self.scope.in_with_items += 1
         if node.asname is not None:
             target = node.asname.name
             if isinstance(target, cst.Name) and isinstance(node.item, cst.Call):
@@ -467,7 +454,8 @@ class SummaryBuilder(cst.CSTVisitor):
         self._locate(node)
         if not self.scope.branches and not self.scope.lambdas:
             self.scope.sure.add(id(node))
-        blocks = tuple(block.node for block in self.scope.withs if block.in_body)
+        # a call in a ``with``'s items runs before its block opens
+        blocks = tuple(self.scope.withs[:-1] if self.scope.in_with_items else self.scope.withs)
         if blocks or self.scope.lambdas:
             self.scope.placed.append((node, blocks, self.scope.lambdas > 0))
         if self.scope.is_generator:
@@ -557,6 +545,7 @@ class SummaryBuilder(cst.CSTVisitor):
     def build(self, text: Optional[str] = None) -> ModuleSummary:
         summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
         lines = definition_lines(text, self.module, self.long_strings) if text is not None else {}
+        may_lock = text is None or _may_lock_rows(text)
         sites = call_positions(text, self.call_counter.wanted, string_spans(text, self.long_strings)) if text is not None else {}
         # Module constants first: everything else resolves through them.
         summary.constants = {}
@@ -586,10 +575,11 @@ class SummaryBuilder(cst.CSTVisitor):
             func = summary.functions[qualname]
             resolve = summary.resolver(func)
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
-            func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites)
+            targets: dict[int, Optional[str]] = {}
+            func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites, targets)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
-            func.call_contexts = _call_contexts(scope, resolve)
-            func.conditional_calls = _conditional_calls(scope, func.calls, resolve)
+            func.call_contexts = _call_contexts(scope, resolve, targets, may_lock)
+            func.conditional_calls = _conditional_calls(scope, func.calls, targets)
             if node.asynchronous is None and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
         for qualname, (node, scope) in self.classes.items():
@@ -758,43 +748,50 @@ def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
     return extended[1] if extended and extended[0] == "ref" else None
 
 
-def _call_contexts(scope: _Scope, resolve) -> tuple:
-    """``FunctionSummary.call_contexts`` for one function's scope."""
+def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tuple:
+    """``FunctionSummary.call_contexts`` for one function's scope (``targets``: id(call) -> target;
+    ``may_lock``: the module's text says something that locks rows somewhere)."""
     if not scope.placed:
         return ()
     placed = {id(call) for call, _blocks, _in_lambda in scope.placed}
     found: dict[tuple, None] = {}
     blocks_seen: dict[int, tuple[tuple, bool]] = {}  # id(with) -> (IRs of its items, whether its body locks rows)
     for call, blocks, in_lambda in scope.placed:
-        target = _resolved_calls([call], resolve)[0]
+        target = targets.get(id(call))
         if not target:
             continue
         if in_lambda:
-            found.setdefault(("lambda", target[0]), None)
+            found.setdefault(("lambda", target), None)
             continue
         for block in blocks:
             if id(block) not in blocks_seen:
-                blocks_seen[id(block)] = (tuple(to_ir(item.item, resolve) for item in block.items), locks_rows(block.body))
+                blocks_seen[id(block)] = (tuple(to_ir(item.item, resolve) for item in block.items), may_lock and locks_rows(block.body))
         items = tuple(ir for block in blocks for ir in blocks_seen[id(block)][0])
-        found.setdefault(("with", target[0], items, any(blocks_seen[id(b)][1] for b in blocks)), None)
-    targets = {entry[1] for entry in found}
-    for target in _resolved_calls([call for call in scope.calls if id(call) not in placed], resolve)[0]:
-        if target in targets:
+        found.setdefault(("with", target, items, any(blocks_seen[id(b)][1] for b in blocks)), None)
+    called = {entry[1] for entry in found}
+    for call in scope.calls:
+        target = targets.get(id(call))
+        if id(call) not in placed and target in called:
             found.setdefault(("plain", target), None)
     return tuple(found)
 
 
-def _conditional_calls(scope: _Scope, calls: tuple, resolve) -> tuple[int, ...]:
-    """``FunctionSummary.conditional_calls`` for one function's scope."""
-    sure = set(_resolved_calls([call for call in scope.calls if id(call) in scope.sure], resolve)[0])
+def _may_lock_rows(text: str) -> bool:
+    """Can anything in this module lock rows (a cheap test on the text before walking ``with`` blocks)?"""
+    return any(method in text for method in knowledge.ROW_LOCK_METHODS) or knowledge.SQL_FOR_UPDATE.search(text) is not None
+
+
+def _conditional_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:
+    """``FunctionSummary.conditional_calls`` for one function's scope (``targets``: id(call) -> target)."""
+    sure = {targets.get(id(call)) for call in scope.calls if id(call) in scope.sure}
     return tuple(position for position, target in enumerate(calls) if target not in sure)
 
 
-def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:
+def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None, targets: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:
     """Resolved call targets and where each is first called (``sites``: id(call) -> (line, column));
     a call that does not resolve is kept as written, marked with a leading "?" (``?session.commit``),
     so that name-based facts ("commits a transaction") still see it while it never matches a
-    qualified name."""
+    qualified name. ``targets``, when given, keeps each call's target (id(call) -> target or None)."""
     seen: dict[str, tuple[int, int]] = {}
     sites = sites or {}
     for call in calls:
@@ -804,6 +801,8 @@ def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None
             if written is None and isinstance(call.func, cst.Attribute):
                 written = "." + call.func.attr.value
             target = f"?{written}" if written else None
+        if targets is not None:
+            targets[id(call)] = target
         if target and target not in seen:
             seen[target] = sites.get(id(call), (0, 0))
     return tuple(seen), tuple(seen.values())
