@@ -153,6 +153,10 @@ def fix_counts(diagnostics: Iterable[Diagnostic], unsafe: bool) -> tuple[int, in
     return fixable, hidden
 
 
+# Codes that run only when selected by their own code (or a prefix longer than "BG": BG0, BG00),
+# in --select, select or extend-select, as ruff's RUF100: ``ALL`` and the default leave them off.
+EXPLICIT_ONLY_CODES = frozenset({"BG001"})
+
 # BG000 is not a rule: it is how the engine reports a file it could not analyse.
 BG000_CODE = "BG000"
 BG000_NAME = "file-not-analysed"

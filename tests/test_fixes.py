@@ -2,7 +2,7 @@
 
 Each folder of ``tests/fixes/`` is one case: ``before.py`` is checked as a file of a small project
 (``example.py``, or the path its first line names as ``# file: pkg/mod.py``; the folder's other
-files are the rest of the project). ``after.py`` is what ``--fix`` makes of it (no file: nothing
+files are the rest of the project, and its configuration when it has a ``pyproject.toml``). ``after.py`` is what ``--fix`` makes of it (no file: nothing
 changes) and ``after_unsafe.py`` what ``--fix --unsafe-fixes`` makes of it (no file: as
 ``after.py``). Every result must parse, and a second run must change nothing.
 """
@@ -37,7 +37,8 @@ def make_project(case: Path, root: Path) -> Path:
         if path.is_file() and rel.as_posix() not in GOLDEN:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, root / rel)
-    (root / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")
+    if not (case / "pyproject.toml").is_file():  # a case may bring its own configuration
+        (root / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")
     before = (case / "before.py").read_text(encoding="utf-8")
     first = before.splitlines()[0]
     target = Path(first.removeprefix("# file:").strip()) if first.startswith("# file:") else Path("example.py")
@@ -214,7 +215,7 @@ PAGES_DIR = Path(__file__).resolve().parent.parent / "rules"
 def test_rule_page_says_whether_its_fix_is_safe(rule):
     page = (PAGES_DIR / f"{rule.code}.md").read_text(encoding="utf-8")
     use_instead = page.split("## Use instead", 1)[1].split("\n## ", 1)[0]
-    stated = [line.split()[1] for line in use_instead.splitlines() if line.startswith("Fix: ")]
+    stated = [line.split()[1].rstrip(".,:") for line in use_instead.splitlines() if line.startswith("Fix: ")]
     if rule.fixable:
         assert stated == [rule.fixable], f"{rule.code}.md: '## Use instead' must say 'Fix: {rule.fixable} ... because ...'"
         assert any(case.name.split("_")[0] == rule.code for case in CASES), f"no golden files for {rule.code} in tests/fixes/"

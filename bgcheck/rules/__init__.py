@@ -13,9 +13,9 @@ from bgcheck.rules.base import Rule
 
 __all__ = ["REGISTRY", "Rule", "all_rules", "rule_by_code_or_name", "rule_table"]
 
-# Each module registers its family: BG101-BG104, BG201-BG205, BG301-BG304, BG401-BG406,
+# Each module registers its family: BG001 (noqa), BG101-BG104, BG201-BG205, BG301-BG304, BG401-BG406,
 # BG501-BG503, BG601-BG604.
-RULE_MODULES = ("cancellation", "endings", "queues", "shutdown", "locks", "money")
+RULE_MODULES = ("noqa", "cancellation", "endings", "queues", "shutdown", "locks", "money")
 
 
 def _registry() -> dict[str, type[Rule]]:

@@ -10,6 +10,7 @@ from bgcheck.load.bg000 import internal_error, too_deep
 from bgcheck.load.config import Config
 from bgcheck.load.unit import FileUnit
 from bgcheck.run.noqa import is_suppressed, parse_noqa
+from bgcheck.run.unused_noqa import CODE as UNUSED_NOQA, unused_noqa
 
 if TYPE_CHECKING:  # libcst and the rules are imported when a file is checked: a warm run may check none
     from bgcheck.model.project import ProjectIndex
@@ -38,17 +39,24 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
 
     rules = [rule_class(config) for rule_class in rule_classes]
     relevant = [rule for rule in rules if rule.is_relevant(unit)]
-    if not relevant:
+    unused_noqa_enabled = any(rule.code == UNUSED_NOQA for rule in rules)
+    if not relevant and not unused_noqa_enabled:
         return []
-    module = unit.module
-    if module is None:
-        module = cst.parse_module(unit.text)
-    try:
-        found = check_module(unit.display, module, unit.summary, index, config, relevant)
-    except RecursionError:
-        return [too_deep(unit.display, unit.text, "analyse")]
+    found = []
+    if relevant:
+        module = unit.module
+        if module is None:
+            module = cst.parse_module(unit.text)
+        try:
+            found = check_module(unit.display, module, unit.summary, index, config, relevant)
+        except RecursionError:
+            return [too_deep(unit.display, unit.text, "analyse")]
     noqa = parse_noqa(unit.text)
-    return [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
+    kept = [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
+    if unused_noqa_enabled and noqa:
+        silenced = [(d, line) for d, line in found if is_suppressed(noqa, d.code, (d.location.line, line))]
+        kept += unused_noqa(unit.display, unit.text, noqa, silenced, frozenset(rule.code for rule in rules))
+    return kept
 
 
 def within_cst_budget(units: Iterable[FileUnit], budget: int = KEEP_CST_BUDGET_CHARS) -> list[FileUnit]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Collection, Mapping, Optional, Sequence
 
-from bgcheck.diagnostics import BG000_CODE, Diagnostic
+from bgcheck.diagnostics import BG000_CODE, EXPLICIT_ONLY_CODES, Diagnostic
 from bgcheck.load import cache_keys
 from bgcheck.load.cache_keys import content_key, valid_results_entry
 from bgcheck.load.config import Config, console_scripts
@@ -73,24 +73,23 @@ def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
     replaces the configured one (select and extend-select). Preview rules run only in preview mode, even when selected."""
     from bgcheck.rules import all_rules
 
-    chosen_select = select if select is not None else config.effective_select()
-    chosen_ignore = tuple(config.ignore) + tuple(ignore)
-    return [
-        rule
-        for rule in all_rules()
-        if code_enabled(rule.code, chosen_select, chosen_ignore) and (config.preview or not rule.preview)
-    ]
+    return [rule for rule in all_rules() if _enabled(rule.code, rule.preview, config, select, ignore)]
 
 
 def enabled_codes(config: Config, select=None, ignore=()) -> list[str]:
     """The codes of ``enabled_rules``, from the rule catalog (no rule module imported)."""
+    return [code for code, _name, _severity, _summary, preview, *_rest in catalog.RULES if _enabled(code, preview, config, select, ignore)]
+
+
+def _enabled(code: str, preview: bool, config: Config, select, ignore) -> bool:
     chosen_select = select if select is not None else config.effective_select()
-    chosen_ignore = tuple(config.ignore) + tuple(ignore)
-    return [
-        code
-        for code, _name, _severity, _summary, preview, *_rest in catalog.RULES
-        if code_enabled(code, chosen_select, chosen_ignore) and (config.preview or not preview)
-    ]
+    if not code_enabled(code, chosen_select, tuple(config.ignore) + tuple(ignore)) or (preview and not config.preview):
+        return False
+    if code not in EXPLICIT_ONLY_CODES:
+        return True
+    # named by its code, or a prefix longer than "BG" (select from the CLI replaces both configured lists)
+    named = tuple(select) if select is not None else tuple(config.select or ()) + tuple(config.extend_select)
+    return any(len(prefix) > 2 and code.startswith(prefix) for prefix in named)
 
 
 # ---------------------------------------------------------------------------

@@ -14,12 +14,13 @@ import os
 import re
 import tokenize
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Sequence, Union
 
 from bgcheck.load.files import PathPatterns
 
-__all__ = ["ALL", "DIRECTIVE", "LISTED_CODE", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
+__all__ = ["ALL", "DIRECTIVE", "Directive", "listed_directives", "LISTED_CODE", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
 
 
 class _All(enum.Enum):
@@ -111,6 +112,46 @@ def _comments(source: str) -> Iterable[tuple[int, str]]:
             if match is not None:
                 found.append((number, text[match.start() :]))
         return found
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One ``# noqa: CODES`` with where its parts are: a 1-based line, 0-based columns in it."""
+
+    line: int
+    start: int  # the "#" of "# noqa"
+    end: int  # just after the last code of the list
+    codes: tuple[tuple[str, int, int], ...]  # (CODE, start, end) of each code listed
+    comment_start: int  # the "#" that starts the comment holding the directive
+    comment_end: int  # the end of that comment
+
+
+def listed_directives(source: str) -> list[Directive]:
+    """Every ``# noqa:`` with a code list, in comments (a bare ``# noqa`` has no list to check).
+    A file that does not tokenize gives none: it is a BG000 anyway."""
+    if not _HAS_NOQA.search(source):
+        return []
+    try:
+        tokens = [
+            tok
+            for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline)
+            if tok.type == tokenize.COMMENT and _HAS_NOQA.search(tok.string)
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    found = []
+    for tok in tokens:
+        line, column = tok.start
+        for match in DIRECTIVE.finditer(tok.string):
+            if match.group("colon") is None:
+                continue
+            codes, pos = [], match.end()
+            while (code := LISTED_CODE.match(tok.string, pos)) is not None:
+                codes.append((code.group(1).upper(), column + code.start(1), column + code.end(1)))
+                pos = code.end()
+            if codes:
+                found.append(Directive(line, column + match.start(), column + pos, tuple(codes), column, column + len(tok.string)))
+    return found
 
 
 # ---------------------------------------------------------------------------
