@@ -61,6 +61,7 @@ from bgcheck.load.source import display_path
 from bgcheck.load.unit import FileUnit, analyse_text, load_unit
 from bgcheck.run.engine import CheckOptions, check_units
 from bgcheck.load.files import discover
+from bgcheck.run.fixes import apply_pass
 from bgcheck.run.noqa import DIRECTIVE as _NOQA_DIRECTIVE
 from bgcheck.run.noqa import LISTED_CODE as _NOQA_CODE
 from bgcheck.run.process import STACK_BYTES, raise_recursion_limit, tune_gc
@@ -699,20 +700,43 @@ def _disk_changed(state: WorkspaceState, paths, config_changed: bool, rediscover
 # -- code actions ------------------------------------------------------------
 
 
+FIX_ALL = "source.fixAll.bgcheck"
+
+
 @server.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]),
 )
 @_guarded
 def code_action(ls: BgcheckLanguageServer, params: types.CodeActionParams) -> Optional[list[types.CodeAction]]:
     uri = params.text_document.uri
     only = params.context.only
-    if only and not any(types.CodeActionKind.QuickFix.value.startswith(kind) for kind in only):
-        return None
-    if uri not in ls.open_documents:
+    quick_fixes = not only or any(types.CodeActionKind.QuickFix.value.startswith(kind) for kind in only)
+    fix_all = bool(only) and any(FIX_ALL.startswith(kind) for kind in only)  # asked for by kind (on save, a command)
+    if not (quick_fixes or fix_all) or uri not in ls.open_documents:
         return None
     text = ls.workspace.get_text_document(uri).source
     published = ls.published.get(uri, [])
+    actions = _quick_fixes(params, uri, text, published) if quick_fixes else []
+    if fix_all:
+        action = _fix_all(uri, text, published)
+        actions += [action] if action is not None else []
+    return actions or None
+
+
+def _fix_all(uri: str, text: str, published: list[Finding]) -> Optional[types.CodeAction]:
+    """``source.fixAll.bgcheck``: every safe fix that applies in one pass, as one edit of the document."""
+    fixed, applied = apply_pass(text, [finding.diagnostic for finding in published], unsafe=False)
+    if not applied or fixed == text:
+        return None
+    lines = _LINE_BREAK.split(text)
+    end = types.Position(line=len(lines) - 1, character=len(lines[-1].encode("utf-16-le")) // 2)
+    edit = types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=fixed)
+    return types.CodeAction(title="bgcheck: apply every safe fix", kind=FIX_ALL, edit=types.WorkspaceEdit(changes={uri: [edit]}))
+
+
+def _quick_fixes(params: types.CodeActionParams, uri: str, text: str, published: list[Finding]) -> list[types.CodeAction]:
+    """For each bgcheck diagnostic in the request: the rule's fix, if it has one, and the ``# noqa`` action."""
     wanted = [d for d in params.context.diagnostics if d.source == "bgcheck" and isinstance(d.code, str)]
     if not wanted:  # some clients send no context: use what we published there
         wanted = [
@@ -731,7 +755,7 @@ def code_action(ls: BgcheckLanguageServer, params: types.CodeActionParams) -> Op
                     title=title,
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diagnostic],
-                    is_preferred=True,
+                    is_preferred=finding.diagnostic.fix.applicability is Applicability.SAFE,
                     edit=_CONVERTER.structure({"changes": changes}, types.WorkspaceEdit),
                 )
             )
@@ -749,7 +773,7 @@ def code_action(ls: BgcheckLanguageServer, params: types.CodeActionParams) -> Op
                     edit=types.WorkspaceEdit(changes={uri: [edit]}),
                 )
             )
-    return actions or None
+    return actions
 
 
 def _matching(published: list[Finding], diagnostic: types.Diagnostic) -> Optional[Finding]:

@@ -67,7 +67,9 @@ BILLING_MONEY = textwrap.dedent(
 def workspace(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     root.mkdir()
-    (root / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nextend-exclude = ["vendor"]\n', encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[tool.bgcheck]\npreview = true\nextend-exclude = ["vendor"]\nextend-select = ["BG001"]\n', encoding="utf-8"
+    )
     files = {
         "swallows.py": SWALLOWS,
         "clean.py": CLEAN,
@@ -412,6 +414,59 @@ async def test_noqa_code_action_and_hover(client: LanguageClient, workspace: Pat
     on_code = types.Position(line=SWALLOWS_LINE, character=noqa_line.index("BG101") + 2)
     hover = await client.text_document_hover_async(hover_params(uri, on_code))
     assert hover is not None and hover.contents.value == read_page("BG101")
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_applies_the_rules_fix(client: LanguageClient, workspace: Path):
+    uri = uri_of(workspace, "swallows.py")
+    open_document(client, uri, SWALLOWS)
+    (diagnostic,) = await diagnostics_for(client, uri, has("BG101"))
+    actions = await code_actions(client, uri, diagnostic)
+    (action,) = [a for a in actions if "noqa" not in a.title]
+    assert action.kind == types.CodeActionKind.QuickFix
+    assert action.title == "Re-raise the stop at the end of the handler (unsafe fix: see BG101's page)"
+    assert not action.is_preferred, "an unsafe fix is offered, not preferred"
+    (edit,) = action.edit.changes[uri]
+    fixed = apply_edit(SWALLOWS, edit)
+    assert fixed == FIXED
+    change_document(client, uri, fixed, version=2)
+    assert await diagnostics_for(client, uri, empty) == []
+
+
+async def fix_all_actions(client: LanguageClient, uri: str) -> list:
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
+        )
+    )
+    return list(actions or [])
+
+
+@pytest.mark.asyncio
+async def test_fix_all_applies_every_safe_fix(client: LanguageClient, workspace: Path):
+    assert "source.fixAll.bgcheck" in client.initialize_result.capabilities.code_action_provider.code_action_kinds
+    uri = uri_of(workspace, "clean.py")
+    text = CLEAN.replace("def add(a, b):", "def add(a, b):  # noqa: BG102").replace("a + b", "a + b  # noqa: E501, BG101")
+    open_document(client, uri, text)
+    found = await diagnostics_for(client, uri, lambda ds: codes(ds) == ["BG001", "BG001"])
+    assert all(d.message.startswith("Unused `noqa` directive") for d in found)
+    (action,) = await fix_all_actions(client, uri)
+    assert action.kind == "source.fixAll.bgcheck"
+    (edit,) = action.edit.changes[uri]
+    assert (edit.range.start.line, edit.range.start.character) == (0, 0)
+    fixed = edit.new_text
+    assert fixed == CLEAN.replace("a + b", "a + b  # noqa: E501")
+    change_document(client, uri, fixed, version=2)
+    assert await diagnostics_for(client, uri, empty) == []
+    assert await fix_all_actions(client, uri) == [], "nothing left to fix"
+
+    # only safe fixes: BG101's (unsafe) is not applied by fixAll
+    swallows = uri_of(workspace, "swallows.py")
+    open_document(client, swallows, SWALLOWS)
+    await diagnostics_for(client, swallows, has("BG101"))
+    assert await fix_all_actions(client, swallows) == []
 
 
 @pytest.mark.asyncio

@@ -401,6 +401,7 @@ _DEFAULT_MESSAGE = (
 @register
 class CancellationSwallowed(Rule):
     code = "BG101"
+    fixable = "unsafe"
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
@@ -447,7 +448,8 @@ class CancellationSwallowed(Rule):
             template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
             where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
             message = template.format(clause=clause, where=where)
-        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except)
+        fix = _reraise_fix(node, ctx) if yielded is None and FALL in handler_exits and handler_exits <= {FALL, RAISE} else None
+        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except, fix=fix)
 
     visit_ExceptStarHandler = visit_ExceptHandler
 
@@ -477,6 +479,28 @@ class CancellationSwallowed(Rule):
                 f"`contextlib.suppress({what})` swallows the stop request: the block ends as if it had finished, and "
                 "whatever waits for this work to stop waits for ever. Let the exception propagate.",
             )
+
+
+
+def _reraise_fix(node, ctx) -> Optional[Fix]:
+    """BG101's fix: re-raise at the end of the handler (a lone ``pass`` becomes ``raise``, else a
+    ``raise`` line follows the handler's last statement). Unsafe: the stop now propagates, so what
+    follows the ``try`` no longer runs when the work is stopped. Offered only when the handler can
+    only fall off its end (no ``return``, ``break``, ``continue`` or ``yield`` on the way, which a
+    re-raise at the end would not cover), its body is an indented block, and everything it catches
+    is a stop."""
+    body = node.body
+    if not isinstance(body, cst.IndentedBlock) or not body.body:
+        return None
+    if not all(_cancellation_kind(name) for name in _caught_names(node, ctx)):
+        return None  # ``except (CancelledError, ValueError)``: a re-raise would re-raise the ValueError too
+    last = body.body[-1]
+    if len(body.body) == 1 and isinstance(last, cst.SimpleStatementLine) and [type(s) for s in last.body] == [cst.Pass]:
+        edit = ctx.replace(last.body[0], "raise")
+    else:
+        line = ctx.position(last).end.line + 1
+        edit = Edit(line, 1, line, 1, f"{ctx.indentation(last)}raise{ctx.module.default_newline}")
+    return Fix(Applicability.UNSAFE, "Re-raise the stop at the end of the handler", (edit,))
 
 
 @register

@@ -6,9 +6,12 @@ Written by scripts/rule_table.py from the rule registry; a test checks that they
 
 # (code, name, severity, summary, preview, fix: "safe", "unsafe" or "")
 RULES = (
+    ('BG001', 'unused-noqa', 'warning',
+     "A `# noqa: BGxxx` code silences nothing on its line (off unless selected by its code, as ruff's RUF100).",
+     False, 'safe'),
     ('BG101', 'cancellation-swallowed', 'error',
      'A handler catches a cancellation exception and carries on, so the stop request is lost.',
-     True, ''),
+     True, 'unsafe'),
     ('BG102', 'broad-except-swallows-cancellation', 'error',
      'A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on.',
      False, 'unsafe'),
@@ -83,5 +86,5 @@ RULES = (
      False, 'unsafe'),
     ('BG604', 'publish-inside-transaction', 'error',
      'A message is published or a task enqueued inside an open database transaction.',
-     False, ''),
+     False, 'unsafe'),
 )

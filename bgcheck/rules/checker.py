@@ -202,6 +202,13 @@ class FileContext:
         end = self.position(node).end
         return Edit(end.line, end.column + 1, end.line, end.column + 1, content)
 
+    def module_position(self, node: cst.CSTNode):
+        """The position of any node of the module (``position`` knows the current statement's):
+        for a fix that edits another statement, such as the imports."""
+        if self._positions is None:
+            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self._positions[node]
+
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (without its line break): for indentation a fix must copy."""
         if self._lines is None:

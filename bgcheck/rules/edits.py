@@ -48,3 +48,30 @@ def decorator_keyword_set(ctx, decorator: cst.Decorator, keyword: str, value: st
     if isinstance(expression, (cst.Name, cst.Attribute)):
         return ctx.insert_after(expression, f"({keyword}={value})")
     return None
+
+
+def import_edit(ctx, statement: str) -> Optional[Edit]:
+    """An edit that adds ``statement`` (``from functools import partial``) on a line of its own after
+    the last import of the module's leading block of imports (after its docstring). None when the
+    module starts with no import."""
+    last = None
+    for index, statement_node in enumerate(ctx.module.body):
+        if isinstance(statement_node, cst.SimpleStatementLine) and all(
+            isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement_node.body
+        ):
+            last = statement_node
+        elif not (index == 0 and _is_docstring(statement_node)):
+            break
+    if last is None:
+        return None
+    line = ctx.module_position(last).end.line + 1
+    return Edit(line, 1, line, 1, statement + ctx.module.default_newline)
+
+
+def _is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )

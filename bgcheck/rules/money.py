@@ -14,10 +14,10 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.model import transactions
 from bgcheck.model.celery_config import truthy
-from bgcheck.diagnostics import Applicability, Fix, Location, Severity
+from bgcheck.diagnostics import Applicability, Edit, Fix, Location, Severity
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.edits import decorator_keyword_set, keyword_set
+from bgcheck.rules.edits import decorator_keyword_set, import_edit, keyword_set
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.walk import walk
@@ -397,6 +397,7 @@ _PUBLISH_WORDS = ("delay", "apply_async", "send", "enqueue", "publish", "produce
 @register
 class PublishInsideTransaction(Rule):
     code = "BG604"
+    fixable = "unsafe"
     name = "publish-inside-transaction"
     severity = Severity.ERROR
     summary = "A message is published or a task enqueued inside an open database transaction."
@@ -463,6 +464,7 @@ class PublishInsideTransaction(Rule):
             "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
             "in the transaction and let a relay send it.",
             related=_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith(_THROUGH_CALLERS) else (),
+            fix=_on_commit_fix(node, transaction, ctx),
         )
 
     def _transaction(self, node: cst.Call, ctx, through_callers: bool) -> Optional[str]:
@@ -621,3 +623,54 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
 def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
     written = dotted_name(item.func.value) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) else None
     return transactions.item_label(ctx.index, ctx.to_ir(item), written)
+
+
+_DJANGO_ATOMIC = ("`with transaction.atomic():`", "`with transaction.atomic:`", "a function decorated with `@transaction.atomic`")
+
+
+def _on_commit_fix(node: cst.Call, transaction: str, ctx) -> Optional[Fix]:
+    """BG604's fix: ``task.delay(a)`` -> ``transaction.on_commit(partial(task.delay, a))`` (and
+    ``from functools import partial`` when the module lacks it). Unsafe: the message is then sent
+    after the commit, and not at all on a rollback. Offered only inside Django's
+    ``transaction.atomic`` on the default database (``on_commit`` must name the same one), where
+    ``transaction`` is ``django.db.transaction``, for a call whose result is unused."""
+    imports = ctx.summary.imports
+    if transaction not in _DJANGO_ATOMIC or not _default_database(ctx) or imports.get("transaction") != "django.db.transaction":
+        return None
+    if not isinstance(ctx.parent(), cst.Expr) or node.lpar or any(arg.star for arg in node.args):
+        return None
+    if not isinstance(node.whitespace_after_func, cst.SimpleWhitespace) or node.whitespace_after_func.value:
+        return None
+    func_end, call_end = ctx.position(node.func).end, ctx.position(node).end
+    if not node.args:  # ``task.delay()`` -> ``transaction.on_commit(task.delay)``
+        edits = [ctx.insert_before(node, "transaction.on_commit("), Edit(func_end.line, func_end.column + 1, call_end.line, call_end.column + 1, ")")]
+        return Fix(Applicability.UNSAFE, "Publish from `transaction.on_commit(...)`", tuple(edits))
+    tight = isinstance(node.whitespace_before_args, cst.SimpleWhitespace) and not node.whitespace_before_args.value
+    edits = [
+        ctx.insert_before(node, "transaction.on_commit(partial("),
+        Edit(func_end.line, func_end.column + 1, func_end.line, func_end.column + 2, ", " if tight else ","),  # the call's "("
+        ctx.insert_after(node, ")"),
+    ]
+    if imports.get("partial") != "functools.partial":
+        module = ctx.summary.module
+        if "partial" in imports or "partial" in ctx.summary.constants or f"{module}.partial" in ctx.summary.functions:
+            return None  # another ``partial`` in this module
+        added = import_edit(ctx, "from functools import partial")
+        if added is None:
+            return None
+        edits.append(added)
+    return Fix(Applicability.UNSAFE, "Publish from `transaction.on_commit(partial(...))`", tuple(edits))
+
+
+def _default_database(ctx) -> bool:
+    """No enclosing ``transaction.atomic(...)`` (block or decorator) names a database."""
+    for ancestor in ctx.ancestors:
+        expressions = []
+        if isinstance(ancestor, cst.With):
+            expressions = [item.item for item in ancestor.items]
+        elif isinstance(ancestor, cst.FunctionDef):
+            expressions = [decorator.decorator for decorator in ancestor.decorators]
+        for expression in expressions:
+            if isinstance(expression, cst.Call) and expression.args and ctx.resolve_call(expression) in knowledge.TRANSACTION_CONTEXTS:
+                return False
+    return True
