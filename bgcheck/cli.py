@@ -471,7 +471,7 @@ def _jobs_table(index, found) -> str:
 
 @main.command()
 def lsp() -> None:
-    """Run the language server over stdio (diagnostics, noqa code actions, rule pages on hover)."""
+    """Run the language server over stdio (diagnostics, fixes and noqa code actions, rule pages on hover)."""
     try:
         from bgcheck.language_server import serve
     except ImportError as exc:  # pygls is an optional extra

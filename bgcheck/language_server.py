@@ -11,8 +11,9 @@ What it does:
 * configuration from the workspace's ``pyproject.toml`` / ``bgcheck.toml``,
   reloaded when the file is saved or changes on disk; a broken configuration
   is shown with ``window/showMessage`` and the previous one kept;
-* code actions: "suppress with ``# noqa: CODE``" (merged into an existing
-  ``# noqa: X`` list on the line), and a rule's own fix once rules offer one;
+* code actions: a rule's own fix (``bgcheck.diagnostics.Fix``), "suppress with ``# noqa: CODE``"
+  (merged into an existing ``# noqa: X`` list on the line), and ``source.fixAll.bgcheck``: every
+  safe fix of the document in one edit;
 * hover over a diagnostic (or over a code in a ``# noqa:`` comment): the rule page.
 
 Threads: pygls runs the handlers on an asyncio loop; the analysis runs on one

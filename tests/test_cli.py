@@ -455,8 +455,8 @@ def test_text_lines_and_summary(three):
     result = bgcheck_cli("check", ".", "--no-show-source")
     lines = result.stdout.splitlines()
     assert lines[-1] == "Found 3 problems (3 errors); 1 file checked."
-    # the BG102 finding has an unsafe fix: not applied by --fix alone, and said so
-    assert lines[-2] == "1 more fix available with `--unsafe-fixes` (they can change behaviour: see each rule's page)."
+    # the BG101 and BG102 findings have unsafe fixes: not applied by --fix alone, and said so
+    assert lines[-2] == "2 more fixes available with `--unsafe-fixes` (they can change behaviour: see each rule's page)."
     findings = [LINE_FORMAT.match(line) for line in lines[:-2]]
     assert all(findings), lines
     assert [(m["path"], int(m["line"]), int(m["col"]), m["code"]) for m in findings] == [
@@ -489,6 +489,7 @@ def test_show_source_draws_a_frame_with_a_marker(three):
         "7 |         pass\n"
         "  |\n"
         "\n"
+        "1 more fix available with `--unsafe-fixes` (they can change behaviour: see each rule's page).\n"
         "Found 1 problem (1 error); 1 file checked.\n"
     )
 
