@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import pickle
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from click.testing import CliRunner
 
@@ -384,6 +386,194 @@ def test_emptying_any_file_and_restoring_it_matches_a_fresh_run(tmp_path, monkey
         path.write_text(original, encoding="utf-8")
         assert runs.cached() == reference
     assert changed  # the edits do change the report
+
+
+# ---------------------------------------------------------------------------
+# cold against warm-after-edit: every fixture project, edits of every kind
+#
+# Each kind of edit is made at a few places of each fixture project (the first, middle and last
+# place it applies), one at a time; after each, a cached run must report what a --no-cache run
+# reports (Runs.cached). The edits are made on the syntax tree, so each one is what a developer
+# would write (and each file still parses).
+
+FIXTURE_PROJECTS = sorted(p.parent.name for p in (REPO / "fixtures").glob("*/pyproject.toml"))
+_PLACES = 3
+
+
+def _spread(candidates: list) -> list:
+    """The first, middle and last of the candidates (fewer when there are fewer)."""
+    if len(candidates) <= _PLACES:
+        return candidates
+    return [candidates[0], candidates[len(candidates) // 2], candidates[-1]]
+
+
+def _sources(root: Path) -> dict[Path, str]:
+    return {p: p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.py")) if ".bgcheck_cache" not in p.parts}
+
+
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+class _NthNode(cst.CSTTransformer):
+    """Replace the n-th node (in source order) that ``pick`` accepts with ``change(node)``."""
+
+    def __init__(self, pick, n: int = -1, change=None) -> None:
+        self.pick, self.n, self.change, self.seen = pick, n, change, 0
+
+    def on_leave(self, original, updated):
+        if self.pick(original):
+            self.seen += 1
+            if self.seen - 1 == self.n:
+                return self.change(updated)
+        return updated
+
+
+def _node_edits(sources: dict[Path, str], pick, change) -> list[dict[Path, str]]:
+    """One edit per place ``pick`` accepts (spread over the project), each changing that node alone."""
+    places = []
+    for path, text in sources.items():
+        counter = _NthNode(pick)
+        cst.parse_module(text).visit(counter)
+        places.extend((path, n) for n in range(counter.seen))
+    edits = []
+    for path, n in _spread(places):
+        edited = cst.parse_module(sources[path]).visit(_NthNode(pick, n, change))
+        edits.append({path: edited.code})
+    return edits
+
+
+def _is_module_constant(node) -> bool:
+    return (
+        isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+        and node.targets[0].target.value.isupper() and isinstance(node.value, (cst.Integer, cst.Float, cst.SimpleString))
+    )
+
+
+def _changed_constant(node: cst.Assign) -> cst.Assign:
+    value = node.value
+    if isinstance(value, cst.SimpleString):
+        return node.with_changes(value=cst.SimpleString(value.value[:-1] + ":edited" + value.value[-1]))
+    return node.with_changes(value=cst.Integer(str(int(float(value.value)) * 100 + 1)))
+
+
+def _is_flag(node) -> bool:
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _is_call_with_keywords(node) -> bool:
+    return isinstance(node, cst.Call) and any(arg.keyword is not None for arg in node.args)
+
+
+def _without_first_keyword(node: cst.Call) -> cst.Call:
+    first = next(i for i, arg in enumerate(node.args) if arg.keyword is not None)
+    args = list(node.args[:first]) + list(node.args[first + 1 :])
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return node.with_changes(args=args)
+
+
+def _with_timeout(node: cst.Call) -> cst.Call:
+    args = list(node.args)
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return node.with_changes(args=[*args, cst.Arg(keyword=cst.Name("timeout"), value=cst.Integer("30"))])
+
+
+def _top_level_functions(sources: dict[Path, str]) -> list[tuple[Path, str]]:
+    found = []
+    for path, text in sources.items():
+        for statement in cst.parse_module(text).body:
+            if isinstance(statement, cst.FunctionDef):
+                found.append((path, statement.name.value))
+    return found
+
+
+def _renames(sources: dict[Path, str]) -> list[dict[Path, str]]:
+    """A top-level function renamed, with every use of its name in the project."""
+    edits = []
+    for _path, name in _spread(_top_level_functions(sources)):
+        word = re.compile(rf"\b{name}\b")
+        edits.append({p: word.sub(f"{name}_renamed", text) for p, text in sources.items() if word.search(text)})
+    return edits
+
+
+def _moves(root: Path, sources: dict[Path, str]) -> list[dict[Path, str]]:
+    """A top-level function moved to another module of the project, imported back where it was."""
+    edits = []
+    for path, name in _spread(_top_level_functions(sources)):
+        others = [p for p in sources if p != path and p.name != "__init__.py"]
+        if not others:
+            continue
+        target = others[0]
+        module = cst.parse_module(sources[path])
+        moved = next(s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == name)
+        kept = [s for s in module.body if s is not moved]
+        back = cst.parse_statement(f"from {_module_name(root, target)} import {name}\n")
+        edits.append({
+            path: module.with_changes(body=[back, *kept]).code,
+            target: sources[target].rstrip("\n") + "\n\n\n" + module.code_for_node(moved).lstrip("\n"),
+        })
+    return edits
+
+
+def _settings(sources: dict[Path, str]) -> list[dict[Path, str]]:
+    """Celery's acks_late (a task option or the task_acks_late setting) flipped where it is set, and
+    task_acks_late set on the app where it is not."""
+    flag = re.compile(r"\b((?:task_)?acks_late\s*=\s*)(True|False)\b")
+    edits = []
+    for path, text in sources.items():
+        for match in flag.finditer(text):
+            flipped = "False" if match.group(2) == "True" else "True"
+            edits.append({path: text[: match.start(2)] + flipped + text[match.end(2) :]})
+        app = re.search(r"^(\w+) = Celery\(.*$", text, re.MULTILINE)
+        if app and "task_acks_late" not in text:
+            edits.append({path: text[: app.end()] + f"\n{app.group(1)}.conf.task_acks_late = True" + text[app.end() :]})
+    return edits
+
+
+def _edits_of_kind(kind: str, root: Path) -> list[dict[Path, str]]:
+    sources = _sources(root)
+    if kind == "constant":
+        return _node_edits(sources, _is_module_constant, _changed_constant)
+    if kind == "boolean":
+        return _node_edits(sources, _is_flag, lambda n: n.with_changes(value="False" if n.value == "True" else "True"))
+    if kind == "keyword-added":
+        return _node_edits(sources, lambda n: isinstance(n, cst.Call), _with_timeout)
+    if kind == "keyword-removed":
+        return _node_edits(sources, _is_call_with_keywords, _without_first_keyword)
+    if kind == "renamed-function":
+        return _renames(sources)
+    if kind == "moved-function":
+        return _moves(root, sources)
+    return _settings(sources)
+
+
+EDIT_KINDS = ["constant", "boolean", "keyword-added", "keyword-removed", "renamed-function", "moved-function", "setting"]
+
+
+@pytest.mark.parametrize("kind", EDIT_KINDS)
+@pytest.mark.parametrize("fixture", FIXTURE_PROJECTS)
+def test_cached_runs_equal_fresh_runs_after_edits_of_every_kind(tmp_path, monkeypatch, fixture, kind):
+    """The cache's key must move with every cross-file fact a rule reads (bgcheck.model.facts):
+    after each edit, a run served from the cache reports exactly what a --no-cache run does."""
+    import shutil
+
+    root = tmp_path / fixture
+    shutil.copytree(REPO / "fixtures" / fixture, root, ignore=shutil.ignore_patterns(".bgcheck_cache", "__pycache__"))
+    runs = Runs(root, monkeypatch)
+    reference = runs.cached()
+    edits = _edits_of_kind(kind, root)
+    assert edits, f"no place in {fixture} for an edit of kind {kind}"
+    originals = _sources(root)
+    for edit in edits:
+        for path, text in edit.items():
+            path.write_text(text, encoding="utf-8")
+        runs.cached()  # asserts: equal to a --no-cache run of the edited tree
+        for path in edit:
+            path.write_text(originals[path], encoding="utf-8")
+    assert runs.cached() == reference
 
 
 def test_a_use_in_another_module_reaches_the_executor_it_uses(tmp_path, monkeypatch):

@@ -3,7 +3,7 @@ from every file's summary."""
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 from bgcheck.load.config import Config
 from bgcheck.load.summary import ModuleSummary
@@ -11,33 +11,61 @@ from bgcheck.load.unit import FileUnit, failed
 from bgcheck.model import transactions
 from bgcheck.model.celery_config import CeleryConfig
 from bgcheck.model.execution import ExecutionModel
-from bgcheck.model.jobs import attach_jobs
-from bgcheck.model.locks import find_locks
-from bgcheck.model.money import build_money_model
+from bgcheck.model.jobs import Job, find_jobs, job_roots
+from bgcheck.model.locks import LockSite, find_locks
+from bgcheck.model.money import MoneyModel, build_money_model
 from bgcheck.model.project import ProjectIndex
-from bgcheck.model.shutdown import build_shutdown_model
+from bgcheck.model.runtimes import Runtime
+from bgcheck.model.shutdown import ShutdownModel, build_shutdown_model
+from bgcheck.model.transactions import TransactionModel
 from bgcheck.model.views import django_views
+
+
+class Project(ProjectIndex):
+    """The index with the project-wide models every rule consults, each set once by build_index."""
+
+    celery_config: CeleryConfig
+    jobs: tuple[Job, ...]  # every job the project declares
+    job_roots: Mapping[str, tuple[Job, ...]]  # job function qualname -> its jobs
+    execution: ExecutionModel  # which thread a function runs on
+    shutdown: ShutdownModel  # shutdown hooks, shutdown code, entry points
+    runtimes: Mapping[str, Runtime]  # job or lock key -> measured runtime
+    locks: tuple[LockSite, ...]  # every distributed lock the project takes
+    money: MoneyModel  # call chains from project functions to money-moving calls
+    on_commit_callbacks: frozenset[str]  # functions run by transaction.on_commit
+    transaction_helpers: frozenset[str]  # context managers that open a transaction
+    transaction_decorators: frozenset[str]  # decorators whose wrapper opens one
+    atomic_requests: bool  # Django ATOMIC_REQUESTS: every view runs in a transaction
+    views: Mapping[str, str]  # under ATOMIC_REQUESTS: Django view qualname -> how it was recognised
+    transactions: TransactionModel  # functions run inside transactions, publishes through calls
+    MODELS = tuple(__annotations__)
 
 
 def build_index(
     summaries: Iterable[ModuleSummary], config: Config, console_scripts: Optional[dict] = None, runtimes: Optional[dict] = None
-) -> ProjectIndex:
-    """The index plus the project-wide models every rule consults, built once per run."""
-    index = ProjectIndex(summaries)
-    index.celery_config = CeleryConfig(index)
-    index.jobs = attach_jobs(index, config.job_decorators)
-    index.execution = ExecutionModel(index)
-    index.shutdown = build_shutdown_model(index, console_scripts or {})
-    index.runtimes = runtimes or {}
-    index.locks = find_locks(index)
-    index.money = build_money_model(index, config)
-    index.on_commit_callbacks = transactions.on_commit_callbacks(index)
-    index.transaction_helpers = transactions.transaction_helpers(index)
-    index.transaction_decorators = transactions.transaction_decorators(index)
-    index.atomic_requests = transactions.atomic_requests(index)
-    index.views = django_views(index) if index.atomic_requests else {}
-    index.transactions = transactions.build_transaction_model(index)
-    return index
+) -> Project:
+    """The index plus the project-wide models every rule consults, built once per run, in one
+    step: each model is built in the order they depend on each other (the jobs read the Celery
+    configuration; the thread context, locks and money chains read the jobs), set once, and the
+    index is returned sealed (``config``: the run's Config, for the job decorators and money
+    settings; ``console_scripts``: pyproject's [project.scripts]; ``runtimes``: measured runtimes)."""
+    index = Project(summaries)
+    index.set_model("celery_config", CeleryConfig(index))
+    jobs = tuple(find_jobs(index, tuple(config.job_decorators)))
+    index.set_model("jobs", jobs)
+    index.set_model("job_roots", job_roots(jobs))
+    index.set_model("execution", ExecutionModel(index))
+    index.set_model("shutdown", build_shutdown_model(index, dict(console_scripts or {})))
+    index.set_model("runtimes", dict(runtimes or {}))
+    index.set_model("locks", tuple(find_locks(index)))
+    index.set_model("money", build_money_model(index, config))
+    index.set_model("on_commit_callbacks", frozenset(transactions.on_commit_callbacks(index)))
+    index.set_model("transaction_helpers", frozenset(transactions.transaction_helpers(index)))
+    index.set_model("transaction_decorators", frozenset(transactions.transaction_decorators(index)))
+    index.set_model("atomic_requests", transactions.atomic_requests(index))
+    index.set_model("views", django_views(index) if index.atomic_requests else {})
+    index.set_model("transactions", transactions.build_transaction_model(index))
+    return index.seal()
 
 
 def build_index_isolated(units: Sequence[FileUnit], config: Config, scripts: Optional[dict], runtimes: Optional[dict]) -> ProjectIndex:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, UNKNOWN, kwarg
+from bgcheck.syntax.ir import IR, UNKNOWN, as_call, kwarg
 from bgcheck.model.project import ProjectIndex
 
 _APP_INSTANCES = tuple(f"{cls}()" for cls in knowledge.CELERY_APP_CLASSES)
@@ -73,7 +73,7 @@ class CeleryConfig:
                                 if key_ir is not None and key_ir[0] == "v" and isinstance(key_ir[1], str):
                                     self._set(key_ir[1], value, f"{summary.path}: app.conf.update({{{key_ir[1]!r}: ...}})")
                 elif member == "config_from_object" and call[2]:
-                    source = _config_source(call[2][0])
+                    source = _config_source(as_call(call).first_arg)
                     namespace = self.index.fold(kwarg(call, "namespace"))
                     if source:
                         sources.append((source, namespace if isinstance(namespace, str) else None))

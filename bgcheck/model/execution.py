@@ -26,7 +26,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.ir import as_call, dotted_name
 from bgcheck.syntax.walk import find_all, walk
 
 COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"
@@ -272,6 +272,14 @@ class ExecutionModel:
             self._task_only = _task_only(self.index)
         return qualname in self._task_only
 
+    def cache_facts(self) -> tuple:
+        """Everything this model answers from other modules (for the cache key: bgcheck.model.facts)."""
+        if self._worker_only is None:
+            self._worker_only = self._worker_thread_only() if self.thread_roots else set()
+        if self._task_only is None:
+            self._task_only = _task_only(self.index)
+        return (sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self._worker_only), sorted(self._task_only))
+
     def context(self, qualname: Optional[str]) -> str:
         """coroutine | worker thread | signal handler | main thread (the default when not known)."""
         func = self.index.function(qualname) if qualname else None
@@ -303,9 +311,10 @@ def _signal_handlers(index) -> set[str]:
 
 def _started_coroutine(call) -> Optional[tuple]:
     """The coroutine a task-starting call runs: its first argument, or ``coro=`` (``create_task(coro=f())``)."""
-    if call[2]:
-        return call[2][0]
-    for item in call[3]:
+    parts = as_call(call)
+    if parts.args:
+        return parts.first_arg
+    for item in parts.kwargs:
         if len(item) > 1 and item[0] == "coro":
             return item[1]
     return None

@@ -1,20 +1,70 @@
-"""The project-wide facts digest: every fact a rule can consult beyond the modules a file imports.
+"""Project facts: what a file's findings can depend on beyond the file and the modules it imports.
 
-A file's cached result stays valid while its own bytes, the interfaces of the project modules
-it imports and this digest are unchanged (see the result keys in the run): so every
-cross-file question a rule asks must be answered from something this digest covers.
+A cached result stays valid while three things are unchanged: the file's own bytes, the
+interfaces of the project modules it imports (names resolve through them: ``canonical``,
+``fold``, a function's flags), and the *project facts* its rules read: questions answered from
+the whole project (which functions are job code, the Celery settings, the locks, the money
+chains...). Each rule declares the facts it reads (``Rule.reads``, names of ``FACTS``); the cache
+key digests the value of every fact an enabled rule declares. ``MEMBER_FACTS`` says which fact
+each member of the index is, and ``NAME_MEMBERS`` which members only resolve names: a test runs
+every rule with an index that records what it reads and fails on a fact the rule did not
+declare, or on a member that is in neither table.
 """
 
 from __future__ import annotations
 
+from typing import Callable, Iterable
+
 from bgcheck.load import serial
 from bgcheck.load.cache import digest
 from bgcheck.model.project import ProjectIndex
+from bgcheck.model.locks import configured_defaults
 from bgcheck.model.shutdown import background_starts, entry_scopes, hands_over_to_framework, installs_sigterm_handler, timed_waits
 
+# The job kinds a rule asks ``reached_from`` about (BG2xx: jobs expected to run to their end).
+RUN_TO_END_KINDS = frozenset({"scheduled", "queued"})
 
-def facts_digest(index: ProjectIndex) -> str:
-    """A digest of every project-wide fact a rule can consult beyond the modules a file imports."""
+
+def _jobs(index: ProjectIndex) -> object:
+    return sorted(
+        (j.function or "", j.kind, j.framework, j.name, j.target, j.path, j.line, j.registered_in, repr(j.options),
+         repr(sorted(j.limits.items())), j.schedule.describe() if j.schedule else "", j.per_process, j.via)
+        for j in index.jobs
+    )
+
+
+def _job_code(index: ProjectIndex) -> object:
+    job_code = index.job_code
+    return (
+        sorted(job_code.items()),
+        sorted(index.reached_from(RUN_TO_END_KINDS).items()),
+        sorted((name, index.function(name).calls, index.function(name).endless_loop) for name in job_code if index.function(name)),
+    )
+
+
+def _call_graph(index: ProjectIndex) -> object:
+    """What every project function calls: the targets as written (a durable write, a lock taken
+    in a callee) and the project functions they resolve to (``callees``, ``reachable``)."""
+    return sorted((name, func.calls, index.callees(name)) for name, (_summary, func) in index.functions.items())
+
+
+def _call_sites(index: ProjectIndex) -> object:
+    """Where each function a note can point into is defined, and where it makes each call. Notes
+    follow call chains from a job's function, a shutdown hook or an entry point, or from where a
+    transaction opens down to a publish (BG604), so only code on those counts: an edit that moves
+    lines elsewhere (a view, a helper no job calls) changes nothing."""
+    scopes = set(index.job_code) | set(index.shutdown.shutdown_code)
+    for entry in index.shutdown.entry_points:
+        scopes |= entry_scopes(index, entry)[0]
+    model = index.transactions
+    scopes |= {step.function for steps in model.runs_inside.values() for step in steps} | set(model.runs_inside)
+    scopes |= {function for chain, _label, _target in model.publishes.values() for function in chain} | set(model.publishes)
+    functions = sorted((name, index.functions[name][1].line, index.functions[name][1].call_sites) for name in scopes if name in index.functions)
+    modules = sorted((name, index.modules[name].module_call_sites) for name in scopes if name in index.modules)
+    return functions, modules
+
+
+def _shutdown(index: ProjectIndex) -> object:
     model = index.shutdown
     entries = []
     for entry in model.entry_points:
@@ -23,52 +73,142 @@ def facts_digest(index: ProjectIndex) -> str:
             (entry.kind, entry.module, entry.function, sorted(scopes), background_starts(index, scopes),
              hands_over_to_framework(index, scopes), installs_sigterm_handler(model, scopes, modules))
         )
-    job_code = index.job_code
-    stop_targets = sorted(t for t in index.all_call_targets() if t.rsplit(".", 1)[-1] in ("shutdown", "close", "join", "terminate"))
-    facts = (
-        sorted(
-            (name, sorted((j.kind, j.framework, j.name, j.target, repr(j.options), repr(sorted(j.limits.items())),
-                           j.schedule.describe() if j.schedule else "", j.per_process, j.via) for j in jobs))
-            for name, jobs in index.job_roots.items()
-        ),
-        sorted(job_code.items()),
-        sorted(index.reached_from(frozenset({"scheduled", "queued"})).items()),
-        sorted((name, index.function(name).calls, index.function(name).endless_loop) for name in job_code if index.function(name)),
+    return (
         sorted((r.function, r.how, r.after_yield_only) for r in model.roots.values()),
         sorted(model.shutdown_code.items()),
         sorted((root, [(w.function, w.text, w.seconds) for w in timed_waits(index, index.reachable([root]))]) for root in model.roots),
         entries,
-        sorted(repr(sorted(site.to_dict().items())) + repr([j.name for j in site.jobs]) for site in index.locks),
-        sorted((name, [(link.name, link.path, link.line) for link in chain]) for name, chain in index.money.chains.items()),
-        sorted((k, repr(v.value), v.where) for k, v in (index.celery_config.settings.items() if index.celery_config else ())),
-        sorted(index.on_commit_callbacks),
-        sorted(index.transaction_helpers),
-        sorted(index.transaction_decorators),
-        index.atomic_requests,
-        sorted(index.views.items()),
-        index.transactions.facts(),
-        stop_targets,
     )
-    # Facts that reach a file from any module, imported by it or not. Puts into a queue (BG301: a
-    # queue fed from a stream loop): each item and loop in canonical form (serial.py), and how the
-    # index judges them. Globals and attributes passed on as values, and every call target (BG401:
-    # an executor that something somewhere uses).
+
+
+def _locks(index: ProjectIndex) -> object:
+    return sorted(repr(sorted(site.to_dict().items())) + repr([j.name for j in site.jobs]) for site in index.locks)
+
+
+def _money(index: ProjectIndex) -> object:
+    return sorted((name, [repr(link) for link in chain]) for name, chain in index.money.chains.items())
+
+
+def _celery_config(index: ProjectIndex) -> object:
+    return sorted((k, repr(v.value), v.where) for k, v in index.celery_config.settings.items())
+
+
+def _execution(index: ProjectIndex) -> object:
+    return index.execution.cache_facts()
+
+
+def _transactions(index: ProjectIndex) -> object:
+    return (
+        sorted(index.on_commit_callbacks), sorted(index.transaction_helpers), sorted(index.transaction_decorators),
+        index.atomic_requests, sorted(index.views.items()), index.transactions.facts(),
+    )
+
+
+def _call_targets(index: ProjectIndex) -> object:
+    return sorted(index.all_call_targets())
+
+
+def _queue_puts(index: ProjectIndex) -> object:
+    """Each put into a queue anywhere (BG301: a queue fed from a stream loop), its item and loop
+    in canonical form (serial.py), and how the index judges them."""
     table = serial.IRTable()
     puts = sorted(
         (path, scope, table.add(item), index.is_sentinel(item), _loop_key(loop, table), index.is_stream_loop(loop, path))
         for summary in index.modules.values()
-        for path, item, loop, scope in getattr(summary, "queue_puts", ())
+        for path, item, loop, scope in summary.queue_puts
     )
-    passed = sorted({path for summary in index.modules.values() for path in getattr(summary, "passed_refs", ())})
-    facts += (puts, table.rows, passed, sorted(index.all_call_targets()))
-    # Which daemon threads are joined anywhere (BG203: a daemon consumer nobody joins holds no stop).
-    facts += (sorted(index.thread_join_facts()),)
-    # repr, not pickle: a pickle's bytes depend on which equal strings are one object
-    return digest(repr(facts).encode("utf-8", "surrogatepass"))
+    return puts, table.rows
 
 
-def _loop_key(loop, table) -> str:
+def _loop_key(loop, table: serial.IRTable) -> str:
     """A recorded loop (None, "while", ..., ("for", IR)) as one comparable string."""
     if isinstance(loop, tuple):
         return f"for:{table.add(loop[1])}"
     return repr(loop)
+
+
+def _passed_refs(index: ProjectIndex) -> object:
+    return sorted(index.passed_refs())
+
+
+def _lock_defaults(index: ProjectIndex) -> object:
+    """The lock TTL defaults the project configures (Django CACHES, sherlock.configure)."""
+    return sorted((label, repr(value)) for label, value in configured_defaults(index).items())
+
+
+def _threads(index: ProjectIndex) -> object:
+    """Which threads are kept where, what they run, and whether anything joins them."""
+    return sorted(index.thread_join_facts())
+
+
+# fact -> its value (anything with a deterministic repr), computed from the model that owns it
+FACTS: dict[str, Callable[[ProjectIndex], object]] = {
+    "jobs": _jobs,  # every job: kind, framework, options, limits, schedule, where it is registered
+    "job_code": _job_code,  # which functions run as (which) job's code, and what job code calls
+    "call_graph": _call_graph,  # what every function calls: targets as written, project functions they resolve to
+    "call_sites": _call_sites,  # where code that notes can point into is defined and makes its calls
+    "execution": _execution,  # which thread a function runs on, which run only as tasks of their own
+    "shutdown": _shutdown,  # shutdown hooks, code they reach and its waits, entry points
+    "locks": _locks,
+    "lock_defaults": _lock_defaults,
+    "money": _money,
+    "celery_config": _celery_config,
+    "transactions": _transactions,  # on_commit callbacks, transaction helpers/decorators, ATOMIC_REQUESTS views, publishes through calls
+    "call_targets": _call_targets,  # every call target written anywhere (BG401: an executor something uses)
+    "queue_puts": _queue_puts,
+    "passed_refs": _passed_refs,  # globals and attributes passed on as values
+    "threads": _threads,
+}
+
+# Members of the index that are project facts: member -> the facts it reads.
+MEMBER_FACTS: dict[str, tuple[str, ...]] = {
+    "jobs": ("jobs",),
+    "job_roots": ("jobs",),
+    "job_code": ("job_code",),
+    "is_job_code": ("job_code",),
+    "reached_from": ("jobs", "job_code"),
+    "callees": ("call_graph",),
+    "reachable": ("call_graph",),
+    "call_path": ("call_graph",),
+    "call_site": ("call_sites",),
+    "target_site": ("call_sites",),
+    "execution": ("execution",),
+    "shutdown": ("shutdown",),
+    "runtimes": (),  # measured runtimes are part of every key already (engine's static key)
+    "locks": ("locks",),
+    "money": ("money",),
+    "celery_config": ("celery_config",),
+    "on_commit_callbacks": ("transactions",),
+    "transaction_helpers": ("transactions",),
+    "transaction_decorators": ("transactions",),
+    "atomic_requests": ("transactions",),
+    "views": ("transactions",),
+    "transactions": ("transactions",),
+    "all_call_targets": ("call_targets",),
+    "queue_puts": ("queue_puts",),
+    "is_stream_loop": ("queue_puts",),
+    "passed_refs": ("passed_refs",),
+    "thread_join_facts": ("threads",),
+    "is_unjoined_daemon_thread_code": ("threads", "jobs", "job_code"),
+    "unknown_receivers": ("call_targets",),
+}
+
+# Members that resolve names through the modules a file imports (covered by their interfaces),
+# or look one module, function or class up by name.
+NAME_MEMBERS = frozenset({
+    "modules", "functions", "classes", "function", "canonical", "resolve_function", "fold", "lookup_constant",
+    "binding", "constructed", "receiver_type", "api_base", "mro", "class_bases", "queue_is_unbounded", "is_sentinel",
+})
+
+
+def fact_values(index: ProjectIndex, names: Iterable[str]) -> list[tuple[str, object]]:
+    """(fact, value) for each named fact, in the given order."""
+    return [(name, FACTS[name](index)) for name in names]
+
+
+def facts_digest(index: ProjectIndex, names: Iterable[str]) -> str:
+    """A digest of these project facts (those the enabled rules declare: rules.facts_read), part of
+    each file's result key."""
+    values = fact_values(index, sorted(set(names)))
+    # repr, not pickle: a pickle's bytes depend on which equal strings are one object
+    return digest(repr(values).encode("utf-8", "surrogatepass"))

@@ -3,8 +3,8 @@
 "Job code" in the rule catalog is a job's function and everything it
 reaches through calls. This module recognises jobs once per run, from the
 project index and the framework tables in ``bgcheck.knowledge``
-(``JOB_DECORATORS``, ``JOB_CALLS``), and records them on the index
-(``index.jobs``, ``index.job_roots``). Later models (locks, money) attach
+(``JOB_DECORATORS``, ``JOB_CALLS``); the index holds them (``index.jobs``,
+``index.job_roots``, set by ``bgcheck.model.build``). Later models (locks, money) attach
 their facts to these jobs.
 
 Each job records its kind, framework, where it is defined and registered,
@@ -14,11 +14,11 @@ and its declared limits (in seconds).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_seconds, kwarg
+from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_call, as_seconds
 from bgcheck.model.project import ProjectIndex
 
 _UNIT_SECONDS = {
@@ -39,7 +39,7 @@ _DJANGO_Q_TYPES = {"I": None, "H": 3600.0, "D": 86400.0, "W": 604800.0, "BW": 12
 _DJANGO_Q_CONSTANTS = {"MINUTES": "I", "HOURLY": "H", "DAILY": "D", "WEEKLY": "W", "BIWEEKLY": "BW", "MONTHLY": "M", "QUARTERLY": "Q", "YEARLY": "Y", "CRON": "C", "ONCE": "O"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Schedule:
     kind: str  # "interval" | "cron" | "once" | "unknown"
     seconds: Optional[float] = None  # for intervals
@@ -61,7 +61,7 @@ class Schedule:
         return {"kind": self.kind, "seconds": self.seconds, "cron": self.cron, "text": self.describe()}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Job:
     function: Optional[str]  # qualified name of the project function that runs, if it resolves
     target: str  # how it is registered (a qualified name, "pkg.mod:func", a task name)
@@ -149,10 +149,11 @@ class _JobFinder:
             return self.index.resolve_function(path), self.index.canonical(path) or path
         if tag == "call" and value[1]:
             target = value[1]
-            if target in knowledge.PARTIALS and value[2]:
-                return self.function_of(value[2][0])
+            call = as_call(value)
+            if target in knowledge.PARTIALS and call.args:
+                return self.function_of(call.first_arg)
             if (self.index.canonical(target) or target) in knowledge.CELERY_SIGNATURE_BY_NAME:
-                task_name = self.fold(value[2][0] if value[2] else kwarg(value, "name"))
+                task_name = self.fold(call.first_arg if call.args else call.keyword("name"))
                 if not isinstance(task_name, str):
                     return None, "?"
                 task = self.celery_task_named(task_name)
@@ -202,9 +203,13 @@ class _JobFinder:
         name=None,
         schedule=None,
         call_args=None,
+        via: str = "",
+        options: Optional[dict] = None,
+        limits: Optional[dict] = None,
     ) -> Job:
         """Record a job. ``args``: the positional arguments after the function;
-        ``call_args``: all of them (default: ``args``)."""
+        ``call_args``: all of them (default: ``args``); ``via``: how it was recognised;
+        ``options`` and ``limits``: what it has instead of those read from ``kwargs``."""
         kwargs = dict(kwargs or {})
         call_args = args if call_args is None else call_args
         if name is None:
@@ -228,9 +233,10 @@ class _JobFinder:
             line=line,
             registered_in=registered_in,
             schedule=schedule,
-            limits=self.limits(source, kwargs),
-            options=kwargs,
+            limits=self.limits(source, kwargs) if limits is None else limits,
+            options=kwargs if options is None else options,
             per_process=source.per_process,
+            via=via,
         )
         self.jobs.append(job)
         return job
@@ -281,7 +287,7 @@ class _JobFinder:
             alias = knowledge.APSCHEDULER_TRIGGERS.get(self.index.canonical(trigger[1]) or "", UNKNOWN)
             fields = dict(trigger[3])
             if alias == "crontab":
-                return _cron_string(self.fold(trigger[2][0] if trigger[2] else fields.get("expr")))
+                return _cron_string(self.fold(as_call(trigger).first_arg or fields.get("expr")))
         if alias == "interval":
             total = 0.0
             for key, factor in _INTERVAL_KWARGS.items():
@@ -337,25 +343,23 @@ class _JobFinder:
                 units.append(node[2])
                 node = node[1]
             elif node[0] == "call":
-                target = node[1] or ""
+                call = as_call(node)
+                target = call.target or ""
                 if target.endswith("every"):
-                    folded = self.fold(node[2][0]) if node[2] else 1
+                    folded = self.fold(call.first_arg) if call.args else 1
                     if as_seconds(folded) is None:
                         return Schedule("unknown")
                     count = float(folded)
                     break
-                if target.endswith(".at") and node[2]:
-                    at = self.fold(node[2][0])
-                node = node[4] if len(node) > 4 else None
+                if target.endswith(".at") and call.args:
+                    at = self.fold(call.first_arg)
+                node = call.receiver
             else:
                 return Schedule("unknown")
         unit = next((u for u in units if u in _UNIT_SECONDS), None)
         if unit is None:
             return Schedule("unknown")
-        schedule = Schedule("interval", seconds=count * _UNIT_SECONDS[unit])
-        if isinstance(at, str):
-            schedule.note = f"at {at}"
-        return schedule
+        return Schedule("interval", seconds=count * _UNIT_SECONDS[unit], note=f"at {at}" if isinstance(at, str) else "")
 
     def django_q(self, kwargs: dict) -> Schedule:
         kind_ir = kwargs.get("schedule_type")
@@ -388,8 +392,9 @@ class _JobFinder:
                 name = next((v for v in (self.fold(kwargs[o]) for o in knowledge.JOB_NAME_OPTIONS if o in kwargs) if isinstance(v, str)), None)
                 if source.framework == "Celery" and not isinstance(name, str):
                     name = _celery_default_name(qualname)
-                job = self.add(source, qualname, qualname, summary.path, args, kwargs, name=name if isinstance(name, str) else None)
-                job.via = f"decorator {target or canonical}"  # as the project spells it; FRAMEWORK says whose
+                # ``via`` as the project spells the decorator; FRAMEWORK says whose it is
+                self.add(source, qualname, qualname, summary.path, args, kwargs, name=name if isinstance(name, str) else None,
+                         via=f"decorator {target or canonical}")
                 break
 
     def from_classes(self) -> None:
@@ -401,13 +406,12 @@ class _JobFinder:
                     options.update(self.index.classes[ancestor][1].attrs)
                 name = self.fold(options.get("name"))
                 source = knowledge.CELERY_TASK_SOURCE
-                job = self.add(source, f"{qualname}.run", qualname, summary.path, (), options, name=name if isinstance(name, str) else qualname)
-                job.via = "subclass of celery.Task with run()"
+                self.add(source, f"{qualname}.run", qualname, summary.path, (), options, name=name if isinstance(name, str) else qualname,
+                         via="subclass of celery.Task with run()")
             elif "run" in cls.methods and bases & knowledge.THREAD_BASES:
                 source = knowledge.THREAD_SUBCLASS_SOURCE
-                job = self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname)
-                job.options = dict(cls.attrs)
-                job.via = "subclass of threading.Thread with run()"
+                self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname, options=dict(cls.attrs),
+                         via="subclass of threading.Thread with run()")
             self.arq_settings(qualname, summary, cls)
 
     def arq_settings(self, qualname: str, summary, cls) -> None:
@@ -423,8 +427,7 @@ class _JobFinder:
             else:
                 function, written = self.function_of(entry)
                 kwargs = {}
-            job = self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs)
-            job.via = f"{qualname}.functions (arq)"
+            self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs, via=f"{qualname}.functions (arq)")
         for entry in _items(cron_jobs):
             target, args, kwargs = _call_parts(entry)
             if entry[0] != "call" or (self.index.canonical(target) or "") not in knowledge.ARQ_CRON:
@@ -433,8 +436,7 @@ class _JobFinder:
             fields = self.cron_fields(kwargs, ("month", "day", "weekday", "hour", "minute", "second"))
             note = "" if "minute" in kwargs or not any(k in kwargs for k in ("hour", "day", "weekday", "month")) else "no minute given: fires every minute of the matching hours"
             schedule = Schedule("cron", cron=fields or "(every minute)", note=note)
-            job = self.add(knowledge.ARQ_CRON_SOURCE, function, written, summary.path, (), kwargs, schedule=schedule)
-            job.via = f"{qualname}.cron_jobs (arq)"
+            self.add(knowledge.ARQ_CRON_SOURCE, function, written, summary.path, (), kwargs, schedule=schedule, via=f"{qualname}.cron_jobs (arq)")
 
     def from_calls(self) -> None:
         for summary in sorted(self.index.modules.values(), key=lambda s: s.path):
@@ -459,15 +461,14 @@ class _JobFinder:
                     name = task.name if task else written  # the task's name; ``name=`` names the beat entry
                 schedule = None
                 if source.schedule == "schedule-chain":  # every(10).minutes.do(f): the schedule is the receiver
-                    schedule = self.schedule_chain(call[4] if len(call) > 4 else None)
+                    schedule = self.schedule_chain(as_call(call).receiver)
                 elif source.schedule == "celery-arg":
                     schedule = self.celery_schedule(args[0] if args else kwargs.get("schedule"))
-                job = self.add(source, function, written, summary.path, rest, kwargs, name=name, schedule=schedule, call_args=args)
-                job.via = f"call {_short_call(canonical)}"
+                # A beat entry runs the task, under the task's own limits.
+                job = self.add(source, function, written, summary.path, rest, kwargs, name=name, schedule=schedule, call_args=args,
+                               via=f"call {_short_call(canonical)}", limits=dict(task.limits) if task is not None else None)
                 if function is None and func_arg == UNKNOWN_IR and scope and scope in self.index.functions:
                     self.unnamed_in_scope.setdefault(scope, []).append(job)
-                if task is not None:
-                    job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
 
     # --- the project's own wrappers ---------------------------------------------
     def find_wrappers(self) -> dict[str, tuple[str, Job]]:
@@ -535,8 +536,8 @@ class _JobFinder:
                     continue
                 entry = self.configured_decorator(target)
                 if entry is not None:
-                    job = self.add(knowledge.CONFIGURED_JOB_SOURCE, qualname, qualname, summary.path, args, kwargs)
-                    job.via = f"decorator {entry} (job-decorators)"
+                    self.add(knowledge.CONFIGURED_JOB_SOURCE, qualname, qualname, summary.path, args, kwargs,
+                             via=f"decorator {entry} (job-decorators)")
                     break
                 wrapper = self.index.resolve_function(target)
                 if wrapper in wrappers:
@@ -591,31 +592,33 @@ class _JobFinder:
             task = tasks.get(task_name)
             schedule = self.celery_schedule(entry_fields.get("schedule"))
             entry_name = self.fold(key_ir)
-            job = self.add(source, task.function if task else None, task_name, registered_in, name=task_name, schedule=schedule)
-            job.options = {"beat_entry": ("v", entry_name)}
-            job.via = f"beat_schedule entry {entry_name!r}" if isinstance(entry_name, str) else "beat_schedule entry"
-            if task is not None:
-                job.limits = dict(task.limits)  # the beat entry runs the task, under the task's own limits
+            self.add(source, task.function if task else None, task_name, registered_in, name=task_name, schedule=schedule,
+                     options={"beat_entry": ("v", entry_name)},
+                     via=f"beat_schedule entry {entry_name!r}" if isinstance(entry_name, str) else "beat_schedule entry",
+                     limits=dict(task.limits) if task is not None else None)  # the beat entry runs under the task's own limits
 
     def add_celery_config_limits(self) -> None:
         celery = self.index.celery_config
         if celery is None:
             return
         defaults = {"time_limit": "task_time_limit", "soft_time_limit": "task_soft_time_limit", "acks_late": "task_acks_late"}
-        for job in self.jobs:
+        for position, job in enumerate(self.jobs):
             if not job.framework.startswith("Celery"):
                 continue
+            limits = dict(job.limits)
             for limit, setting_name in defaults.items():
                 setting = celery.get(setting_name)
-                if limit in job.limits or setting is None:
+                if limit in limits or setting is None:
                     continue
                 if limit == "acks_late":
                     if isinstance(setting.value, bool):
-                        job.limits[limit] = setting.value
+                        limits[limit] = setting.value
                 else:
                     seconds = as_seconds(setting.value)
                     if seconds is not None:
-                        job.limits[limit] = seconds
+                        limits[limit] = seconds
+            if limits != job.limits:
+                self.jobs[position] = replace(job, limits=limits)
 
 
 def _match(sources, canonical: str) -> Optional[knowledge.JobSource]:
@@ -648,9 +651,8 @@ def _func_arg(spec, args: tuple, kwargs: dict) -> Optional[IR]:
 
 
 def _first_arg(value: IR) -> Optional[IR]:
-    if value and value[0] == "call" and value[2]:
-        return value[2][0]
-    return None
+    call = as_call(value)
+    return call.first_arg if call is not None else None
 
 
 def _items(value: Optional[IR]) -> tuple:
@@ -692,11 +694,10 @@ def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     return finder.jobs
 
 
-def attach_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
-    jobs = find_jobs(index, job_decorators)
-    index.job_roots = {}
+def job_roots(jobs) -> dict[str, tuple[Job, ...]]:
+    """Job function qualname -> the jobs that run it, in the order they were found."""
+    roots: dict[str, list[Job]] = {}
     for job in jobs:
         if job.function:
-            index.job_roots.setdefault(job.function, []).append(job)
-    index.reset_reachability()
-    return jobs
+            roots.setdefault(job.function, []).append(job)
+    return {name: tuple(found) for name, found in roots.items()}

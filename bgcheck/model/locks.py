@@ -10,24 +10,32 @@ data in ``knowledge.LOCK_APIS``.
 
 from __future__ import annotations
 
+import enum
 import fnmatch
 import weakref
-from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, Union
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, UNKNOWN, TimeDelta, as_seconds
-from bgcheck.model.project import ProjectIndex
+from bgcheck.model.project import ProjectIndex, breadth_first, reads_facts
 
-NEVER = "never"  # a TTL that never expires
+class Expiry(enum.Enum):
+    """A lock TTL that is not a number of seconds."""
+
+    NEVER = "never"  # the lock never expires (no TTL, or a TTL the API reads as forever)
 
 
-@dataclass
+NEVER = Expiry.NEVER
+# A lock's TTL: seconds, NEVER, or None when it cannot be folded.
+Ttl = Union[float, Expiry, None]
+
+
+@dataclass(frozen=True)
 class LockSite:
     api: str  # "redis-py lock()"
     key: Optional[str]  # "reports:nightly", "lock:user:*" (pattern), or None when unknown
-    ttl: object  # seconds (float), NEVER, or None when it cannot be folded
+    ttl: Ttl
     ttl_note: str  # why the TTL is unknown, or how it was read ("default 10 s")
     auto_renewal: bool
     function: str  # the function (or module) that acquires it
@@ -162,6 +170,7 @@ def read_lock(api: knowledge.LockApi, call: LockArgs, fold, configured: Optional
 _DEFAULTS: "weakref.WeakKeyDictionary[ProjectIndex, dict]" = weakref.WeakKeyDictionary()
 
 
+@reads_facts("lock_defaults")
 def configured_defaults(index: ProjectIndex) -> dict:
     """Default TTLs the project itself changes, so the library default would be a guess:
     api label -> (seconds, NEVER or None when unknown; note). Django's ``CACHES['default']['TIMEOUT']``,
@@ -271,21 +280,18 @@ def holding_jobs(index: ProjectIndex, qualname: Optional[str]) -> list:
     if cached is None or cached[0] is not index.job_roots or cached[1] != len(index.job_roots):
         callees: dict[str, list] = {}  # resolved once, walked once per job root
         by_function: dict[str, list] = {}
+
+        def step(name: str) -> list:
+            if name not in callees:
+                callees[name] = index.callees(name)
+            return callees[name]
+
         for root in sorted(index.job_roots):
             if root not in index.functions:
                 continue
-            seen = {root}
-            queue = deque([root])
-            while queue:
-                name = queue.popleft()
+            for name, _parent in breadth_first([root], step):
                 holders = by_function.setdefault(name, [])
                 holders.extend(job for job in index.job_roots[root] if not any(job is held for held in holders))
-                if name not in callees:
-                    callees[name] = index.callees(name)
-                for callee in callees[name]:
-                    if callee not in seen:
-                        seen.add(callee)
-                        queue.append(callee)
         cached = (index.job_roots, len(index.job_roots), by_function)
         _HOLDERS[index] = cached
     return list(cached[2].get(qualname, ()))

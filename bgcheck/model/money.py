@@ -12,12 +12,11 @@ messages: ``checkout() -> charge_customer() -> stripe.PaymentIntent.create``.
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.model.project import ProjectIndex
+from bgcheck.model.project import ProjectIndex, breadth_first
 
 _MONEY_CALLS = re.compile("|".join(f"(?:{p})" for p in knowledge.MONEY_CALLS))
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -54,7 +53,7 @@ class Link:
     column: int = 1
 
 
-@dataclass
+@dataclass(frozen=True)
 class MoneyModel:
     chains: dict  # project function qualname -> tuple[Link, ...] from it to the money (shortest)
 
@@ -82,20 +81,17 @@ def money_call(index: ProjectIndex, target: str, patterns: NamePatterns, configu
     return None
 
 
-def _propagate(index: ProjectIndex, chains: dict, callers: dict, queue: deque) -> None:
+def _propagate(index: ProjectIndex, chains: dict, callers: dict, seeds: list) -> None:
     """Breadth-first over callers: the first chain found for a function is a shortest one."""
-    while queue:
-        callee = queue.popleft()
-        for caller in sorted(callers.get(callee, ())):
-            if caller in chains:
-                continue
+    known = set(chains) - set(seeds)
+    for caller, callee in breadth_first(seeds, lambda name: sorted(callers.get(name, ())), skip=known):
+        if callee is not None:
             summary, func = index.functions[caller]
             first, rest = chains[callee][0], chains[callee][1:]
             site = index.call_site(caller, callee)
             if site is not None:
                 first = Link(first.name, *site)
             chains[caller] = (Link(f"{func.name}()", summary.path, func.line), first) + rest
-            queue.append(caller)
 
 
 def build_money_model(index: ProjectIndex, config) -> MoneyModel:
@@ -121,12 +117,12 @@ def build_money_model(index: ProjectIndex, config) -> MoneyModel:
         else:
             if patterns.matches(func.name):
                 by_name.append(qualname)
-    _propagate(index, chains, callers, deque(sorted(chains)))
+    _propagate(index, chains, callers, sorted(chains))
     # A function that is money only by its name comes second, so that a chain
     # ending in the SDK call is preferred where both exist.
     seeds = [q for q in by_name if q not in chains]
     for qualname in seeds:
         summary, func = index.functions[qualname]
         chains[qualname] = (Link(f"{func.name}()", summary.path, func.line),)
-    _propagate(index, chains, callers, deque(seeds))
+    _propagate(index, chains, callers, seeds)
     return MoneyModel(chains)

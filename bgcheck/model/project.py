@@ -10,17 +10,30 @@ processes alike.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Iterable, Optional
+import functools
+from collections import deque
+from typing import Callable, Container, Iterable, Iterator, Optional
 
 from bgcheck.syntax import ir as irmod
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR
 from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
 
+
 _MAX_EXPANSIONS = 25
 
 
 class ProjectIndex:
+    """The summaries joined up: names, constants, the call graph.
+
+    The project-wide models built over it (jobs, locks, money chains...) are the typed fields of
+    ``bgcheck.model.build.Project``, the index a run uses: ``build_index`` makes it in one step,
+    each model set once (``set_model``) in the order they depend on each other, and seals it
+    (assigning an attribute afterwards raises). What it computes on demand (canonical names,
+    reachability) is memoised in private caches."""
+
+    MODELS: tuple[str, ...] = ()  # the fields set_model may set, once each (Project's models)
+
     def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
         self.modules: dict[str, ModuleSummary] = {}
         for summary in sorted(summaries, key=lambda s: s.path):
@@ -35,22 +48,30 @@ class ProjectIndex:
                 self.classes[qualname] = (summary, cls)
         self._canonical_cache: dict[str, str] = {}
         self._reach_by_kind: dict[frozenset, dict[str, str]] = {}
-        self._all_targets: Optional[set[str]] = None
-        # Project-wide models, attached once per run by engine.build_index:
-        self.job_roots: dict[str, list] = {}  # job function qualname -> its jobs (bgcheck.model.jobs)
-        self.jobs: list = []  # every bgcheck.model.jobs.Job
-        self.celery_config = None  # bgcheck.model.celery_config.CeleryConfig
-        self.shutdown = None  # bgcheck.model.shutdown.ShutdownModel
-        self.runtimes: dict = {}  # job or lock key -> bgcheck.model.runtimes.Runtime
-        self.locks: list = []  # every bgcheck.model.locks.LockSite
-        self.money = None  # bgcheck.model.money.MoneyModel
-        self.execution = None  # bgcheck.model.execution.ExecutionModel: thread context
-        self.on_commit_callbacks: set = set()  # bgcheck.model.transactions
-        self.transaction_helpers: set = set()  # context managers that open a transaction
-        self.transaction_decorators: set = set()  # decorators whose wrapper opens one
-        self.atomic_requests = False
-        self.views: dict = {}  # under ATOMIC_REQUESTS: Django view qualname -> how (bgcheck.model.views)
-        self.transactions = None  # bgcheck.model.transactions.TransactionModel: publishes through calls
+        self._memo: dict[str, object] = {}  # what is computed once on first use (call targets, thread holders)
+        self.job_roots = {}  # no jobs until the job model is set: nothing is job code yet
+        self._sealed = False
+
+    def __setattr__(self, name: str, value) -> None:
+        if getattr(self, "_sealed", False):
+            raise AttributeError(f"the project index is built once: {name} cannot be set afterwards")
+        object.__setattr__(self, name, value)
+
+    def set_model(self, name: str, value) -> None:
+        """Set one model while the index is built (build_index); never twice."""
+        if name not in self.MODELS or (name in self.__dict__ and name != "job_roots"):
+            raise AttributeError(f"{name} is not a model of the index, or is set already")
+        setattr(self, name, value)
+        if name == "job_roots":  # what was reachable from no job is recomputed from the jobs
+            self.__dict__.pop("job_code", None)
+            self._reach_by_kind.clear()
+
+    def seal(self) -> "ProjectIndex":
+        missing = [name for name in self.MODELS if name not in self.__dict__]
+        if missing:
+            raise AttributeError(f"the project index is missing {', '.join(missing)}")
+        self._sealed = True
+        return self
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:
@@ -206,7 +227,7 @@ class ProjectIndex:
     def _thread_holders(self) -> dict:
         """Where threads are kept: the path of each module global, class attribute or ``self.x`` bound
         to ``threading.Thread(...)`` or a project Thread subclass -> that call's IR. Computed once."""
-        cached = self.__dict__.get("_thread_holder_cache")
+        cached = self._memo.get("thread_holders")
         if cached is None:
             cached = {}
             bindings = []
@@ -218,7 +239,7 @@ class ProjectIndex:
             for path, ir in bindings:
                 if ir and ir[0] == "call" and ir[1] and self.receiver_type(ir[1] + "()") == "threading.Thread":
                     cached[path] = ir
-            self.__dict__["_thread_holder_cache"] = cached
+            self._memo["thread_holders"] = cached
         return cached
 
     def is_unjoined_daemon_thread_code(self, qualname: Optional[str]) -> bool:
@@ -448,31 +469,20 @@ class ProjectIndex:
         """The shortest chain of project functions from one of ``roots`` to ``goal`` (both included),
         each calling the next; [] when none reaches it."""
         parents: dict[str, Optional[str]] = {}
-        queue = [root for root in roots if root in self.functions]
-        for root in queue:
-            parents.setdefault(root, None)
-        for name in queue:  # grows while it is read: breadth first
+        for name, parent in breadth_first([root for root in roots if root in self.functions], self.callees):
+            parents[name] = parent
             if name == goal:
                 chain = [name]
                 while parents[chain[-1]] is not None:
                     chain.append(parents[chain[-1]])
                 return list(reversed(chain))
-            for callee in self.callees(name):
-                if callee not in parents:
-                    parents[callee] = name
-                    queue.append(callee)
         return []
 
     def reachable(self, roots: Iterable[str]) -> dict[str, str]:
         """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
         seen: dict[str, str] = {}
-        queue = [(root, root) for root in roots if root in self.functions]
-        while queue:
-            name, root = queue.pop(0)
-            if name in seen:
-                continue
-            seen[name] = root
-            queue.extend((callee, root) for callee in self.callees(name) if callee not in seen)
+        for name, parent in breadth_first([root for root in roots if root in self.functions], self.callees):
+            seen[name] = name if parent is None else seen[parent]
         return seen
 
     @cached_property
@@ -488,27 +498,78 @@ class ProjectIndex:
             cached = self._reach_by_kind[kinds] = self.reachable(roots)
         return cached
 
-    def reset_reachability(self) -> None:
-        """Forget reachability computed before the job model was attached."""
-        self.__dict__.pop("job_code", None)
-        self._reach_by_kind = {}
-
     def all_call_targets(self) -> set[str]:
         """Every call target in the project as resolved in its module (not canonical), plus every
         name passed to a recorded call (``atexit.register(POOL.shutdown)``). Computed once."""
-        if self._all_targets is None:
-            targets: set[str] = set()
+        targets = self._memo.get("call_targets")
+        if targets is None:
+            targets = set()
             for summary in self.modules.values():
                 targets.update(summary.module_calls)
                 for func in summary.functions.values():
                     targets.update(func.calls)
                 for call, _scope in summary.recorded_calls:
                     targets.update(arg[1] for arg in call[2] if arg[0] == "ref")
-            self._all_targets = targets
-        return self._all_targets
+            self._memo["call_targets"] = targets
+        return targets
+
+    def passed_refs(self) -> frozenset[str]:
+        """Every global or attribute passed on as a value anywhere in the project (``helper(POOL)``). Computed once."""
+        refs = self._memo.get("passed_refs")
+        if refs is None:
+            refs = self._memo["passed_refs"] = frozenset(path for summary in self.modules.values() for path in summary.passed_refs)
+        return refs
 
     def is_job_code(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.job_code
+
+
+def reads_facts(*facts: str):
+    """Mark a model function that answers from the whole project (it goes over every module):
+    what it returns is covered by these project facts (bgcheck.model.facts). A rule that calls
+    it reads them; tests/test_facts.py, which hands rules a recording index, sees that here."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def wrapper(index, *args, **kwargs):
+            if not isinstance(index, ProjectIndex):  # the recording index of tests/test_facts.py
+                index = index.reading(facts)
+            return function(index, *args, **kwargs)
+
+        wrapper.reads = facts
+        return wrapper
+
+    return decorate
+
+
+def breadth_first(
+    starts: Iterable[str], step: Callable[[str], Iterable[str]], max_depth: Optional[int] = None, skip: Container[str] = ()
+) -> Iterator[tuple[str, Optional[str]]]:
+    """The one search over the call graph: every node reached from ``starts``, nearest first,
+    as (node, the node it was first reached from; None for a start). Parents come before
+    their children, so a caller can build chains or tag roots as it goes.
+
+    ``step`` gives a node's neighbours in the direction searched (``index.callees`` down the
+    call graph, a callers map up it); ``max_depth`` bounds how many steps from a start are
+    taken; ``skip`` holds nodes never entered (already known). It is lazy: a caller that looks
+    for the nearest node with some property stops iterating when it finds one, and nothing
+    past it is expanded."""
+    seen: set[str] = set()
+    queue: deque[tuple[str, int]] = deque()
+    for start in starts:  # all before any search: a start reached from another stays a start
+        if start not in seen and start not in skip:
+            seen.add(start)
+            queue.append((start, 0))
+            yield start, None
+    while queue:
+        name, depth = queue.popleft()
+        if max_depth is not None and depth >= max_depth:
+            continue
+        for neighbour in step(name):
+            if neighbour not in seen and neighbour not in skip:
+                seen.add(neighbour)
+                queue.append((neighbour, depth + 1))
+                yield neighbour, name
 
 
 def _known_instance(path: str) -> str:

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, as_seconds
-from bgcheck.model.project import ProjectIndex
+from bgcheck.syntax.ir import IR, as_call, as_seconds
+from bgcheck.model.project import ProjectIndex, reads_facts
 
 
-@dataclass
+@dataclass(frozen=True)
 class ShutdownRoot:
     function: str
     how: str  # "SIGTERM handler", "atexit hook", "shutdown event handler", "lifespan", ...
@@ -32,7 +32,7 @@ class ShutdownRoot:
     after_yield_only: bool = False  # a lifespan: only the code after ``yield`` runs at shutdown
 
 
-@dataclass
+@dataclass(frozen=True)
 class EntryPoint:
     kind: str  # "main block" | "console script" | "asyncio.run" | "management command"
     module: str
@@ -41,7 +41,7 @@ class EntryPoint:
     script: str = ""  # the console script's name
 
 
-@dataclass
+@dataclass(frozen=True)
 class TimedWait:
     function: str  # where the wait is
     text: str  # "t.join(timeout=25)"
@@ -50,7 +50,7 @@ class TimedWait:
     line: int  # of the enclosing def
 
 
-@dataclass
+@dataclass(frozen=True)
 class ShutdownModel:
     roots: dict[str, ShutdownRoot] = field(default_factory=dict)
     shutdown_code: dict[str, str] = field(default_factory=dict)  # qualname -> root
@@ -69,7 +69,8 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
     for qualname, (summary, func) in sorted(index.functions.items()):
         for decorator in func.decorators:
             _from_decorator(index, model, summary, qualname, decorator)
-    model.shutdown_code = index.reachable(sorted(r for r, root in model.roots.items() if not root.after_yield_only))
+    # The model is frozen: build_shutdown_model fills its tables, nothing changes them afterwards.
+    model.shutdown_code.update(index.reachable(sorted(r for r, root in model.roots.items() if not root.after_yield_only)))
     # A lifespan runs at shutdown only what it calls after its ``yield``.
     for name, root in sorted(model.roots.items()):
         func = index.function(name) if root.after_yield_only else None
@@ -79,7 +80,7 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
                 model.shutdown_code.setdefault(reached, name)
     for qualname, root in model.roots.items():
         model.shutdown_code.setdefault(qualname, qualname)
-    model.entry_points = _entry_points(index, console_scripts)
+    model.entry_points.extend(_entry_points(index, console_scripts))
     return model
 
 
@@ -187,7 +188,8 @@ def _entry_points(index: ProjectIndex, console_scripts: dict[str, str]) -> list[
             entries.append(EntryPoint("main block", summary.module, summary.path))
         for call, scope in summary.recorded_calls:
             if scope == summary.module and index.canonical(call[1]) in knowledge.ASYNCIO_RUN and not summary.has_main_block:
-                function = index.resolve_function(call[2][0][1]) if call[2] and call[2][0][0] == "call" else None
+                coroutine = as_call(as_call(call).first_arg)  # asyncio.run(main())
+                function = index.resolve_function(coroutine.target) if coroutine is not None else None
                 entries.append(EntryPoint("asyncio.run", summary.module, summary.path, function))
     for name, target in sorted(console_scripts.items()):
         function = target.replace(":", ".")
@@ -217,6 +219,7 @@ def entry_roots(index: ProjectIndex, entry: EntryPoint) -> list[str]:
     return found
 
 
+@reads_facts("shutdown")
 def entry_scopes(index: ProjectIndex, entry: EntryPoint) -> tuple[set[str], set[str]]:
     """(scopes the entry runs: reachable functions plus, for a module, its top level; modules involved)."""
     reached = set(index.reachable(entry_roots(index, entry)))
@@ -227,6 +230,7 @@ def entry_scopes(index: ProjectIndex, entry: EntryPoint) -> tuple[set[str], set[
     return scopes, modules
 
 
+@reads_facts("shutdown")
 def background_starts(index: ProjectIndex, scopes: set[str]) -> list[str]:
     """What starts background work in these scopes, described for a message."""
     found: list[str] = []
@@ -251,6 +255,7 @@ def _starts_thread_subclass(index: ProjectIndex, target: str) -> bool:
     return cls in index.classes and bool(index.class_bases(cls) & knowledge.THREAD_BASES)
 
 
+@reads_facts("shutdown")
 def hands_over_to_framework(index: ProjectIndex, scopes: set[str]) -> bool:
     for summary in index.modules.values():
         for call, scope in summary.recorded_calls:
@@ -273,6 +278,7 @@ def _short(target: str) -> str:
     return ".".join(parts[-2:])
 
 
+@reads_facts("shutdown")
 def timed_waits(index: ProjectIndex, scopes) -> list[TimedWait]:
     """Explicit wait bounds (``join(timeout=25)``, ``sleep(5)``) in these functions, folded to seconds."""
     waits: list[TimedWait] = []

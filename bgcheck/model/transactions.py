@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
+from bgcheck.syntax.ir import as_call
 from bgcheck.model.project import ProjectIndex
 
 
@@ -24,9 +25,10 @@ def on_commit_callbacks(index: ProjectIndex) -> set[str]:
         for call, _scope in summary.recorded_calls:
             if index.canonical(call[1]) not in knowledge.ON_COMMIT or not call[2]:
                 continue
-            argument = call[2][0]
-            if argument[0] == "call" and argument[1] in knowledge.PARTIALS and argument[2]:
-                argument = argument[2][0]
+            argument = as_call(call).first_arg
+            inner = as_call(argument)
+            if inner is not None and inner.target in knowledge.PARTIALS and inner.args:
+                argument = inner.first_arg
             if argument[0] == "ref":
                 function = index.resolve_function(argument[1])
                 if function:

@@ -11,7 +11,7 @@ from bgcheck.diagnostics import BG000_CODE, BG000_NAME, BG000_SUMMARY, Severity
 from bgcheck.rules import base
 from bgcheck.rules.base import Rule
 
-__all__ = ["REGISTRY", "Rule", "all_rules", "rule_by_code_or_name", "rule_table"]
+__all__ = ["REGISTRY", "Rule", "all_rules", "facts_read", "rule_by_code_or_name", "rule_table"]
 
 # Each module registers its family: BG001 (noqa), BG101-BG104, BG201-BG205, BG301-BG304, BG401-BG406,
 # BG501-BG503, BG601-BG604.
@@ -33,6 +33,13 @@ def __getattr__(name: str):
 def all_rules() -> list[type[Rule]]:
     registry = _registry()
     return [registry[code] for code in sorted(registry)]
+
+
+def facts_read(codes) -> tuple[str, ...]:
+    """The project facts (bgcheck.model.facts) the rules with these codes declare they read, sorted:
+    what the cache key of their results digests."""
+    registry = _registry()
+    return tuple(sorted({fact for code in codes if code in registry for fact in registry[code].reads}))
 
 
 def rule_by_code_or_name(key: str):

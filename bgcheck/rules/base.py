@@ -27,6 +27,9 @@ class Rule:
     # clear: see its page), "" when it offers none. ``--fix`` applies safe fixes; unsafe ones,
     # which can change behaviour, only with ``--unsafe-fixes``.
     fixable: ClassVar[str] = ""
+    # The project facts (bgcheck.model.facts.FACTS) the rule reads beyond its file and the modules
+    # it imports: the cache key of its results digests them. tests/test_facts.py checks the list.
+    reads: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, config) -> None:
         self.config = config

@@ -9,6 +9,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.syntax.walk import walk
+from bgcheck.rules.checker import FileContext
 
 
 def argument(node: cst.Call, keyword: str, position: Optional[int] = None) -> Optional[cst.BaseExpression]:
@@ -22,7 +23,7 @@ def argument(node: cst.Call, keyword: str, position: Optional[int] = None) -> Op
     return positional[position].value if len(positional) > position else None
 
 
-def receiver_kind(node: cst.Call, ctx) -> Optional[str]:
+def receiver_kind(node: cst.Call, ctx: FileContext) -> Optional[str]:
     """What the receiver of ``x.method(...)`` is known to be ("executor", "queue", "thread", "task",
     "future", ...: knowledge.RECEIVER_APIS), from the project model; None when it is not known to be
     one of those (a project class with its own method, a parameter with no annotation, ...)."""
@@ -33,7 +34,7 @@ def receiver_kind(node: cst.Call, ctx) -> Optional[str]:
     return knowledge.RECEIVER_APIS.get(api) if api else None
 
 
-def is_executor_receiver(node: cst.Call, ctx) -> bool:
+def is_executor_receiver(node: cst.Call, ctx: FileContext) -> bool:
     """``x.submit(...)`` / ``x.map(...)`` on something the model knows is a concurrent.futures executor
     (a name that merely says "executor" or "pool" is not enough)."""
     return receiver_kind(node, ctx) == "executor"
@@ -170,7 +171,7 @@ def is_waited_for(scope: cst.CSTNode, variable: str) -> bool:
     return found
 
 
-def receiver_is(kind: str, node: cst.Call, ctx) -> bool:
+def receiver_is(kind: str, node: cst.Call, ctx: FileContext) -> bool:
     if not isinstance(node.func, cst.Attribute):
         return False
     if kind == "executor":
@@ -180,7 +181,7 @@ def receiver_is(kind: str, node: cst.Call, ctx) -> bool:
     raise ValueError(f"unknown receiver kind {kind!r}")  # pragma: no cover - a typo in knowledge.WORK_STARTS
 
 
-def work_start(node: cst.Call, ctx, wanted) -> Optional[knowledge.WorkStart]:
+def work_start(node: cst.Call, ctx: FileContext, wanted) -> Optional[knowledge.WorkStart]:
     """The first row of ``knowledge.WORK_STARTS`` that ``wanted(row)`` selects and this call is:
     by its canonical name or its method name, on a receiver of the kind the row asks for."""
     canonical = ctx.resolve_call(node)
@@ -199,7 +200,7 @@ def spelled(wanted) -> tuple:
     return tuple(dict.fromkeys(word for start in knowledge.WORK_STARTS if wanted(start) for word in start.spelled))
 
 
-def holder_of(node: cst.Call, ctx) -> Optional[str]:
+def holder_of(node: cst.Call, ctx: FileContext) -> Optional[str]:
     """Where the object a call makes is kept: ``pkg.mod.NAME`` (a global), ``pkg.mod.Cls.NAME`` (a class
     attribute) or ``pkg.mod.Cls().attr`` (``self.attr = ...`` in a method); None for a local or anything else."""
     parent = ctx.parent()

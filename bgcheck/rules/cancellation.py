@@ -22,13 +22,14 @@ from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, a
 from bgcheck.syntax.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.syntax.walk import find_all, walk
+from bgcheck.rules.checker import FileContext
 
 # Words that can name a cancellation exception in a file (aliases keep the
 # original name in their import line).
 _CANCEL_WORDS = re.compile(r"CancelledError|Cancelled|InterruptedError|KeyboardInterrupt|SystemExit|get_cancelled_exc_class")
 
 
-def _caught_names(handler: cst.ExceptHandler, ctx) -> list[Optional[str]]:
+def _caught_names(handler: cst.ExceptHandler, ctx: FileContext) -> list[Optional[str]]:
     """Canonical names of what a handler catches ([] for a bare except)."""
     if handler.type is None:
         return []
@@ -58,11 +59,11 @@ def _except_keyword(handler) -> str:
     return "except*" if isinstance(handler, cst.ExceptStarHandler) else "except"
 
 
-def _function_or_module(ctx) -> cst.CSTNode:
+def _function_or_module(ctx: FileContext) -> cst.CSTNode:
     return ctx.function_node or ctx.module
 
 
-def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
+def _is_cancel_then_await(body: cst.CSTNode, ctx: FileContext) -> bool:
     """``t.cancel()`` earlier in the function (or ``self.t.cancel()`` in another method of the class),
     then ``await t`` in this body: the CancelledError is the cancelled task's outcome, and swallowing
     it is the idiom. Any other await in the body could receive a cancellation meant for this task,
@@ -70,7 +71,7 @@ def _is_cancel_then_await(body: cst.CSTNode, ctx) -> bool:
     return execution.awaits_only_cancelled_tasks(body, _function_or_module(ctx), _method_class(ctx))
 
 
-def _method_class(ctx) -> Optional[cst.ClassDef]:
+def _method_class(ctx: FileContext) -> Optional[cst.ClassDef]:
     """The class whose method we are directly in, if any."""
     function = ctx.function_node
     if function is None:
@@ -85,7 +86,7 @@ def _method_class(ctx) -> Optional[cst.ClassDef]:
     return None
 
 
-def _is_critical(handler, ctx) -> bool:
+def _is_critical(handler, ctx: FileContext) -> bool:
     """Does an except clause catch a stop: bare, BaseException, or a cancellation exception?"""
     if handler.type is None:
         return True
@@ -93,7 +94,7 @@ def _is_critical(handler, ctx) -> bool:
     return any(n in knowledge.BASE_EXCEPTION for n in names) or any(_cancellation_kind(n) for n in names)
 
 
-def _catches_everything(handler, ctx) -> bool:
+def _catches_everything(handler, ctx: FileContext) -> bool:
     return handler.type is None or any(n in knowledge.BASE_EXCEPTION for n in _caught_names(handler, ctx))
 
 
@@ -109,7 +110,7 @@ _BUILTIN_EXCEPTIONS = frozenset(
 _ERROR_WORDS = re.compile(r"(Error|Exception)$")
 
 
-def _ordinary_exception(name: Optional[str], ctx) -> bool:
+def _ordinary_exception(name: Optional[str], ctx: FileContext) -> bool:
     """Is ``name`` (canonical) an exception class that is not a stop: a builtin one, a library class
     named ``...Error`` / ``...Exception``, or a project class deriving from one of these?
     Unknown names are not (when the model cannot tell, the rule stays silent)."""
@@ -129,7 +130,7 @@ def _ordinary_exception(name: Optional[str], ctx) -> bool:
     return bool(_ERROR_WORDS.search(name.rsplit(".", 1)[-1]))
 
 
-def _raise_classifier(handler, ctx):
+def _raise_classifier(handler, ctx: FileContext):
     """How a ``raise`` inside ``handler`` ends: RAISE when it re-raises the stop in flight (bare
     ``raise``, ``raise exc`` of a name bound by a clause that catches stops, a cancellation raised
     anew, or anything not known), CONVERT when another exception replaces it: ``raise ValueError()
@@ -160,7 +161,7 @@ def _raise_classifier(handler, ctx):
     return classify
 
 
-def _handler_exits(handler, ctx) -> set[str]:
+def _handler_exits(handler, ctx: FileContext) -> set[str]:
     return exits(handler.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
 
 
@@ -170,7 +171,7 @@ def _yields(body: cst.CSTNode) -> Optional[cst.CSTNode]:
     return found[0] if found else None
 
 
-def _unreachable(node, ctx) -> bool:
+def _unreachable(node, ctx: FileContext) -> bool:
     """An earlier clause of the same try catches everything (bare or BaseException): this one never runs."""
     for handler in ctx.parent().handlers:
         if handler is node:
@@ -180,7 +181,7 @@ def _unreachable(node, ctx) -> bool:
     return False
 
 
-def _cancellation_taken_earlier(node, ctx) -> bool:
+def _cancellation_taken_earlier(node, ctx: FileContext) -> bool:
     """An earlier clause of the same try names a library's cancellation (asyncio, trio, anyio): it
     takes the cancellation first (BG101 reports it if it swallows it)."""
     for handler in ctx.parent().handlers:
@@ -192,7 +193,7 @@ def _cancellation_taken_earlier(node, ctx) -> bool:
     return False
 
 
-def _stops_that_can_arrive(kinds: list, try_node, ctx) -> list:
+def _stops_that_can_arrive(kinds: list, try_node, ctx: FileContext) -> list:
     """The caught stop kinds that can reach this ``try`` body (see bgcheck.model.execution): a library's
     cancellation only at a suspension point of a coroutine; KeyboardInterrupt and SystemExit not in
     code that runs only in worker threads; an asyncio CancelledError in a plain function only from a
@@ -216,7 +217,7 @@ def _stops_that_can_arrive(kinds: list, try_node, ctx) -> list:
 _FUTURE_CANCELLATIONS = frozenset({"asyncio.CancelledError"})
 
 
-def _inspects_another_future(try_node, kinds: list, ctx) -> bool:
+def _inspects_another_future(try_node, kinds: list, ctx: FileContext) -> bool:
     """A plain callback reading another future (``fut.result()``) and handling its cancellation:
     the CancelledError is that future's outcome, not a stop request to this code."""
     if ctx.in_coroutine or ctx.in_job_code or not set(kinds) <= _FUTURE_CANCELLATIONS:
@@ -285,7 +286,7 @@ def _hands_over_exception(handler) -> bool:
     return found
 
 
-def _stop_reraised_earlier(node, ctx) -> bool:
+def _stop_reraised_earlier(node, ctx: FileContext) -> bool:
     """Does an earlier handler of the same try re-raise the stop this code can receive?
 
     In a coroutine that is CancelledError; in sync job code, SystemExit and
@@ -302,7 +303,7 @@ def _stop_reraised_earlier(node, ctx) -> bool:
     return knowledge.PROCESS_INTERRUPTS <= kinds
 
 
-def _in_loop(ctx) -> bool:
+def _in_loop(ctx: FileContext) -> bool:
     for node in reversed(ctx.ancestors[:-1]):
         if isinstance(node, (cst.For, cst.While)):
             return True
@@ -311,7 +312,7 @@ def _in_loop(ctx) -> bool:
     return False
 
 
-def _during_cleanup(ctx) -> bool:
+def _during_cleanup(ctx: FileContext) -> bool:
     """Is this code inside a ``finally:`` block, or inside an ``except`` clause that re-raises on
     every path (same function)? An exception is then already on its way out, and carries on once
     the cleanup is done: swallowing a second cancellation that arrives during the cleanup (the
@@ -326,7 +327,7 @@ def _during_cleanup(ctx) -> bool:
     return False
 
 
-def _ends_the_task(ctx, handler_exits: set[str]) -> bool:
+def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Does swallowing the cancellation here end the coroutine rather than keep it running, in a
     coroutine run only as a task of its own (nobody in the project awaits it)?
 
@@ -351,7 +352,7 @@ def _ends_the_task(ctx, handler_exits: set[str]) -> bool:
     return handler_exits <= allowed
 
 
-def _interrupt_keeps_work_running(ctx, handler_exits: set[str]) -> bool:
+def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Whether swallowing KeyboardInterrupt / SystemExit here keeps work going.
 
     Outside coroutines and job code, a handler that lets the function go on is the
@@ -405,6 +406,7 @@ class CancellationSwallowed(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
+    reads = ("execution", "job_code")
     summary = "A handler catches a cancellation exception and carries on, so the stop request is lost."
 
     def is_relevant(self, unit) -> bool:
@@ -413,7 +415,7 @@ class CancellationSwallowed(Rule):
         # ``from proj.compat import Stop`` where compat re-exports CancelledError
         return any(_cancellation_kind(unit.index.canonical(target)) for target in unit.summary.imports.values())
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         # dict.fromkeys: one mention per kind, in the order written
         kinds = list(dict.fromkeys(k for k in map(_cancellation_kind, _caught_names(node, ctx)) if k))
         if not kinds or _unreachable(node, ctx):
@@ -453,7 +455,7 @@ class CancellationSwallowed(Rule):
 
     visit_ExceptStarHandler = visit_ExceptHandler
 
-    def visit_With(self, node: cst.With, ctx) -> None:
+    def visit_With(self, node: cst.With, ctx: FileContext) -> None:
         for item in node.items:
             call = item.item
             if not isinstance(call, cst.Call) or ctx.resolve_call(call) != "contextlib.suppress":
@@ -509,12 +511,13 @@ class BroadExceptSwallowsCancellation(Rule):
     fixable = "unsafe"
     name = "broad-except-swallows-cancellation"
     severity = Severity.ERROR
+    reads = ("execution", "job_code")
     summary = "A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_async or unit.has_job_code
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         if not (ctx.in_coroutine or ctx.in_job_code):
             return
         names = _caught_names(node, ctx)
@@ -564,7 +567,7 @@ class BroadExceptSwallowsCancellation(Rule):
     visit_ExceptStarHandler = visit_ExceptHandler
 
 
-def _catch_exception_fix(node, ctx) -> Optional[Fix]:
+def _catch_exception_fix(node, ctx: FileContext) -> Optional[Fix]:
     """BG102's fix: ``except:`` / ``except BaseException:`` becomes ``except Exception:``. Unsafe:
     SystemExit, KeyboardInterrupt and CancelledError now propagate, which is the point, but code
     that counted on catching them behaves differently. None when an earlier clause of the same
@@ -593,6 +596,7 @@ class FinallySwallowsCancellation(Rule):
     code = "BG103"
     name = "finally-swallows-cancellation"
     severity = Severity.ERROR
+    reads = ("job_code",)
     summary = "`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request."
 
     def __init__(self, config) -> None:
@@ -603,16 +607,16 @@ class FinallySwallowsCancellation(Rule):
     def is_relevant(self, unit) -> bool:
         return "finally" in unit.text and (unit.has_async or unit.has_job_code)
 
-    def visit_Module(self, node: cst.Module, ctx) -> None:
+    def visit_Module(self, node: cst.Module, ctx: FileContext) -> None:
         self._reported = set()
 
-    def visit_Try(self, node: cst.Try, ctx) -> None:
+    def visit_Try(self, node: cst.Try, ctx: FileContext) -> None:
         self._check(node, ctx)
 
-    def visit_TryStar(self, node: cst.TryStar, ctx) -> None:
+    def visit_TryStar(self, node: cst.TryStar, ctx: FileContext) -> None:
         self._check(node, ctx)
 
-    def _check(self, node, ctx) -> None:
+    def _check(self, node, ctx: FileContext) -> None:
         if node.finalbody is None:
             return
         if ctx.in_coroutine:
@@ -641,12 +645,13 @@ class SoftTimeLimitSwallowed(Rule):
     code = "BG104"
     name = "soft-time-limit-swallowed"
     severity = Severity.ERROR
+    reads = ("celery_config", "job_code", "jobs")
     summary = "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_job_code and "except" in unit.text
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         task = _celery_task(ctx)
         if task is None or node.type is None:
             return
@@ -678,7 +683,7 @@ class SoftTimeLimitSwallowed(Rule):
     visit_ExceptStarHandler = visit_ExceptHandler
 
 
-def _celery_task(ctx):
+def _celery_task(ctx: FileContext):
     qualname = ctx.function_qualname
     for job in ctx.index.job_roots.get(qualname or "", ()):
         if job.framework == "Celery":
@@ -686,7 +691,7 @@ def _celery_task(ctx):
     return None
 
 
-def _caught_earlier(node: cst.ExceptHandler, ctx) -> bool:
+def _caught_earlier(node: cst.ExceptHandler, ctx: FileContext) -> bool:
     try_node = ctx.parent()
     for handler in try_node.handlers:
         if handler is node:
@@ -696,7 +701,7 @@ def _caught_earlier(node: cst.ExceptHandler, ctx) -> bool:
     return False
 
 
-def _soft_limit(task, ctx) -> Optional[tuple[Optional[float], str]]:
+def _soft_limit(task, ctx: FileContext) -> Optional[tuple[Optional[float], str]]:
     """The task's soft time limit as (seconds, where it is set), or None if it has none.
 
     Seconds are None when the limit is set to something that does not fold (read from

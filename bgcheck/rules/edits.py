@@ -12,9 +12,10 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck.diagnostics import Edit
+from bgcheck.rules.checker import FileContext
 
 
-def keyword_set(ctx, call: cst.Call, keyword: str, value: str) -> Optional[Edit]:
+def keyword_set(ctx: FileContext, call: cst.Call, keyword: str, value: str) -> Optional[Edit]:
     """``f(a, x=False)`` -> ``f(a, x=True)``; ``f(a)`` -> ``f(a, x=True)``, in the layout of the
     call: one argument per line with a trailing comma gets the new one on a line of its own. None
     when the call spreads ``*args`` / ``**kwargs`` (the keyword may be in there)."""
@@ -40,7 +41,7 @@ def keyword_set(ctx, call: cst.Call, keyword: str, value: str) -> Optional[Edit]
     return Edit(after.line, after.column + 1, after.line, after.column + 1, text)
 
 
-def decorator_keyword_set(ctx, decorator: cst.Decorator, keyword: str, value: str) -> Optional[Edit]:
+def decorator_keyword_set(ctx: FileContext, decorator: cst.Decorator, keyword: str, value: str) -> Optional[Edit]:
     """``@app.task`` -> ``@app.task(x=True)``; ``@app.task(bind=True)`` -> ``@app.task(bind=True, x=True)``."""
     expression = decorator.decorator
     if isinstance(expression, cst.Call):

@@ -22,11 +22,12 @@ from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.rules.notes import notes_from
 from bgcheck.rules.edits import keyword_set
 from bgcheck.syntax.walk import walk
+from bgcheck.rules.checker import FileContext
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
 
 
-def _job_for(ctx, kinds: frozenset):
+def _job_for(ctx: FileContext, kinds: frozenset):
     """(job, root function) of a job of these kinds whose code this function is, or (None, None)."""
     qualname = ctx.function_qualname
     if not qualname:
@@ -51,12 +52,13 @@ class InfiniteLoopInJob(Rule):
     code = "BG201"
     name = "infinite-loop-in-job"
     severity = Severity.ERROR
+    reads = ("call_graph", "call_sites", "job_code", "jobs")
     summary = "A `while True` loop with no stop signal in a scheduled job or queued task: the run never ends and cannot be stopped."
 
     def is_relevant(self, unit) -> bool:
         return "while" in unit.text and unit.has_job_code
 
-    def visit_While(self, node: cst.While, ctx) -> None:
+    def visit_While(self, node: cst.While, ctx: FileContext) -> None:
         if not is_endless(node):
             return
         job, root = _job_for(ctx, _RUN_TO_END)
@@ -93,7 +95,7 @@ class EndlessThreadKeepsProcessAlive(Rule):
             unit.index.class_bases(name) & knowledge.THREAD_BASES for name in unit.summary.classes
         )
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
             return
         target = argument(node, "target", 1)
@@ -111,7 +113,7 @@ class EndlessThreadKeepsProcessAlive(Rule):
             "Give the loop a stop event (`while not stop.is_set():`) and set it on shutdown, then join with a timeout.",
         )
 
-    def visit_ClassDef(self, node: cst.ClassDef, ctx) -> None:
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: FileContext) -> None:
         qualname = ctx.class_qualname
         if qualname is None or not (ctx.index.class_bases(qualname) & knowledge.THREAD_BASES):
             return
@@ -130,7 +132,7 @@ class EndlessThreadKeepsProcessAlive(Rule):
         )
 
 
-def _is_daemon(node: cst.Call, ctx) -> bool:
+def _is_daemon(node: cst.Call, ctx: FileContext) -> bool:
     """``Thread(..., daemon=True)``, or ``t.daemon = True`` / ``t.setDaemon(True)`` on the same variable."""
     daemon = argument(node, "daemon")
     if daemon is not None:
@@ -157,7 +159,7 @@ def _daemon_in_ancestry(class_qualname: str, index) -> bool:
     return False
 
 
-def _made_daemon_where_created(class_qualname: str, ctx) -> bool:
+def _made_daemon_where_created(class_qualname: str, ctx: FileContext) -> bool:
     """Every ``Cls(...)`` in this module makes a daemon: ``Cls(daemon=True)``, or ``t = Cls()`` then ``t.daemon = True``.
 
     Only this module is searched: the summary keeps no arguments of calls made elsewhere.
@@ -186,7 +188,7 @@ def _made_daemon_where_created(class_qualname: str, ctx) -> bool:
     return bool(creations) and all(creations)
 
 
-def _resolves_to_class(call: cst.Call, class_qualname: str, ctx) -> bool:
+def _resolves_to_class(call: cst.Call, class_qualname: str, ctx: FileContext) -> bool:
     name = dotted_name(call.func)
     if name is None or name.rsplit(".", 1)[-1] != class_qualname.rsplit(".", 1)[-1]:
         return False  # cheap test first: the called name ends with the class's name
@@ -194,7 +196,7 @@ def _resolves_to_class(call: cst.Call, class_qualname: str, ctx) -> bool:
     return ref is not None and ctx.index.canonical(ref[1]) == class_qualname
 
 
-def _created_as_daemon(call: cst.Call, stack: list, functions: list, ctx) -> bool:
+def _created_as_daemon(call: cst.Call, stack: list, functions: list, ctx: FileContext) -> bool:
     daemon = argument(call, "daemon")
     if daemon is not None:
         return ctx.fold(daemon) is not False
@@ -217,12 +219,13 @@ class UnboundedWaitInJob(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-wait-in-job"
     severity = Severity.WARNING
+    reads = ("call_graph", "call_sites", "job_code", "jobs", "threads")
     summary = "A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...)."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_job_code
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if not ctx.in_job_code:
             return
         name = ctx.resolve_call(node)
@@ -246,7 +249,7 @@ class UnboundedWaitInJob(Rule):
                     )
                 return
 
-    def visit_While(self, node: cst.While, ctx) -> None:
+    def visit_While(self, node: cst.While, ctx: FileContext) -> None:
         if not ctx.in_job_code or not polls_without_deadline(node, _sleeps(node, ctx)):
             return
         if _compares_a_clock(node.test, ctx):
@@ -263,7 +266,7 @@ class UnboundedWaitInJob(Rule):
         )
 
 
-def _sleeps(loop: cst.While, ctx) -> bool:
+def _sleeps(loop: cst.While, ctx: FileContext) -> bool:
     found = False
 
     class _Finder(cst.CSTVisitor):
@@ -279,7 +282,7 @@ def _sleeps(loop: cst.While, ctx) -> bool:
     return found
 
 
-def _compares_a_clock(test: cst.BaseExpression, ctx) -> bool:
+def _compares_a_clock(test: cst.BaseExpression, ctx: FileContext) -> bool:
     """Does a loop condition compare a clock reading (``time.time()``, ``time.monotonic()``, ...) with something?"""
     found = False
 
@@ -294,7 +297,7 @@ def _compares_a_clock(test: cst.BaseExpression, ctx) -> bool:
     return found
 
 
-def _stops_on_sentinel(node: cst.Call, ctx) -> bool:
+def _stops_on_sentinel(node: cst.Call, ctx: FileContext) -> bool:
     """``item = q.get()`` followed, in the same function, by ``if item is None: break`` (or ``return``,
     ``raise``; ``is``/``==`` a module-level sentinel), or ``while (item := q.get()) is not None``: the
     standard library's way to stop a worker: whoever stops it puts the sentinel, and the wait ends."""
@@ -324,7 +327,7 @@ def _stops_on_sentinel(node: cst.Call, ctx) -> bool:
     return found
 
 
-def _is_sentinel_test(test: cst.Comparison, name: str, ctx) -> bool:
+def _is_sentinel_test(test: cst.Comparison, name: str, ctx: FileContext) -> bool:
     """``name is None`` / ``name is STOP`` / ``name == STOP`` (and ``is not``, for a ``while`` test)."""
     left = test.left.target if isinstance(test.left, cst.NamedExpr) else test.left
     if not isinstance(left, cst.Name) or left.value != name or len(test.comparisons) != 1:
@@ -355,7 +358,7 @@ def _leaves(body: cst.BaseSuite) -> bool:
     return False
 
 
-def _is_unbounded(node: cst.Call, wait, ctx) -> bool:
+def _is_unbounded(node: cst.Call, wait, ctx: FileContext) -> bool:
     if any(arg.star for arg in node.args):
         return False  # *args / **kwargs may carry the timeout
     if wait.nonblocking_kw:
@@ -374,12 +377,13 @@ class RowLockWithoutSkipLocked(Rule):
     fixable = "unsafe"
     name = "row-lock-without-skip-locked"
     severity = Severity.WARNING
+    reads = ("call_graph", "call_sites", "job_code", "jobs", "locks")
     summary = "`select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_job_code and ("for_update" in unit.text or re.search(r"(?i)for\s+update", unit.text) is not None)
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.ROW_LOCK_METHODS:
             return
@@ -393,13 +397,13 @@ class RowLockWithoutSkipLocked(Rule):
             return
         self._report(node, f"`{func.attr.value}()`", ctx, fix=_skip_locked_fix(node, ctx))
 
-    def visit_SimpleString(self, node: cst.SimpleString, ctx) -> None:
+    def visit_SimpleString(self, node: cst.SimpleString, ctx: FileContext) -> None:
         self._check_sql(node, ctx)
 
-    def visit_ConcatenatedString(self, node: cst.ConcatenatedString, ctx) -> None:
+    def visit_ConcatenatedString(self, node: cst.ConcatenatedString, ctx: FileContext) -> None:
         self._check_sql(node, ctx)
 
-    def _check_sql(self, node, ctx) -> None:
+    def _check_sql(self, node, ctx: FileContext) -> None:
         if isinstance(ctx.parent(), cst.ConcatenatedString) or not ctx.in_job_code:
             return
         if isinstance(ctx.parent(), cst.Expr):
@@ -414,7 +418,7 @@ class RowLockWithoutSkipLocked(Rule):
             return
         self._report(node, "`SELECT ... FOR UPDATE`", ctx)
 
-    def _report(self, node, what: str, ctx, fix: Optional[Fix] = None) -> None:
+    def _report(self, node, what: str, ctx: FileContext, fix: Optional[Fix] = None) -> None:
         if _runs_only_under_a_lock(ctx):
             return  # one replica at a time runs this job: there is no other replica to queue behind
         ctx.report(
@@ -428,7 +432,7 @@ class RowLockWithoutSkipLocked(Rule):
         )
 
 
-def _skip_locked_fix(node: cst.Call, ctx) -> Optional[Fix]:
+def _skip_locked_fix(node: cst.Call, ctx: FileContext) -> Optional[Fix]:
     """BG204's fix: ``skip_locked=True`` on the ORM call (the SQL of a string is left alone: its
     dialect and layout are the author's). Unsafe: the query no longer waits for a row another
     transaction holds, it leaves it out; code that expects a given row (``.get(pk=...)``) now
@@ -440,7 +444,7 @@ def _skip_locked_fix(node: cst.Call, ctx) -> Optional[Fix]:
     return Fix(Applicability.UNSAFE, "Add `skip_locked=True`", (edit,)) if edit is not None else None
 
 
-def _runs_only_under_a_lock(ctx) -> bool:
+def _runs_only_under_a_lock(ctx: FileContext) -> bool:
     """Does every job that reaches this code take a distributed lock (redis lock, advisory lock,
     celery_once, ...)? Then the replicas do not run it side by side, and a row lock cannot make
     them queue behind each other."""
@@ -486,12 +490,13 @@ class ScheduledJobWithoutLock(Rule):
     code = "BG205"
     name = "scheduled-job-without-lock"
     severity = Severity.WARNING
+    reads = ("call_graph", "job_code", "jobs")
     summary = "With more than one replica: a scheduled job that runs in every process and takes no distributed lock runs once per replica."
 
     def is_relevant(self, unit) -> bool:
         return self.config.replicas > 1 and unit.has_job_code
 
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
         qualname = ctx.function_qualname
         jobs = [j for j in ctx.index.job_roots.get(qualname or "", ()) if j.kind == "scheduled" and j.per_process]
         if not jobs or _takes_lock(qualname, ctx):
@@ -509,7 +514,7 @@ class ScheduledJobWithoutLock(Rule):
         )
 
 
-def _takes_lock(qualname: str, ctx) -> bool:
+def _takes_lock(qualname: str, ctx: FileContext) -> bool:
     """Does the job, or a function it calls, take a distributed lock (a call or a decorator of
     ``knowledge.LOCK_APIS``, or a decorator whose name says lock)?"""
     index = ctx.index

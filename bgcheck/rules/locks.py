@@ -31,19 +31,20 @@ from bgcheck.model.locks import (
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind
 from bgcheck.syntax.walk import find_all
+from bgcheck.rules.checker import FileContext
 
 # Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
 # call of ``set``/``add`` however it is spaced.
 _LOCK_WORDS = re.compile(r"lock|Lock|Redlock|synchronize|ConcurrentRateLimiter|QueueOnce|\b(set|add)\s*\(")
 
 
-def _lock_args(node: cst.Call, ctx) -> LockArgs:
+def _lock_args(node: cst.Call, ctx: FileContext) -> LockArgs:
     positional = tuple(ctx.to_ir(a.value) for a in node.args if a.keyword is None and not a.star)
     keywords = {a.keyword.value: ctx.to_ir(a.value) for a in node.args if a.keyword is not None}
     return LockArgs(positional, keywords)
 
 
-def _lock_at(node: cst.Call, ctx):
+def _lock_at(node: cst.Call, ctx: FileContext):
     """(api, (key, ttl, note, auto_renewal)) when this call acquires a distributed lock."""
     if any(a.star for a in node.args):
         return None, None
@@ -57,12 +58,12 @@ class _LockRule(Rule):
     def is_relevant(self, unit) -> bool:
         return _LOCK_WORDS.search(unit.text) is not None
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         api, read = _lock_at(node, ctx)
         if read is not None:
             self.check(node, api, read, ctx)
 
-    def check(self, node, api, read, ctx) -> None:  # pragma: no cover - overridden
+    def check(self, node, api, read, ctx: FileContext) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
 
@@ -71,15 +72,16 @@ class LockTtlShorterThanRuntime(_LockRule):
     code = "BG501"
     name = "lock-ttl-shorter-than-runtime"
     severity = Severity.ERROR
+    reads = ("call_graph", "jobs", "lock_defaults", "locks")
     summary = "A lock's TTL is shorter than the measured runtime (or declared limit) of the job that holds it."
 
-    def check(self, node, api, read, ctx) -> None:
+    def check(self, node, api, read, ctx: FileContext) -> None:
         key, ttl, note, auto_renewal = read
         if not isinstance(ttl, float) or auto_renewal:
             return  # no expiry (BG502), unknown (never guessed), or renewed in the background
         self.check_ttl(node, api.label, key, ttl, note, holding_jobs(ctx.index, ctx.function_qualname), ctx)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
         """celery_once: ``@app.task(base=QueueOnce, once={...})`` locks the task itself."""
         qualname = ctx.function_qualname
         for site in ctx.index.locks:
@@ -87,7 +89,7 @@ class LockTtlShorterThanRuntime(_LockRule):
                 anchor = next((d for d in node.decorators if _has_once_base(d, ctx)), node.name)
                 self.check_ttl(anchor, site.api, site.key, site.ttl, site.ttl_note, site.jobs, ctx)
 
-    def check_ttl(self, node, label, key, ttl, note, jobs, ctx) -> None:
+    def check_ttl(self, node, label, key, ttl, note, jobs, ctx: FileContext) -> None:
         runtime, matched = runtime_for(ctx.index.runtimes or {}, jobs, key)
         margin = self.config.lock_ttl_margin
         name = f"`{key}`" if key else "this lock"
@@ -116,7 +118,7 @@ class LockTtlShorterThanRuntime(_LockRule):
             )
 
 
-def _has_once_base(decorator: cst.Decorator, ctx) -> bool:
+def _has_once_base(decorator: cst.Decorator, ctx: FileContext) -> bool:
     """``@app.task(base=QueueOnce, ...)``: the decorator that makes the task a celery_once task."""
     call = decorator.decorator
     if not isinstance(call, cst.Call):
@@ -132,9 +134,10 @@ class LockWithoutTtl(_LockRule):
     code = "BG502"
     name = "lock-without-ttl"
     severity = Severity.ERROR
+    reads = ("lock_defaults",)
     summary = "A distributed lock acquired with no expiry: a killed holder blocks the job for ever."
 
-    def check(self, node, api, read, ctx) -> None:
+    def check(self, node, api, read, ctx: FileContext) -> None:
         key, ttl, note, _renewal = read
         if ttl != NEVER:
             return
@@ -153,12 +156,13 @@ class LockReleasedWithoutOwnershipCheck(Rule):
     code = "BG503"
     name = "lock-released-without-ownership-check"
     severity = Severity.ERROR
+    reads = ("locks", "shutdown")
     summary = "A lock's key is deleted directly (`redis.delete(key)`), releasing whoever holds it now."
 
     def is_relevant(self, unit) -> bool:
         return bool(unit.index.locks) and any(f".{m}(" in unit.text for m in knowledge.KEY_DELETES)
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.KEY_DELETES or not node.args:
             return
@@ -193,7 +197,7 @@ class LockReleasedWithoutOwnershipCheck(Rule):
             return
 
 
-def _under_a_clock_check(ctx) -> bool:
+def _under_a_clock_check(ctx: FileContext) -> bool:
     """Is the call inside an ``if`` / ``elif`` (same function) whose test reads a clock, as in
     ``if time.monotonic() < deadline: r.delete(key)``? A holder that deletes its key only while
     the deadline computed from the TTL has not passed deletes its own lock."""
@@ -205,5 +209,5 @@ def _under_a_clock_check(ctx) -> bool:
     return False
 
 
-def _reads_a_clock(test: cst.BaseExpression, ctx) -> bool:
+def _reads_a_clock(test: cst.BaseExpression, ctx: FileContext) -> bool:
     return any(ctx.resolve_call(call) in knowledge.CLOCK_CALLS for call in find_all(test, (cst.Call,)))

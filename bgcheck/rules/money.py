@@ -21,6 +21,7 @@ from bgcheck.rules.edits import decorator_keyword_set, import_edit, keyword_set
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.walk import walk
+from bgcheck.rules.checker import FileContext
 
 
 def _related(model, qualname: str) -> tuple:
@@ -30,7 +31,7 @@ def _related(model, qualname: str) -> tuple:
     )
 
 
-def _function_of(node: Optional[cst.BaseExpression], ctx) -> Optional[str]:
+def _function_of(node: Optional[cst.BaseExpression], ctx: FileContext) -> Optional[str]:
     """The project function run by a job argument: ``f``, ``f(...)`` (a coroutine), ``partial(f, ...)``,
     ``lambda: f(...)``."""
     if node is None:
@@ -45,7 +46,7 @@ def _function_of(node: Optional[cst.BaseExpression], ctx) -> Optional[str]:
     return ctx.index.resolve_function(ctx.resolve(node))
 
 
-def _assigned_name(ctx) -> Optional[str]:
+def _assigned_name(ctx: FileContext) -> Optional[str]:
     parent = ctx.parent()
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
         return dotted_name(parent.targets[0].target)
@@ -54,7 +55,7 @@ def _assigned_name(ctx) -> Optional[str]:
     return None
 
 
-def _waited_for(ctx, variable: Optional[str], how: str) -> bool:
+def _waited_for(ctx: FileContext, variable: Optional[str], how: str) -> bool:
     """Is the spawned work waited for later in the same function (await, gather, result(), join())?"""
     parent = ctx.parent()
     if isinstance(parent, cst.Await):
@@ -98,7 +99,7 @@ def _iterated(scope: cst.CSTNode, variable: str) -> bool:
     return found
 
 
-def _consumed_here(ctx) -> bool:
+def _consumed_here(ctx: FileContext) -> bool:
     """Is the call's iterator result iterated where it stands (``for x in pool.map(...)``, ``list(pool.map(...))``)?"""
     node, parent = ctx.parent(0), ctx.parent()
     if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node:
@@ -109,7 +110,7 @@ def _consumed_here(ctx) -> bool:
     return False
 
 
-def _in_own_task_group(node: cst.Call, ctx) -> bool:
+def _in_own_task_group(node: cst.Call, ctx: FileContext) -> bool:
     receiver = dotted_name(node.func.value) if isinstance(node.func, cst.Attribute) else None
     if not receiver:
         return False
@@ -130,12 +131,13 @@ class MoneyInFireAndForget(Rule):
     code = "BG601"
     name = "money-in-fire-and-forget"
     severity = Severity.ERROR
+    reads = ("money",)
     summary = "A money-moving call runs in a fire-and-forget context (a task, pool, thread or background task) that a stop loses."
 
     def is_relevant(self, unit) -> bool:
         return bool(unit.index.money.chains) and any(w in unit.text for w in spelled(_fire_and_forget))
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         start = work_start(node, ctx, _fire_and_forget)
         if start is None:
             return
@@ -180,7 +182,7 @@ class TaskResultDiscarded(Rule):
     def is_relevant(self, unit) -> bool:
         return any(word in unit.text for word in spelled(_discarded))
 
-    def visit_Call(self, call: cst.Call, ctx) -> None:
+    def visit_Call(self, call: cst.Call, ctx: FileContext) -> None:
         if not isinstance(call.func, (cst.Attribute, cst.Name)):
             return
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else call.func.value
@@ -217,7 +219,7 @@ class TaskResultDiscarded(Rule):
         )
 
 
-def _dropped(ctx) -> Optional[str]:
+def _dropped(ctx: FileContext) -> Optional[str]:
     """How the value of the call being visited is lost, or None if it is kept (or not known to be lost).
 
     Lost: a bare statement; an element of a list, tuple or set display, or of a list or set
@@ -324,12 +326,13 @@ class MoneyTaskAcksEarly(Rule):
     fixable = "unsafe"
     name = "money-task-acks-early"
     severity = Severity.ERROR
+    reads = ("celery_config", "job_code", "jobs", "money")
     summary = "A Celery task that moves money acknowledges its message before it runs (no acks_late)."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_job_code and bool(unit.index.money.chains)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
         qualname = ctx.function_qualname
         model = ctx.index.money
         if not model.moves_money(qualname):
@@ -358,7 +361,7 @@ class MoneyTaskAcksEarly(Rule):
             return
 
 
-def _acks_late_fix(node: cst.FunctionDef, job, ctx) -> Optional[Fix]:
+def _acks_late_fix(node: cst.FunctionDef, job, ctx: FileContext) -> Optional[Fix]:
     """BG603's fix: ``acks_late=True`` in the task's decorator (``@app.task`` -> ``@app.task(acks_late=True)``).
     Unsafe: a message is now redelivered when its worker dies mid-task, so the task can run twice
     and must be idempotent. None when the task is not made by a decorator of this function, or when
@@ -380,7 +383,7 @@ def _acks_late_fix(node: cst.FunctionDef, job, ctx) -> Optional[Fix]:
     return None
 
 
-def _publish_name(node: cst.Call, ctx) -> Optional[str]:
+def _publish_name(node: cst.Call, ctx: FileContext) -> Optional[str]:
     """How to name a publishing call, or None if this call does not publish."""
     func = node.func
     if not isinstance(func, cst.Attribute):
@@ -400,6 +403,7 @@ class PublishInsideTransaction(Rule):
     fixable = "unsafe"
     name = "publish-inside-transaction"
     severity = Severity.ERROR
+    reads = ("call_sites", "jobs", "transactions")
     summary = "A message is published or a task enqueued inside an open database transaction."
 
     def is_relevant(self, unit) -> bool:
@@ -421,7 +425,7 @@ class PublishInsideTransaction(Rule):
             or (model is not None and any(q in model.runs_inside for q in functions))
         )
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         what = _publish_name(node, ctx)
         if what is not None:
             self._published_here(node, what, ctx)
@@ -450,7 +454,7 @@ class PublishInsideTransaction(Rule):
             related=_publish_notes(ctx.index, chain, what, target),
         )
 
-    def _published_here(self, node: cst.Call, what: str, ctx) -> None:
+    def _published_here(self, node: cst.Call, what: str, ctx: FileContext) -> None:
         transaction = self._transaction(node, ctx, through_callers=True)
         if transaction is None:
             return
@@ -467,7 +471,7 @@ class PublishInsideTransaction(Rule):
             fix=_on_commit_fix(node, transaction, ctx),
         )
 
-    def _transaction(self, node: cst.Call, ctx, through_callers: bool) -> Optional[str]:
+    def _transaction(self, node: cst.Call, ctx: FileContext, through_callers: bool) -> Optional[str]:
         for ancestor in reversed(ctx.ancestors[:-1]):
             if isinstance(ancestor, (cst.Lambda,)):
                 return None
@@ -484,7 +488,7 @@ class PublishInsideTransaction(Rule):
                 return self._function_transaction(ancestor, node, ctx, through_callers)
         return None
 
-    def _function_transaction(self, function: cst.FunctionDef, node: cst.Call, ctx, through_callers: bool) -> Optional[str]:
+    def _function_transaction(self, function: cst.FunctionDef, node: cst.Call, ctx: FileContext, through_callers: bool) -> Optional[str]:
         """The transaction the whole function runs in: its decorator's, a view's, or (``through_callers``)
         the one every caller calls it in."""
         qualname = ctx.function_qualname or ""
@@ -599,7 +603,7 @@ class _Reads(cst.CSTVisitor):
             self.flows.append((cst.Tuple([cst.Element(a.value) for a in node.args]) if node.args else node.func.attr, _names(node.func.value)))
 
 
-def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
+def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx: FileContext) -> bool:
     """An outbox relay: the transaction locks rows (``select_for_update`` / ``with_for_update`` /
     ``FOR UPDATE``) and the message is made from what it read from them. Locking one row and then
     publishing something else (a parameter, a constant) is still publishing inside the transaction."""
@@ -620,7 +624,7 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx) -> bool:
     return bool(published & locked)
 
 
-def _transaction_item(item: cst.BaseExpression, ctx) -> Optional[str]:
+def _transaction_item(item: cst.BaseExpression, ctx: FileContext) -> Optional[str]:
     written = dotted_name(item.func.value) if isinstance(item, cst.Call) and isinstance(item.func, cst.Attribute) else None
     return transactions.item_label(ctx.index, ctx.to_ir(item), written)
 

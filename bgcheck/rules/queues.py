@@ -19,6 +19,7 @@ from bgcheck.syntax.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, spelled, work_start
 from bgcheck.syntax.walk import find_all, walk
+from bgcheck.rules.checker import FileContext
 
 _QUEUE_WORDS = re.compile(r"Queue|queue")
 
@@ -29,12 +30,13 @@ class UnboundedQueue(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-queue"
     severity = Severity.WARNING
+    reads = ("queue_puts",)
     summary = "A queue created with no maxsize (or maxsize <= 0), or a SimpleQueue: overload becomes memory and lost work."
 
     def is_relevant(self, unit) -> bool:
         return bool(_QUEUE_WORDS.search(unit.text))
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         name = ctx.resolve_call(node)
         if name not in knowledge.QUEUE_CONSTRUCTORS:
             return
@@ -77,7 +79,7 @@ class UnboundedExecutorMap(Rule):
     def is_relevant(self, unit) -> bool:
         return "map" in unit.text  # the executor itself may be made in another module
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value != "map":
             return
@@ -105,7 +107,7 @@ class UnboundedExecutorMap(Rule):
         )
 
 
-def _fed_in_a_loop(node: cst.Call, ctx) -> Optional[str]:
+def _fed_in_a_loop(node: cst.Call, ctx: FileContext) -> Optional[str]:
     """The function that puts work into this queue from inside a loop over a stream (``while``, ``async for``,
     a ``for`` over a consumer: the nearest loop around the put), if any: the shape that can outrun its
     consumer. A queue made per call (a local), one that only ever receives sentinels, or one fed
@@ -121,7 +123,7 @@ def _fed_in_a_loop(node: cst.Call, ctx) -> Optional[str]:
 
 
 
-def _unsized(node: cst.BaseExpression, ctx, function: Optional[cst.FunctionDef] = None) -> Optional[str]:
+def _unsized(node: cst.BaseExpression, ctx: FileContext, function: Optional[cst.FunctionDef] = None) -> Optional[str]:
     """How to describe an iterable that is not sized, or None when it is (or cannot be told).
 
     ``function``: the function around the call, where a local name bound once
@@ -235,7 +237,7 @@ class UnboundedTaskFanout(Rule):
     def is_relevant(self, unit) -> bool:
         return any(word in unit.text for word in spelled(_per_item))
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if work_start(node, ctx, _per_item) is None:
             return
         name = ctx.resolve_call(node)
@@ -265,7 +267,7 @@ def _per_item(start: knowledge.WorkStart) -> bool:
     return start.per_item
 
 
-def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx) -> bool:
+def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> bool:
     """Is the task or future this call starts awaited in the same pass of the loop? Either the call
     is under an ``await`` (``await loop.run_in_executor(...)``, ``await asyncio.wait_for(create_task(...), 5)``),
     or its result is bound to a name the loop's body then awaits (``t = create_task(...); await t``)."""
@@ -301,7 +303,7 @@ def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx) -> bool:
     return found
 
 
-def _enclosing_stream_loop(ctx) -> Optional[cst.CSTNode]:
+def _enclosing_stream_loop(ctx: FileContext) -> Optional[cst.CSTNode]:
     """The nearest loop around this call, if it runs over a stream (not a sized collection)."""
     for ancestor in reversed(ctx.ancestors[:-1]):
         if isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
@@ -343,7 +345,7 @@ def _identifiers(node: cst.CSTNode) -> _Identifiers:
     return found
 
 
-def _is_bounded(loop: cst.CSTNode, ctx) -> bool:
+def _is_bounded(loop: cst.CSTNode, ctx: FileContext) -> bool:
     """Does the loop (or the function around it) hold a semaphore or check the number in flight?"""
     scope = ctx.function_node or loop
     in_loop = _identifiers(loop)
@@ -364,13 +366,13 @@ class WorkDroppedWhenFull(Rule):
     def is_relevant(self, unit) -> bool:
         return "Full" in unit.text
 
-    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx) -> None:
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         self._check(node, ctx)
 
-    def visit_ExceptStarHandler(self, node, ctx) -> None:
+    def visit_ExceptStarHandler(self, node, ctx: FileContext) -> None:
         self._check(node, ctx)
 
-    def _check(self, node, ctx) -> None:
+    def _check(self, node, ctx: FileContext) -> None:
         if node.type is None:
             return
         elements = node.type.elements if isinstance(node.type, cst.Tuple) else [node.type]
@@ -392,7 +394,7 @@ class WorkDroppedWhenFull(Rule):
             end_node=node.type,
         )
 
-    def visit_With(self, node: cst.With, ctx) -> None:
+    def visit_With(self, node: cst.With, ctx: FileContext) -> None:
         for item in node.items:
             call = item.item
             if isinstance(call, cst.Call) and ctx.resolve_call(call) == "contextlib.suppress":
@@ -407,7 +409,7 @@ class WorkDroppedWhenFull(Rule):
                     )
 
 
-def _puts(body: cst.CSTNode, ctx) -> list:
+def _puts(body: cst.CSTNode, ctx: FileContext) -> list:
     """The ``x.put(...)`` / ``x.put_nowait(...)`` calls in a ``try`` body (not in nested functions)."""
     return [
         node
@@ -416,7 +418,7 @@ def _puts(body: cst.CSTNode, ctx) -> list:
     ]
 
 
-def _can_drop_work(call: cst.Call, ctx) -> bool:
+def _can_drop_work(call: cst.Call, ctx: FileContext) -> bool:
     """Can this put raise Full and so lose an item of work? Not when the queue has no bound (it is
     never full: BG301 is the finding there), nor when the item is a wake-up sentinel."""
     item = argument(call, "item", 0)
@@ -425,7 +427,7 @@ def _can_drop_work(call: cst.Call, ctx) -> bool:
     return ctx.index.queue_is_unbounded(ctx.to_ir(call.func.value)) is not True
 
 
-def _records(body: cst.CSTNode, ctx) -> bool:
+def _records(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Does the handler log, count, hand the item on, or reject upstream (``return <value>``)?"""
     found = False
 

@@ -17,6 +17,7 @@ from bgcheck.diagnostics import Severity
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
+from bgcheck.model.project import breadth_first
 from bgcheck.model.shutdown import (
     background_starts,
     entry_roots,
@@ -28,6 +29,7 @@ from bgcheck.model.shutdown import (
 )
 from bgcheck.rules.notes import call_note, chain_notes, notes_from
 from bgcheck.syntax.walk import walk
+from bgcheck.rules.checker import FileContext
 
 
 def _kind_of_pool(name: Optional[str]) -> Optional[str]:
@@ -51,12 +53,13 @@ class ExecutorNeverShutDown(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "executor-never-shut-down"
     severity = Severity.WARNING
+    reads = ("call_targets", "passed_refs")
     summary = "An executor, pool or scheduler kept in a global or attribute that nothing in the project ever shuts down."
 
     def is_relevant(self, unit) -> bool:
         return any(word in unit.text for word in ("Executor", "Pool", "Scheduler"))
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         kind = _kind_of_pool(ctx.resolve_call(node))
         if kind is None:
             return
@@ -86,7 +89,7 @@ def _used_anywhere(index, holder: str) -> bool:
     inner, last = f".{name}.", f".{name}"
     if any(inner in target or target.endswith(last) for target in index.all_call_targets()):
         return True
-    return any(path.endswith(last) for summary in index.modules.values() for path in getattr(summary, "passed_refs", ()))
+    return any(path.endswith(last) for path in index.passed_refs())
 
 
 def _stopped_anywhere(index, holder: str, methods: tuple) -> bool:
@@ -105,12 +108,13 @@ class ShutdownWithoutWait(Rule):
     code = "BG402"
     name = "shutdown-without-wait"
     severity = Severity.ERROR
+    reads = ("shutdown",)
     summary = "`shutdown(wait=False)`, `Pool.terminate()` or `task.cancel()` that abandons in-flight work."
 
     def is_relevant(self, unit) -> bool:
         return any(word in unit.text for word in ("shutdown", "terminate", "cancel"))
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute):
             return
@@ -122,7 +126,7 @@ class ShutdownWithoutWait(Rule):
         elif method == "cancel" and ctx.function_qualname in ctx.index.shutdown.shutdown_code:
             self._cancel(node, ctx)
 
-    def _shutdown(self, node: cst.Call, ctx) -> None:
+    def _shutdown(self, node: cst.Call, ctx: FileContext) -> None:
         name = ctx.resolve_call(node) or ""
         is_executor = bool(knowledge.EXECUTOR_SHUTDOWN.fullmatch(name))
         is_scheduler = bool(knowledge.SCHEDULER_SHUTDOWN.fullmatch(name))
@@ -146,7 +150,7 @@ class ShutdownWithoutWait(Rule):
         fix = "Pass `cancel_futures=True` so queued work is cancelled explicitly, then wait for the running work with a deadline" if is_executor else "Wait for the running jobs with a deadline"
         ctx.report(self, node, f"{what}: in-flight work is abandoned and lost at exit. {fix}.")
 
-    def _terminate(self, node: cst.Call, ctx) -> None:
+    def _terminate(self, node: cst.Call, ctx: FileContext) -> None:
         name = ctx.resolve_call(node) or ""
         if not knowledge.POOL_TERMINATE.fullmatch(name):
             return
@@ -168,7 +172,7 @@ class ShutdownWithoutWait(Rule):
             "what is left.",
         )
 
-    def _cancel(self, node: cst.Call, ctx) -> None:
+    def _cancel(self, node: cst.Call, ctx: FileContext) -> None:
         receiver = dotted_name(node.func.value)
         if receiver is None:
             return
@@ -198,7 +202,7 @@ class ShutdownWithoutWait(Rule):
         )
 
 
-def _bounded_wait_follows(node: cst.Call, ctx) -> bool:
+def _bounded_wait_follows(node: cst.Call, ctx: FileContext) -> bool:
     """After the call, in the same function, something waits for the work: ``wait(...)``,
     ``t.join(5)``, ``f.result(5)``, or a wait with ``timeout=``. A ``timeout=`` given to anything
     else (an HTTP call) waits for nothing that was started."""
@@ -223,12 +227,13 @@ class DaemonThreadDoesDurableWork(Rule):
     code = "BG403"
     name = "daemon-thread-does-durable-work"
     severity = Severity.WARNING
+    reads = ("call_graph", "call_sites")
     summary = "A daemon thread whose target commits, publishes, enqueues or moves money: it is killed mid-write at exit."
 
     def is_relevant(self, unit) -> bool:
         return "daemon" in unit.text or "setDaemon" in unit.text
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
             return
         target = argument(node, "target", 1)
@@ -252,7 +257,7 @@ class DaemonThreadDoesDurableWork(Rule):
         )
 
 
-def _daemon(node: cst.Call, ctx) -> bool:
+def _daemon(node: cst.Call, ctx: FileContext) -> bool:
     value = argument(node, "daemon", None)
     if value is not None:
         return ctx.fold(value) is True
@@ -275,25 +280,15 @@ def _durable_chain(index, function: str) -> Optional[tuple[list[str], tuple]]:
     """The shortest chain of project functions from ``function`` (at most
     ``_DAEMON_WRITE_DEPTH`` calls deep) to one that writes durably, and that write
     (see ``_durable_write_in``)."""
-    parents: dict[str, Optional[str]] = {function: None}
-    level = [function]
-    for depth in range(_DAEMON_WRITE_DEPTH + 1):
-        for name in level:
-            write = _durable_write_in(index, [name])
-            if write is not None:
-                chain = [name]
-                while parents[chain[-1]] is not None:
-                    chain.append(parents[chain[-1]])
-                return list(reversed(chain)), write
-        if depth == _DAEMON_WRITE_DEPTH:
-            break
-        following = []
-        for name in level:
-            for callee in sorted(index.callees(name)):
-                if callee not in parents:
-                    parents[callee] = name
-                    following.append(callee)
-        level = following
+    parents: dict[str, Optional[str]] = {}
+    for name, parent in breadth_first([function], lambda name: sorted(index.callees(name)), max_depth=_DAEMON_WRITE_DEPTH):
+        parents[name] = parent
+        write = _durable_write_in(index, [name])
+        if write is not None:
+            chain = [name]
+            while parents[chain[-1]] is not None:
+                chain.append(parents[chain[-1]])
+            return list(reversed(chain)), write
     return None
 
 
@@ -345,12 +340,13 @@ class NoSigtermHandler(Rule):
     code = "BG404"
     name = "no-sigterm-handler"
     severity = Severity.ERROR
+    reads = ("call_graph", "call_sites", "jobs", "shutdown")
     summary = "An entry point starts background work and no SIGTERM handler is installed: a deploy kills it mid-work."
 
     def is_relevant(self, unit) -> bool:
         return any(e.path == unit.display for e in unit.index.shutdown.entry_points)
 
-    def _check(self, ctx, entry, node) -> None:
+    def _check(self, ctx: FileContext, entry, node) -> None:
         index = ctx.index
         scopes, modules = entry_scopes(index, entry)
         starts = background_starts(index, scopes)
@@ -377,19 +373,19 @@ class NoSigtermHandler(Rule):
             related=_entry_write_notes(index, entry, started, write, scope, target),
         )
 
-    def visit_If(self, node: cst.If, ctx) -> None:
+    def visit_If(self, node: cst.If, ctx: FileContext) -> None:
         if ctx.function_node is not None or ctx.class_qualname is not None or not _is_main_test(node.test):
             return
         for entry in ctx.index.shutdown.entry_points:
             if entry.kind == "main block" and entry.module == ctx.summary.module:
                 self._check(ctx, entry, node.test)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
         for entry in ctx.index.shutdown.entry_points:
             if entry.function == ctx.function_qualname and entry.kind in ("console script", "management command"):
                 self._check(ctx, entry, node.name)
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if ctx.function_node is not None or ctx.resolve_call(node) not in knowledge.ASYNCIO_RUN:
             return
         for entry in ctx.index.shutdown.entry_points:
@@ -404,7 +400,7 @@ def _is_main_test(test) -> bool:
     return is_main(test)
 
 
-def _shutdown_root(ctx):
+def _shutdown_root(ctx: FileContext):
     qualname = ctx.function_qualname
     model = ctx.index.shutdown
     root_name = model.shutdown_code.get(qualname or "")
@@ -416,6 +412,7 @@ class UnboundedWaitInShutdown(Rule):
     code = "BG405"
     name = "unbounded-wait-in-shutdown"
     severity = Severity.WARNING
+    reads = ("call_graph", "call_sites", "shutdown")
     summary = "A wait with no deadline in a SIGTERM handler, atexit hook or shutdown hook."
 
     def __init__(self, config) -> None:
@@ -426,11 +423,11 @@ class UnboundedWaitInShutdown(Rule):
         shutdown_code = unit.index.shutdown.shutdown_code
         return any(name in shutdown_code for name in unit.summary.functions)
 
-    def visit_Yield(self, node, ctx) -> None:
+    def visit_Yield(self, node, ctx: FileContext) -> None:
         if ctx.function_node is not None:
             self._after_yield.add(id(ctx.function_node))
 
-    def visit_Call(self, node: cst.Call, ctx) -> None:
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         root = _shutdown_root(ctx)
         if root is None:
             return
@@ -449,7 +446,7 @@ class UnboundedWaitInShutdown(Rule):
         )
 
 
-def _unbounded_wait(node: cst.Call, ctx) -> Optional[str]:
+def _unbounded_wait(node: cst.Call, ctx: FileContext) -> Optional[str]:
     func = node.func
     if not isinstance(func, cst.Attribute) and not isinstance(func, cst.Name):
         return None
@@ -481,7 +478,7 @@ def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def _under_deadline(ctx) -> bool:
+def _under_deadline(ctx: FileContext) -> bool:
     for ancestor in reversed(ctx.ancestors[:-1]):
         if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in knowledge.WAIT_FOR:
             timeout = argument(ancestor, "timeout", 1)
@@ -500,6 +497,7 @@ class ShutdownBudgetExceeded(Rule):
     code = "BG406"
     name = "shutdown-budget-exceeded"
     severity = Severity.ERROR
+    reads = ("call_graph", "shutdown")
     summary = "With grace-period configured: the explicit waits on a shutdown path add up to more than the grace period."
 
     def is_relevant(self, unit) -> bool:
@@ -508,7 +506,7 @@ class ShutdownBudgetExceeded(Rule):
         roots = unit.index.shutdown.roots
         return any(name in roots for name in unit.summary.functions)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef, ctx) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
         root = ctx.index.shutdown.roots.get(ctx.function_qualname or "")
         if root is None:
             return
@@ -530,7 +528,7 @@ class ShutdownBudgetExceeded(Rule):
         )
 
 
-def _waits_after_yield(function: cst.FunctionDef, ctx) -> list:
+def _waits_after_yield(function: cst.FunctionDef, ctx: FileContext) -> list:
     """A lifespan's shutdown waits: those after its ``yield``, in it and in the functions it calls there
     (what runs before the ``yield`` is start-up)."""
     after: list[cst.Call] = []

@@ -259,8 +259,10 @@ class _Phase2:
         file_keys: dict[str, str] = {}
         if self.cache is not None and bundle is None and any(u.error is None for u in self.units):
             from bgcheck.model.facts import facts_digest
+            from bgcheck.rules import facts_read
 
-            file_keys = cache_keys.file_keys(self.units, facts_digest(self.index()), static)
+            facts = facts_digest(self.index(), facts_read(self.codes))  # the facts the enabled rules read
+            file_keys = cache_keys.file_keys(self.units, facts, static)
         to_check = self.from_cache(bundle, file_keys)
         raw_results = self.check(to_check, file_keys) if to_check else {}
         if self.cache is not None and bundle is None and self.report_for is None:

@@ -29,7 +29,7 @@ import math
 import operator
 import re
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 import libcst as cst
 
@@ -273,9 +273,10 @@ def ir_path(ir: IR | None) -> str | None:
         return None
     if ir[0] == "ref":
         return ir[1]
-    if ir[0] == "call" and ir[1] in PARTIALS and ir[2] and ir[2][0][0] in ("ref", "call"):
+    call = as_call(ir)
+    inner = call.first_arg if call is not None and call.target in PARTIALS else None
+    if inner is not None and inner[0] in ("ref", "call"):
         # ``functools.partial(ThreadPoolExecutor, 4)`` is called like ThreadPoolExecutor itself
-        inner = ir[2][0]
         return inner[1] if inner[0] == "ref" else ir_path(inner)
     if ir[0] == "call" and ir[1]:
         return ir[1] + "()"
@@ -550,6 +551,33 @@ def as_seconds(value) -> float | None:
     else:
         return None
     return seconds if math.isfinite(seconds) else None
+
+
+class Call(NamedTuple):
+    """Named parts of a ("call", target, args, kwargs[, receiver]) IR node. A view made by
+    ``as_call``: the IR itself stays a plain tuple (the shape the cache stores, serial.py)."""
+
+    target: str | None  # the callee as resolved in its module ("pkg.mod.f", "?.method"), or None
+    args: tuple  # positional arguments' IR; ("*",) marks a splat
+    kwargs: tuple  # (name, IR) pairs; a name of "*"/"**" marks a splat
+    receiver: IR | None = None  # ``x`` of ``x.method(...)`` when x is a call or built from one
+
+    @property
+    def first_arg(self) -> IR | None:
+        return self.args[0] if self.args else None
+
+    def keyword(self, name: str) -> IR | None:
+        for key, value in self.kwargs:
+            if key == name:
+                return value
+        return None
+
+
+def as_call(ir: IR | None) -> Call | None:
+    """The named parts of a call IR, or None when ``ir`` is not a call."""
+    if not ir or ir[0] != "call":
+        return None
+    return Call(ir[1], ir[2], ir[3], ir[4] if len(ir) > 4 else None)
 
 
 def kwarg(ir: IR, name: str) -> IR | None:

@@ -1,0 +1,128 @@
+"""The project index as a data structure: built in one step and sealed, one call-graph search,
+named parts of a call IR, the never-expires TTL as a named value."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from conftest import write_project
+
+from bgcheck.load.config import load_config
+from bgcheck.model.build import Project, build_index
+from bgcheck.model.locks import NEVER, Expiry
+from bgcheck.model.project import ProjectIndex, breadth_first
+from bgcheck.run.engine import load_units
+from bgcheck.syntax.ir import as_call, ir_path
+
+# a -> b, c; b -> d; c -> d, e; d -> a (a cycle); e -> f
+GRAPH = {"a": ["b", "c"], "b": ["d"], "c": ["d", "e"], "d": ["a"], "e": ["f"]}
+
+
+def step(name: str) -> list[str]:
+    return GRAPH.get(name, [])
+
+
+def test_breadth_first_reaches_each_node_once_nearest_first_with_its_first_parent():
+    assert list(breadth_first(["a"], step)) == [("a", None), ("b", "a"), ("c", "a"), ("d", "b"), ("e", "c"), ("f", "e")]
+
+
+def test_breadth_first_depth_limit_skip_and_several_starts():
+    assert [name for name, _ in breadth_first(["a"], step, max_depth=1)] == ["a", "b", "c"]
+    # a node in ``skip`` is never entered, and nothing beyond it is reached through it
+    assert [name for name, _ in breadth_first(["a"], step, skip={"c"})] == ["a", "b", "d"]
+    # a start reached from another start stays a start (its parent is None)
+    assert list(breadth_first(["e", "c"], step)) == [("e", None), ("c", None), ("f", "e"), ("d", "c"), ("a", "d"), ("b", "a")]
+
+
+def test_breadth_first_is_lazy_a_caller_that_stops_expands_nothing_further():
+    expanded = []
+
+    def recording(name):
+        expanded.append(name)
+        return step(name)
+
+    for name, _parent in breadth_first(["a"], recording):
+        if name == "c":
+            break
+    assert expanded == ["a"]
+
+
+def _index(tmp_path, monkeypatch) -> ProjectIndex:
+    write_project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/tasks.py": """
+                from celery import Celery
+
+                app = Celery()
+
+                @app.task
+                def nightly():
+                    helper()
+
+                def helper():
+                    pass
+
+                def unused():
+                    pass
+                """,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    config = load_config(start=tmp_path)
+    units = load_units([Path(".")], config, jobs=1)
+    return build_index([u.summary for u in units if u.summary is not None], config)
+
+
+def test_the_index_is_built_complete_and_sealed(tmp_path, monkeypatch):
+    index = _index(tmp_path, monkeypatch)
+    for name in Project.MODELS:
+        assert name in vars(index), name
+    assert [job.function for job in index.jobs] == ["app.tasks.nightly"]
+    assert set(index.job_roots) == {"app.tasks.nightly"}
+    # reachability is computed from the jobs, never from the empty table before them
+    assert index.job_code == {"app.tasks.nightly": "app.tasks.nightly", "app.tasks.helper": "app.tasks.nightly"}
+    with pytest.raises(AttributeError):
+        index.jobs = ()
+    with pytest.raises(AttributeError):
+        index.set_model("locks", ())
+    with pytest.raises(Exception):  # a frozen model
+        index.jobs[0].name = "renamed"
+    # the parallel runner sends the index to worker processes
+    copy = pickle.loads(pickle.dumps(index))
+    assert copy.job_code == index.job_code
+    with pytest.raises(AttributeError):
+        copy.money = None
+
+
+def test_a_model_cannot_be_missing_or_set_twice():
+    index = Project([])
+    index.set_model("atomic_requests", False)
+    with pytest.raises(AttributeError):
+        index.set_model("atomic_requests", True)
+    with pytest.raises(AttributeError):
+        index.set_model("not_a_model", 1)
+    with pytest.raises(AttributeError):
+        index.seal()  # the other models were never set
+
+
+def test_call_ir_named_parts():
+    call = ("call", "pkg.mod.f", (("v", 1), ("ref", "pkg.mod.X")), (("timeout", ("v", 5)),))
+    parts = as_call(call)
+    assert (parts.target, parts.first_arg, parts.keyword("timeout"), parts.keyword("other"), parts.receiver) == (
+        "pkg.mod.f", ("v", 1), ("v", 5), None, None
+    )
+    chained = ("call", "?.do", (("ref", "pkg.job"),), (), ("attr", ("call", "schedule.every", (), ()), "minutes"))
+    assert as_call(chained).receiver == ("attr", ("call", "schedule.every", (), ()), "minutes")
+    assert as_call(("ref", "pkg.mod.f")) is None and as_call(None) is None
+    partial = ("call", "functools.partial", (("ref", "concurrent.futures.ThreadPoolExecutor"), ("v", 4)), ())
+    assert ir_path(partial) == "concurrent.futures.ThreadPoolExecutor"
+
+
+def test_never_expires_is_a_named_value_that_survives_pickling():
+    assert NEVER is Expiry.NEVER and NEVER != "never"
+    assert pickle.loads(pickle.dumps(NEVER)) is NEVER
