@@ -191,6 +191,11 @@ def main(debug: bool) -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (errors still exit 2).")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--show-source/--no-show-source", default=None, help="Code frames under each finding (default: on a terminal).")
+@click.option(
+    "--show-explanations/--no-show-explanations",
+    default=None,
+    help="Under each finding, what a stop does to this code and how to fix it (default: on a terminal).",
+)
 @click.option("--statistics", is_flag=True, help="Count findings by rule.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
 @click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes (CSV job,seconds; JSON; or a Prometheus query result).")
@@ -215,6 +220,7 @@ def check(
     exit_zero,
     color,
     show_source,
+    show_explanations,
     statistics,
     quiet,
     runtimes_file,
@@ -311,6 +317,7 @@ def check(
         options = ReportOptions(
             color=_use_color(color, is_tty, to_file=output_file is not None) if output_format in ("text", "concise") else False,
             show_source=(is_tty if show_source is None else show_source) and output_format == "text",
+            show_explanations=(is_tty if show_explanations is None else show_explanations) and output_format == "text",
             statistics=statistics,
             quiet=quiet,
             unsafe_fixes=unsafe_fixes,

@@ -99,6 +99,9 @@ class Diagnostic:
     location: Location
     related: tuple[Location, ...] = field(default=())
     fix: Optional[Fix] = None
+    # The short ``message`` says what is wrong here (at most MAX_MESSAGE characters); the
+    # explanation says what a stop or a second replica does to this code, and how to fix it.
+    explanation: str = ""
 
     @property
     def path(self) -> str:
@@ -133,6 +136,7 @@ class Diagnostic:
                 for r in self.related
             ],
             "fix": self.fix.to_dict() if self.fix is not None else None,
+            "explanation": self.explanation,
         }
 
 
@@ -156,6 +160,23 @@ def fix_counts(diagnostics: Iterable[Diagnostic], unsafe: bool) -> tuple[int, in
 # Codes that run only when selected by their own code (or a prefix longer than "BG": BG0, BG00),
 # in --select, select or extend-select, as ruff's RUF100: ``ALL`` and the default leave them off.
 EXPLICIT_ONLY_CODES = frozenset({"BG001"})
+
+
+# A finding's message fits one line next to its location, as other linters' do.
+MAX_MESSAGE = 120
+
+
+def short_name(name: str, limit: int = 40) -> str:
+    """A name as a short message shows it: a dotted name's last part, and at most ``limit``
+    characters (the full name goes in the explanation)."""
+    last = name.rsplit(".", 1)[-1] if "." in name and " " not in name else name
+    return last if len(last) <= limit else last[: limit - 1] + "\u2026"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters (a quoted expression in a short message)."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
 
 # BG000 is not a rule: it is how the engine reports a file it could not analyse.
 BG000_CODE = "BG000"

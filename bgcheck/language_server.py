@@ -14,7 +14,7 @@ What it does:
 * code actions: a rule's own fix (``bgcheck.diagnostics.Fix``), "suppress with ``# noqa: CODE``"
   (merged into an existing ``# noqa: X`` list on the line), and ``source.fixAll.bgcheck``: every
   safe fix of the document in one edit;
-* hover over a diagnostic (or over a code in a ``# noqa:`` comment): the rule page.
+* hover over a diagnostic: its explanation and the rule page (over a code in a ``# noqa:`` comment: the page).
 
 Threads: pygls runs the handlers on an asyncio loop; the analysis runs on one
 worker thread (with the big stack and recursion limit the CLI uses, since
@@ -863,21 +863,25 @@ def hover(ls: BgcheckLanguageServer, params: types.HoverParams) -> Optional[type
     uri = params.text_document.uri
     position = (params.position.line, params.position.character)
     codes: list[str] = []
+    explained: list[str] = []  # each finding under the cursor: its message and explanation
     hover_range = None
     for finding in ls.published.get(uri, []):
         r = finding.lsp["range"]
         if (r["start"]["line"], r["start"]["character"]) <= position <= (r["end"]["line"], r["end"]["character"]):
-            if finding.diagnostic.code not in codes:
-                codes.append(finding.diagnostic.code)
+            diagnostic = finding.diagnostic
+            if diagnostic.code not in codes:
+                codes.append(diagnostic.code)
+            if diagnostic.explanation:
+                explained.append(f"**{diagnostic.code}** {diagnostic.message}\n\n{diagnostic.explanation}")
             hover_range = hover_range or _CONVERTER.structure(r, types.Range)
     if not codes and uri in ls.open_documents:
         code, hover_range = _noqa_code_at(ls.workspace.get_text_document(uri).source, params.position)
         codes = [code] if code else []
     pages = [page for page in (read_page(code) for code in codes) if page]
-    if not pages:
+    if not pages and not explained:
         return None
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(pages)),
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(explained + pages)),
         range=hover_range,
     )
 

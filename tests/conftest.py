@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bgcheck.diagnostics import MAX_MESSAGE
 from bgcheck.load.config import load_config
 from bgcheck.run.engine import run
 
@@ -41,7 +42,10 @@ class Checker:
         write_project(root, files, config)
         self.monkeypatch.chdir(root)
         cfg = load_config(start=root)
-        return run([Path(".")], cfg, select=select).diagnostics
+        diagnostics = run([Path(".")], cfg, select=select).diagnostics
+        for d in diagnostics:  # every rule test also holds the short-message limit
+            assert len(d.message) <= MAX_MESSAGE, f"{d.code} message of {len(d.message)} characters: {d.message}"
+        return diagnostics
 
     def code(self, source: str, config: str = "", select=None, name: str = "example.py"):
         """Run bgcheck over a single module."""

@@ -314,7 +314,7 @@ def test_callee_starts_moving_money_and_stops_again(celery_project):
     runs.write("proj/billing.py", BILLING_MOVES_MONEY)
     _, diagnostics = runs.cached()
     assert found(diagnostics, "BG603") == TASK_BG603
-    assert "proj.tasks.settle_order" in diagnostics[0]["message"] and "stripe.PaymentIntent.create" in diagnostics[0]["message"]
+    assert "proj.tasks.settle_order" in diagnostics[0]["explanation"] and "stripe.PaymentIntent.create" in diagnostics[0]["explanation"]
     assert runs.parsed == ["proj/billing.py"]  # only the edited file is parsed again ...
     assert "proj/tasks.py" in runs.checked  # ... but the task that calls it is checked again
 

@@ -28,7 +28,7 @@ def test_base_exception_turned_into_value_error_is_flagged(bg):
         """
     )
     assert codes(found, "BG1") == [("BG102", 7)]
-    assert "turns it into another exception" in found[0].message
+    assert found[0].message == "`except BaseException` turns the cancellation into another exception"
 
 
 def test_cancelled_caught_with_client_errors_and_converted_is_flagged(bg):

@@ -349,11 +349,11 @@ def test_json_document_shape(three):
 def test_json_diagnostic_shape(three):
     for diagnostic in check_json().json()["diagnostics"]:
         assert set(diagnostic) == {
-            "code", "name", "severity", "message", "path", "line", "column", "end_line", "end_column", "related", "fix",
+            "code", "name", "severity", "message", "path", "line", "column", "end_line", "end_column", "related", "fix", "explanation",
         }
         fix = diagnostic["fix"]
         assert fix is None or (set(fix) == {"applicability", "message", "edits"} and fix["applicability"] in ("safe", "unsafe"))
-        for key in ("code", "name", "severity", "message", "path"):
+        for key in ("code", "name", "severity", "message", "path", "explanation"):
             assert isinstance(diagnostic[key], str) and diagnostic[key]
         for key in ("line", "column", "end_line", "end_column"):
             assert type(diagnostic[key]) is int and diagnostic[key] >= 1

@@ -105,7 +105,7 @@ def test_demo_uses_its_own_configuration(demo):
     _, report = demo
     (receipt,) = [d for d in report["diagnostics"] if d["path"] == "shop/tasks.py" and d["line"] == 31]
     assert "120 s" in receipt["message"]
-    assert "shop/celery_app.py" in receipt["message"]
+    assert "shop/celery_app.py" in receipt["explanation"]
 
 
 def test_clean_twin_has_no_findings(monkeypatch):

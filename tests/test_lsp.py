@@ -352,7 +352,7 @@ async def test_workspace_context(client: LanguageClient, workspace: Path):
     change_document(client, billing, BILLING_MONEY, version=2)
     (diagnostic,) = await diagnostics_for(client, tasks, has("BG603"))
     assert diagnostic.range.start.line == 6
-    assert "stripe.PaymentIntent.create" in diagnostic.message
+    assert [info.message for info in diagnostic.related_information][-1] == "-> stripe.PaymentIntent.create"
     change_document(client, billing, BILLING_PLAIN, version=3)
     assert await diagnostics_for(client, tasks, empty) == []
 
@@ -381,12 +381,17 @@ async def test_noqa_code_action_and_hover(client: LanguageClient, workspace: Pat
     open_document(client, uri, SWALLOWS)
     (diagnostic,) = await diagnostics_for(client, uri, has("BG101"))
 
-    # hover inside the diagnostic's range: the rule page
+    # hover inside the diagnostic's range: the finding's short message and explanation, then the rule page
     inside = types.Position(line=diagnostic.range.start.line, character=diagnostic.range.start.character + 3)
     hover = await client.text_document_hover_async(hover_params(uri, inside))
     assert hover is not None
     assert hover.contents.kind == types.MarkupKind.Markdown
-    assert hover.contents.value == read_page("BG101")
+    explained, page = hover.contents.value.split("\n\n---\n\n", 1)
+    assert explained == (
+        f"**BG101** {diagnostic.message}\n\nThe work goes on, so TaskGroup, asyncio.timeout() and shutdown wait for "
+        "work that never stops. Re-raise it (`raise`) after cleanup."
+    )
+    assert page == read_page("BG101")
     assert hover.range == diagnostic.range
     assert await client.text_document_hover_async(hover_params(uri, types.Position(line=0, character=0))) is None
 

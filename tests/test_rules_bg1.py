@@ -1492,7 +1492,7 @@ def test_bg102_message_mentions_cancelled_error_in_coroutine(bg):
     [diagnostic] = found
     assert diagnostic.name == "broad-except-swallows-cancellation"
     assert "`except:`" in diagnostic.message
-    assert "asyncio.CancelledError" in diagnostic.message
+    assert "asyncio.CancelledError" in diagnostic.explanation
 
 
 # ---------------------------------------------------------------------------
@@ -2184,9 +2184,9 @@ def test_bg104_message_names_task_and_option(bg):
     [diagnostic] = found
     assert diagnostic.code == "BG104"
     assert diagnostic.name == "soft-time-limit-swallowed"
-    assert "`shop.sync`" in diagnostic.message
+    assert "`shop.sync`" in diagnostic.explanation
     assert "30 s" in diagnostic.message
-    assert "task option soft_time_limit" in diagnostic.message
+    assert "task option soft_time_limit" in diagnostic.explanation
 
 
 def test_bg104_message_names_the_function_when_task_has_no_name(bg):
@@ -2204,7 +2204,7 @@ def test_bg104_message_names_the_function_when_task_has_no_name(bg):
         name="tasks.py",
     )
     [diagnostic] = found
-    assert "`tasks.sync`" in diagnostic.message
+    assert "`tasks.sync`" in diagnostic.explanation
 
 
 def test_bg104_message_names_the_config_source(bg):
@@ -2224,9 +2224,9 @@ def test_bg104_message_names_the_config_source(bg):
         }
     )
     [diagnostic] = found
-    assert "`shop.tasks.sync_orders`" in diagnostic.message
+    assert "`shop.tasks.sync_orders`" in diagnostic.explanation
     assert "60 s" in diagnostic.message
-    assert "proj/settings.py: CELERY_TASK_SOFT_TIME_LIMIT" in diagnostic.message
+    assert "proj/settings.py: CELERY_TASK_SOFT_TIME_LIMIT" in diagnostic.explanation
 
 
 def test_bg104_message_names_app_conf_update(bg):
@@ -2247,8 +2247,8 @@ def test_bg104_message_names_app_conf_update(bg):
         name="worker.py",
     )
     [diagnostic] = found
-    assert "`worker.sync`" in diagnostic.message
-    assert "worker.py: app.conf.update(task_soft_time_limit=...)" in diagnostic.message
+    assert "`worker.sync`" in diagnostic.explanation
+    assert "worker.py: app.conf.update(task_soft_time_limit=...)" in diagnostic.explanation
 
 
 def test_bg104_message_for_a_limit_that_does_not_fold(bg):
@@ -2269,4 +2269,4 @@ def test_bg104_message_for_a_limit_that_does_not_fold(bg):
     assert codes(found) == [("BG104", 9)]
     [diagnostic] = found
     assert "value not known statically" in diagnostic.message
-    assert "task option soft_time_limit" in diagnostic.message
+    assert "task option soft_time_limit" in diagnostic.explanation

@@ -32,8 +32,8 @@ def test_bg201_apscheduler_job(bg):
     )
     assert codes(found, "BG2") == [("BG201", 9)]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "APScheduler job `example.sync_rates`" in diagnostic.message
-    assert "every 1 min" in diagnostic.message
+    assert "APScheduler job `example.sync_rates`" in diagnostic.explanation
+    assert "every 1 min" in diagnostic.explanation
 
 
 def test_bg201_apscheduler_add_job_from_another_module(bg):
@@ -58,7 +58,7 @@ def test_bg201_apscheduler_add_job_from_another_module(bg):
         ("proj/jobs.py", "BG201", 3)
     ]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "APScheduler job `proj.jobs.follow_feed`" in diagnostic.message
+    assert "APScheduler job `proj.jobs.follow_feed`" in diagnostic.explanation
 
 
 def test_bg201_celery_task(bg):
@@ -76,7 +76,7 @@ def test_bg201_celery_task(bg):
     )
     assert codes(found, "BG2") == [("BG201", 8)]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "Celery task `example.consume_events`" in diagnostic.message
+    assert "Celery task `example.consume_events`" in diagnostic.explanation
 
 
 def test_bg201_schedule_library_job(bg):
@@ -94,7 +94,7 @@ def test_bg201_schedule_library_job(bg):
     )
     assert codes(found, "BG2") == [("BG201", 6)]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "schedule job `example.watch_inbox`" in diagnostic.message
+    assert "schedule job `example.watch_inbox`" in diagnostic.explanation
 
 
 def test_bg201_huey_periodic_task(bg):
@@ -113,7 +113,7 @@ def test_bg201_huey_periodic_task(bg):
     )
     assert codes(found, "BG2") == [("BG201", 9)]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "Huey job `example.refresh_stock`" in diagnostic.message
+    assert "Huey job `example.refresh_stock`" in diagnostic.explanation
 
 
 def test_bg201_arq_cron_job(bg):
@@ -132,7 +132,7 @@ def test_bg201_arq_cron_job(bg):
     )
     assert codes(found, "BG2") == [("BG201", 6)]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "arq cron job `example.pull_prices`" in diagnostic.message
+    assert "arq cron job `example.pull_prices`" in diagnostic.explanation
 
 
 def test_bg201_arq_function(bg):
@@ -148,7 +148,7 @@ def test_bg201_arq_function(bg):
     )
     assert codes(found, "BG2") == [("BG201", 3)]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "arq task `example.tail_log`" in diagnostic.message
+    assert "arq task `example.tail_log`" in diagnostic.explanation
 
 
 def test_bg201_in_a_function_the_job_calls_from_another_module(bg):
@@ -176,8 +176,8 @@ def test_bg201_in_a_function_the_job_calls_from_another_module(bg):
         ("proj/feeds.py", "BG201", 5)
     ]
     (diagnostic,) = [d for d in found if d.code == "BG201"]
-    assert "Celery task `proj.tasks.import_feed`" in diagnostic.message
-    assert "through `poll_forever()`" in diagnostic.message
+    assert "Celery task `proj.tasks.import_feed`" in diagnostic.explanation
+    assert "through `poll_forever()`" in diagnostic.explanation
 
 
 def test_bg201_break_only_leaves_an_inner_loop(bg):
@@ -822,8 +822,8 @@ def test_bg203_message_names_the_call_and_the_job(bg):
     found = bg.code(BG203_JOB.format(unbounded="requests.get(URL)", bounded="pass"))
     (diagnostic,) = [d for d in found if d.code == "BG203"]
     assert "requests" in diagnostic.message
-    assert "`example.sync`" in diagnostic.message
-    assert "timeout=" in diagnostic.message
+    assert "`example.sync`" in diagnostic.explanation
+    assert "timeout=" in diagnostic.explanation
 
 
 def test_bg203_not_non_blocking_queue_get(bg):
@@ -935,7 +935,7 @@ def test_bg204_django_select_for_update(bg):
     )
     assert codes(found, "BG2") == [("BG204", 9)]
     (diagnostic,) = [d for d in found if d.code == "BG204"]
-    assert "`select_for_update()`" in diagnostic.message and "`shop.tasks.ship_orders`" in diagnostic.message
+    assert "`select_for_update()`" in diagnostic.message and "`shop.tasks.ship_orders`" in diagnostic.explanation
 
 
 def test_bg204_sqlalchemy_with_for_update(bg):
@@ -1102,8 +1102,8 @@ def test_bg205_apscheduler_job_without_lock(bg):
     )
     assert codes(found, "BG2") == [("BG205", 7)]
     (diagnostic,) = [d for d in found if d.code == "BG205"]
-    assert "`example.send_invoices`" in diagnostic.message
-    assert "APScheduler" in diagnostic.message and "3 replicas" in diagnostic.message
+    assert "`example.send_invoices`" in diagnostic.explanation
+    assert "APScheduler" in diagnostic.explanation and "3 replicas" in diagnostic.message
 
 
 def test_bg205_schedule_library_job_without_lock(bg):

@@ -247,7 +247,7 @@ def test_bg402_executor_shutdown_wait_false(bg):
         select=["BG402"],
     )
     assert codes(found) == [("BG402", 7), ("BG402", 10)]
-    assert "cancel_futures=True" in found[0].message
+    assert "cancel_futures=True" in found[0].explanation
 
 
 def test_bg402_apscheduler_shutdown_wait_false(bg):
@@ -597,7 +597,7 @@ def test_bg403_write_two_calls_from_the_target_is_flagged_with_its_chain(bg):
         select=["BG403"],
     )
     assert codes(found) == [("BG403", 14)]
-    assert "runs `refresh() -> settings() -> save_settings()`" in found[0].message
+    assert "runs `refresh() -> settings() -> save_settings()`" in found[0].explanation
     # notes at each call on the way, then at the write
     assert [(r.line, r.column, r.message) for r in found[0].related] == [
         (11, 5, "-> settings()"),
@@ -708,7 +708,8 @@ def test_bg404_main_block_starts_a_thread(bg):
         select=["BG404"],
     )
     assert codes(found) == [("BG404", 7)]
-    assert found[0].message.startswith("This `__main__` block starts background work (`Thread.start()`)")
+    assert found[0].message == "This `__main__` block starts background work that writes durably, with no SIGTERM handler"
+    assert found[0].explanation.startswith("It starts `Thread.start()`")
 
 
 def test_bg404_main_block_starts_apscheduler(bg):
@@ -728,7 +729,7 @@ def test_bg404_main_block_starts_apscheduler(bg):
         select=["BG404"],
     )
     assert codes(found) == [("BG404", 10)]
-    assert "`BlockingScheduler.start()`" in found[0].message
+    assert "`BlockingScheduler.start()`" in found[0].explanation
 
 
 def test_bg404_main_block_submits_to_an_executor(bg):
@@ -744,7 +745,7 @@ def test_bg404_main_block_submits_to_an_executor(bg):
         select=["BG404"],
     )
     assert codes(found) == [("BG404", 4)]
-    assert "`ThreadPoolExecutor.submit()`" in found[0].message
+    assert "`ThreadPoolExecutor.submit()`" in found[0].explanation
 
 
 def test_bg404_main_block_runs_an_endless_consumer_loop(bg):
@@ -766,7 +767,7 @@ def test_bg404_main_block_runs_an_endless_consumer_loop(bg):
         select=["BG404"],
     )
     assert codes(found) == [("BG404", 4)]
-    assert "an endless loop in `consume()`" in found[0].message
+    assert "an endless loop in `consume()`" in found[0].explanation
 
 
 def test_bg404_console_script(bg):
@@ -1145,7 +1146,7 @@ def test_bg404_monitor_that_also_commits_is_flagged(bg):
         select=["BG404"],
     )
     assert codes(found) == [("BG404", 8)]
-    assert "that writes durably (`session.commit()`)" in found[0].message
+    assert "which writes durably (`session.commit()`)" in found[0].explanation
 
 
 def test_bg404_entry_points_without_background_work(bg):
@@ -1497,8 +1498,8 @@ def test_bg406_waits_across_modules_exceed_grace_period(bg):
     found = bg.files(_BUDGET_FILES, config='grace-period = "30s"\n', select=["BG406"])
     assert codes(found) == [("BG406", 6)]
     assert found[0].location.path == "svc/main.py"
-    message = found[0].message
-    assert "add up to 45 s, more than the 30 s grace period" in message
+    assert found[0].message == "The waits on this shutdown path (signal handler) add up to 45 s, more than the 30 s grace period"
+    message = found[0].explanation
     assert "sleep(20) in on_term() (svc/main.py:6)" in message
     assert "WORKER.join(25) in stop_workers() (svc/workers.py:6)" in message
     assert "= 45 s" in message
@@ -1573,8 +1574,8 @@ def test_bg406_lifespan_waits_after_yield_exceed_grace_period(bg):
         select=["BG406"],
     )
     assert codes(found) == [("BG406", 8)]
-    message = found[0].message
-    assert "add up to 45 s" in message
+    assert found[0].message == "The waits on this shutdown path (lifespan) add up to 45 s, more than the 30 s grace period"
+    message = found[0].explanation
     assert "sleep(20) in lifespan()" in message
     assert "WORKER.join(25) in stop_workers()" in message
     assert "join(40)" not in message

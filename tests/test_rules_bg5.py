@@ -58,9 +58,8 @@ def test_bg501_redis_lock_timeout_against_configured_runtime(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 10)]
-    message = found[0].message
-    assert "expires after 60 s" in message
-    assert "`reports:nightly`" in message
+    assert found[0].message == "Lock `reports:nightly` expires after 60 s, but `nightly` runs 300 s (measured)"
+    message = found[0].explanation
     assert "held by `jobs.nightly`" in message
     assert "measured 300 s in [tool.bgcheck.runtimes] in pyproject.toml" in message
     assert "redis-py lock(), timeout=60" in message
@@ -82,7 +81,7 @@ def test_bg501_runtime_from_csv_names_the_file_and_line(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 10)]
-    assert "measured 300 s in ops/job-runtimes.csv line 3" in found[0].message
+    assert "measured 300 s in ops/job-runtimes.csv line 3" in found[0].explanation
 
 
 def test_bg501_runtime_from_json_names_the_entry(bg):
@@ -101,7 +100,7 @@ def test_bg501_runtime_from_json_names_the_entry(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 10)]
-    assert "measured 120 s in ops/runtimes.json entry 'jobs.nightly'" in found[0].message
+    assert "measured 120 s in ops/runtimes.json entry 'jobs.nightly'" in found[0].explanation
 
 
 def test_bg501_runtime_from_prometheus_result(bg):
@@ -127,7 +126,7 @@ def test_bg501_runtime_from_prometheus_result(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 10)]
-    assert "measured 95.5 s in ops/prom.json result[0] (jobs.nightly)" in found[0].message
+    assert "measured 95.5 s in ops/prom.json result[0] (jobs.nightly)" in found[0].explanation
 
 
 # ---------------------------------------------------------------------------
@@ -155,8 +154,8 @@ def test_bg501_redis_set_nx_ex_seconds_px_milliseconds_and_timedelta(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12), ("BG501", 13), ("BG501", 14), ("BG501", 15)]
-    assert "expires after 30 s (redis set(nx=True), ex=30)" in found[0].message
-    assert "expires after 30 s (redis set(nx=True), px=30000)" in found[1].message
+    assert "expires after 30 s (redis set(nx=True), ex=30)" in found[0].explanation
+    assert "expires after 30 s (redis set(nx=True), px=30000)" in found[1].explanation
     assert "expires after 60 s" in found[2].message
     assert "expires after 90 s" in found[3].message
 
@@ -225,7 +224,7 @@ def test_bg501_python_redis_lock_expire_seconds(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12), ("BG501", 14)]
-    assert "python-redis-lock Lock(), expire=60" in found[0].message
+    assert "python-redis-lock Lock(), expire=60" in found[0].explanation
 
 
 def test_bg501_python_redis_lock_auto_renewal_is_never_flagged(bg):
@@ -270,7 +269,7 @@ def test_bg501_pottery_default_is_10_seconds(bg, call):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12)]
-    assert "expires after 10 s (pottery Redlock, default 10 s)" in found[0].message
+    assert "expires after 10 s (pottery Redlock, default 10 s)" in found[0].explanation
 
 
 def test_bg501_pottery_auto_release_time_and_synchronize(bg):
@@ -295,7 +294,7 @@ def test_bg501_pottery_auto_release_time_and_synchronize(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12), ("BG501", 16)]
-    assert "pottery synchronize, auto_release_time=15" in found[1].message
+    assert "pottery synchronize, auto_release_time=15" in found[1].explanation
 
 
 def test_bg501_sherlock_default_is_60_seconds(bg):
@@ -320,7 +319,7 @@ def test_bg501_sherlock_default_is_60_seconds(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 13), ("BG501", 17)]
-    assert "sherlock Lock, default 60 s" in found[0].message
+    assert "sherlock Lock, default 60 s" in found[0].explanation
 
 
 def test_bg501_sherlock_configure_makes_the_default_unknown(bg):
@@ -363,7 +362,7 @@ def test_bg501_django_cache_add_default_300(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12), ("BG501", 13)]
-    assert "expires after 300 s (Django cache.add(), default 300 s)" in found[0].message
+    assert "expires after 300 s (Django cache.add(), default 300 s)" in found[0].explanation
 
 
 def test_bg501_django_cache_add_default_from_caches_setting(bg):
@@ -386,7 +385,7 @@ def test_bg501_django_cache_add_default_from_caches_setting(bg):
     )
     assert codes(found) == [("BG501", 12)]
     assert "expires after 60 s" in found[0].message
-    assert "CACHES['default']['TIMEOUT']=60 in settings.py" in found[0].message
+    assert "CACHES['default']['TIMEOUT']=60 in settings.py" in found[0].explanation
 
 
 def test_bg501_celery_once_timeout_and_default(bg):
@@ -415,8 +414,8 @@ def test_bg501_celery_once_timeout_and_default(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 7), ("BG501", 11)]
-    assert "expires after 60 s (celery_once QueueOnce, once timeout=60)" in found[0].message
-    assert "expires after 3600 s (celery_once QueueOnce, celery_once default 3600 s)" in found[1].message
+    assert "expires after 60 s (celery_once QueueOnce, once timeout=60)" in found[0].explanation
+    assert "expires after 3600 s (celery_once QueueOnce, celery_once default 3600 s)" in found[1].explanation
 
 
 def test_bg501_celery_once_default_timeout_setting(bg):
@@ -439,7 +438,7 @@ def test_bg501_celery_once_default_timeout_setting(bg):
     )
     assert codes(found) == [("BG501", 8)]
     assert "expires after 60 s" in found[0].message
-    assert "default_timeout=60" in found[0].message
+    assert "default_timeout=60" in found[0].explanation
 
 
 def test_bg501_huey_lock_task_ttl(bg):
@@ -465,7 +464,7 @@ def test_bg501_huey_lock_task_ttl(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 8), ("BG501", 12)]
-    assert "huey lock_task(), ttl=30" in found[0].message
+    assert "huey lock_task(), ttl=30" in found[0].explanation
 
 
 def test_bg501_djhuey_lock_task(bg):
@@ -508,7 +507,7 @@ def test_bg501_dramatiq_concurrent_rate_limiter_ttl_is_milliseconds(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 15)]
-    assert "expires after 60 s (dramatiq ConcurrentRateLimiter, ttl=60000)" in found[0].message
+    assert "expires after 60 s (dramatiq ConcurrentRateLimiter, ttl=60000)" in found[0].explanation
 
 
 def test_bg501_dramatiq_default_ttl_is_900_seconds(bg):
@@ -527,7 +526,7 @@ def test_bg501_dramatiq_default_ttl_is_900_seconds(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12)]
-    assert "expires after 900 s (dramatiq ConcurrentRateLimiter, default 900 s)" in found[0].message
+    assert "expires after 900 s (dramatiq ConcurrentRateLimiter, default 900 s)" in found[0].explanation
 
 
 def test_bg501_ttl_from_constants_in_another_module(bg):
@@ -554,8 +553,8 @@ def test_bg501_ttl_from_constants_in_another_module(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 13), ("BG501", 15), ("BG501", 16)]
-    assert "expires after 60 s (redis-py lock(), timeout=60)" in found[0].message
-    assert "expires after 60 s (redis set(nx=True), px=60000)" in found[2].message
+    assert "expires after 60 s (redis-py lock(), timeout=60)" in found[0].explanation
+    assert "expires after 60 s (redis set(nx=True), px=60000)" in found[2].explanation
 
 
 def test_bg501_timedelta_ttl_from_a_constant_in_another_module(bg):
@@ -610,8 +609,8 @@ def test_bg501_declared_celery_time_limit(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 10), ("BG501", 15)]
-    assert "may run up to 90 s (declared time_limit=90)" in found[0].message
-    assert "declared soft_time_limit=120" in found[1].message
+    assert "may run up to 90 s (declared time_limit=90)" in found[0].explanation
+    assert "declared soft_time_limit=120" in found[1].explanation
 
 
 def test_bg501_declared_celery_time_limit_from_app_config(bg):
@@ -630,7 +629,7 @@ def test_bg501_declared_celery_time_limit_from_app_config(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 12)]
-    assert "declared time_limit=600" in found[0].message
+    assert "declared time_limit=600" in found[0].explanation
 
 
 def test_bg501_declared_arq_timeout(bg):
@@ -653,7 +652,7 @@ def test_bg501_declared_arq_timeout(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 8)]
-    assert "declared timeout=300" in found[0].message
+    assert "declared timeout=300" in found[0].explanation
 
 
 def test_bg501_lock_ttl_margin(bg):
@@ -670,8 +669,8 @@ def test_bg501_lock_ttl_margin(bg):
     }
     found = bg.files(source, config="lock-ttl-margin = 1.5\n" + runtimes_table({"jobs.sweep": 80}), select=["BG5"])
     assert codes(found) == [("BG501", 10)]
-    assert "runs 80 s x margin 1.5 = 120 s" in found[0].message
-    assert "measured 80 s" in found[0].message
+    assert "runs 80 s x margin 1.5 = 120 s" in found[0].explanation
+    assert "measured 80 s" in found[0].explanation
     # without a margin, 100 s outlasts 80 s
     assert codes(bg.files(source, config=runtimes_table({"jobs.sweep": 80}), select=["BG5"])) == []
 
@@ -710,7 +709,7 @@ def test_bg501_lock_taken_in_helper_called_by_job(bg):
     )
     assert codes(found) == [("BG501", 10)]
     assert found[0].location.path == "locking.py"
-    assert "held by `reports.build`" in found[0].message
+    assert "held by `reports.build`" in found[0].explanation
 
 
 def test_bg501_helper_shared_by_two_jobs_uses_each_jobs_runtime(bg):
@@ -745,8 +744,8 @@ def test_bg501_helper_shared_by_two_jobs_uses_each_jobs_runtime(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 7)]
-    assert "held by `jobs.b_slow`" in found[0].message
-    assert "measured 600 s" in found[0].message
+    assert "held by `jobs.b_slow`" in found[0].explanation
+    assert "measured 600 s" in found[0].explanation
 
 
 def test_bg501_runtime_keyed_by_scheduler_job_id(bg):
@@ -769,7 +768,7 @@ def test_bg501_runtime_keyed_by_scheduler_job_id(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 10)]
-    assert "held by `heartbeat`" in found[0].message
+    assert "held by `heartbeat`" in found[0].explanation
 
 
 def test_bg501_runtime_keyed_by_lock_key_and_key_pattern(bg):
@@ -793,8 +792,8 @@ def test_bg501_runtime_keyed_by_lock_key_and_key_pattern(bg):
         select=["BG5"],
     )
     assert codes(found) == [("BG501", 7), ("BG501", 11)]
-    assert "measured 90 s" in found[0].message
-    assert "measured 75 s" in found[1].message
+    assert "measured 90 s" in found[0].explanation
+    assert "measured 75 s" in found[1].explanation
 
 
 # ---------------------------------------------------------------------------
@@ -1018,7 +1017,7 @@ def test_bg503_delete_of_lock_key_in_sigterm_handler(bg):
     )
     assert codes(found) == [("BG503", 8)]
     assert found[0].location.path == "shutdown.py"
-    assert "`delete()` of the lock key `reports:nightly` in a shutdown path" in found[0].message
+    assert found[0].message == "`delete()` of lock key `reports:nightly` in a shutdown path releases it without checking the owner"
 
 
 def test_bg503_fstring_key_patterns(bg):

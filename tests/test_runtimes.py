@@ -249,7 +249,7 @@ def run_project(bg, table: dict, select=("BG5",)):
 def test_each_kind_of_key_reaches_the_lock(bg, key):
     result = run_project(bg, {key: 120})
     assert codes(result.diagnostics) == [("BG501", 10)]
-    assert "measured 120 s" in result.diagnostics[0].message
+    assert "measured 120 s" in result.diagnostics[0].explanation
     assert result.warnings == []
 
 
@@ -270,7 +270,7 @@ def test_keys_that_match_a_job_or_lock_are_not_warned_about(bg, key):
 def test_a_key_matching_an_fstring_lock_key_is_held_against_it(bg):
     result = run_project(bg, {"nightly:2:x": 120})
     assert codes(result.diagnostics) == [("BG501", 15)]
-    assert "measured 120 s" in result.diagnostics[0].message
+    assert "measured 120 s" in result.diagnostics[0].explanation
 
 
 def test_unmatched_key_is_a_warning_naming_its_source(bg):

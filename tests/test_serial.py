@@ -57,7 +57,7 @@ def test_converters_know_every_field():
     assert serial.fields_of(ModuleSummary) == serial.MODULE_FIELDS
     assert serial.fields_of(FunctionSummary) == serial.FUNCTION_FIELDS
     assert serial.fields_of(ClassSummary) == serial.CLASS_FIELDS
-    assert serial.fields_of(Diagnostic) == ("code", "name", "severity", "message", "location", "related", "fix")
+    assert serial.fields_of(Diagnostic) == ("code", "name", "severity", "message", "location", "related", "fix", "explanation")
     assert serial.fields_of(Fix) == ("applicability", "message", "edits")
     assert serial.fields_of(Edit) == ("line", "column", "end_line", "end_column", "content")
     assert serial.fields_of(Location) == ("path", "line", "column", "end_line", "end_column", "message")

@@ -102,8 +102,8 @@ def test_project_decorators_open_a_transaction_in_another_module(bg):
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 7), ("BG604", 11), ("BG604", 15)]
-    assert "decorated with `@in_transaction` (which opens a transaction)" in found[0].message
-    assert "`@atomic_job`" in found[2].message
+    assert "decorated with `@in_transaction` (which opens a transaction)" in found[0].explanation
+    assert "`@atomic_job`" in found[2].explanation
 
 
 def test_project_context_manager_with_arguments_and_as_decorator(bg):
@@ -126,7 +126,7 @@ def test_project_context_manager_with_arguments_and_as_decorator(bg):
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 8), ("BG604", 12)]
-    assert "`with write_session():`" in found[0].message
+    assert "`with write_session():`" in found[0].explanation
 
 
 def test_wrappers_that_open_no_transaction_are_not_flagged(bg):

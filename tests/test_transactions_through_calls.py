@@ -62,7 +62,8 @@ def test_called_only_inside_atomic_blocks_is_reported_at_the_publish(bg):
     assert codes(found) == [("BG604", 7)]
     finding = found[0]
     assert finding.location.path == "shop/notify.py"
-    assert "`send_receipt.delay()` runs inside code that runs only inside a transaction" in finding.message
+    assert finding.message == "`send_receipt.delay()` is sent inside a transaction that may still roll back"
+    assert "It runs inside code that runs only inside a transaction" in finding.explanation
     assert [(r.path, r.message) for r in finding.related] == [
         ("shop/orders.py", "-> cancel() is a function decorated with `@transaction.atomic`, and calls notify()"),
     ]
@@ -130,7 +131,8 @@ def test_some_callers_outside_a_transaction_report_the_call_inside_one(bg):
     assert codes(found) == [("BG604", 9)]
     finding = found[0]
     assert finding.location.path == "shop/orders.py"
-    assert "`notify()` publishes (`notify() -> send_receipt.delay()`) and is called here inside `with transaction.atomic():`" in finding.message
+    assert finding.message == "`notify()` publishes and is called inside a transaction that may still roll back"
+    assert "publishes (`notify() -> send_receipt.delay()`) and is called here inside `with transaction.atomic():`" in finding.explanation
     assert [(r.path, r.message) for r in finding.related] == [("shop/notify.py", "-> notify() calls send_receipt.delay()")]
     assert (finding.related[0].line, finding.related[0].column) == (7, 5)  # at the call itself
 
@@ -164,7 +166,7 @@ def test_a_call_two_calls_from_the_publish_is_reported_where_the_transaction_is(
     )
     assert codes(found) == [("BG604", 8)]
     assert found[0].location.path == "shop/orders.py"
-    assert "`finish() -> notify() -> send_receipt.delay()`" in found[0].message
+    assert "`finish() -> notify() -> send_receipt.delay()`" in found[0].explanation
     assert [r.message for r in found[0].related] == ["-> finish() calls notify()", "-> notify() calls send_receipt.delay()"]
 
 
@@ -382,4 +384,4 @@ def test_a_call_inside_a_transaction_whose_publish_depends_on_a_condition_is_not
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 25)]
-    assert "runs only inside a transaction" in found[0].message
+    assert "runs only inside a transaction" in found[0].explanation

@@ -75,9 +75,9 @@ def test_drf_views_in_a_module_not_named_views_are_flagged(bg):
     found = bg.files(project(**{"shop/api/__init__.py": "", "shop/api/endpoints.py": DRF}), select=["BG604"])
     assert codes(found) == [("BG604", 11), ("BG604", 17), ("BG604", 21), ("BG604", 29), ("BG604", 34)]
     assert all(d.location.path == "shop/api/endpoints.py" for d in found)
-    assert "a method of a `APIView` subclass" in found[0].message
-    assert "ATOMIC_REQUESTS" in found[0].message
-    assert "`@api_view`" in found[-1].message
+    assert "a method of a `APIView` subclass" in found[0].explanation
+    assert "ATOMIC_REQUESTS" in found[0].explanation
+    assert "`@api_view`" in found[-1].explanation
 
 
 def test_drf_views_without_atomic_requests_are_not_flagged(bg):
@@ -115,7 +115,7 @@ def test_view_classes_through_a_project_base_class_in_another_module(bg):
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 7)]
-    assert "`View` subclass" in found[0].message
+    assert "`View` subclass" in found[0].explanation
 
 
 def test_ninja_operations_are_views_and_async_ones_are_not(bg):
@@ -147,7 +147,7 @@ def test_ninja_operations_are_views_and_async_ones_are_not(bg):
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 11), ("BG604", 15)]
-    assert "django-ninja operation" in found[0].message
+    assert "django-ninja operation" in found[0].explanation
 
 
 def test_what_urls_routes_to_is_a_view(bg):
@@ -192,7 +192,7 @@ def test_what_urls_routes_to_is_a_view(bg):
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 5), ("BG604", 15)]
-    assert "routed in urls.py" in found[0].message
+    assert "routed in urls.py" in found[0].explanation
 
 
 def test_non_atomic_requests_opts_views_out(bg):

@@ -334,11 +334,12 @@ def diagnostic_to_data(diagnostic: Diagnostic) -> list:
         location_to_data(diagnostic.location),
         [location_to_data(related) for related in diagnostic.related],
         None if diagnostic.fix is None else fix_to_data(diagnostic.fix),
+        diagnostic.explanation,
     ]
 
 
 def diagnostic_from_data(data) -> Diagnostic:
-    code, name, severity, message, location, related, fix = _record(data, 7)
+    code, name, severity, message, location, related, fix, explanation = _record(data, 8)
     if severity not in _SEVERITIES:
         raise DataError(f"unknown severity {severity!r}")
     return Diagnostic(
@@ -349,6 +350,7 @@ def diagnostic_from_data(data) -> Diagnostic:
         location=location_from_data(location),
         related=tuple(location_from_data(item) for item in _list(related)),
         fix=None if fix is None else fix_from_data(fix),
+        explanation=_str(explanation),
     )
 
 

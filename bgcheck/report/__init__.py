@@ -16,6 +16,7 @@ from bgcheck.report import concise, github, gitlab, json_format, lsp, sarif, tex
 class ReportOptions:
     color: bool = False
     show_source: bool = False
+    show_explanations: bool = False  # text: each finding's explanation under it
     statistics: bool = False
     quiet: bool = False
     unsafe_fixes: bool = False  # unsafe fixes count as fixable ([*]) too

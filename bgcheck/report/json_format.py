@@ -2,10 +2,13 @@
 
     {"version": "<bgcheck version>",
      "diagnostics": [{"code", "name", "severity", "message", "path", "line",
-                      "column", "end_line", "end_column", "related": [...]}, ...],
+                      "column", "end_line", "end_column", "related": [...],
+                      "explanation"}, ...],
      "summary": {"files_checked", "total", "errors", "warnings", "infos", "by_code": {code: n}}}
 
-Lines and columns are 1-based; end_column is exclusive.
+Lines and columns are 1-based; end_column is exclusive. ``message`` is the short message
+(at most 120 characters); ``explanation`` says what a stop or a second replica does to
+this code and how to fix it ("" for a file not analysed).
 """
 
 from __future__ import annotations

@@ -104,6 +104,8 @@ def render(result, options) -> str:
                 "partialFingerprints": {"bgcheck/v1": fingerprint},
             }
         )
+        if diagnostic.explanation:  # the message stays short; the rule's fullDescription says more
+            entry["properties"] = {"explanation": diagnostic.explanation}
         if diagnostic.related:
             entry["relatedLocations"] = [
                 {"id": i, "physicalLocation": _physical(r), "message": {"text": r.message or "related"}}

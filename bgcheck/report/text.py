@@ -1,11 +1,13 @@
-"""``--format text``: ``path:line:col: CODE message``, code frames, a summary.
+"""``--format text``: ``path:line:col: CODE message``, explanations, code frames, a summary.
 
 Code frames are highlighted with pygments when colour is on, with a marker
-under the flagged span.
+under the flagged span. An explanation (what a stop does to this code, and how to
+fix it) is wrapped under its finding's notes.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
 from bgcheck.report.fingerprint import source_lines
@@ -17,6 +19,8 @@ _BOLD = "\x1b[1m"
 _DIM = "\x1b[2m"
 _SEVERITY_COLOR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;34m"}
 _CONTEXT_LINES = 1
+_WIDTH = 100  # explanations are wrapped to this many columns
+_WHY = "  why: "
 
 
 def render(result, options) -> str:
@@ -27,11 +31,13 @@ def render(result, options) -> str:
         out.append(header(diagnostic, paint, options.unsafe_fixes))
         for related in diagnostic.related:
             out.append(f"  {paint(_DIM, 'note:')} {related.path}:{related.line}:{related.column}: {related.message}")
-        if options.show_source:
-            source = result.sources.get(loc.path)
-            if source is not None:
-                out.extend(_frame(source, loc, options.color))
-                out.append("")
+        if options.show_explanations and diagnostic.explanation:
+            out.extend(explanation_lines(diagnostic.explanation, paint))
+        source = result.sources.get(loc.path) if options.show_source else None
+        if source is not None:
+            out.extend(_frame(source, loc, options.color))
+        if source is not None or (options.show_explanations and diagnostic.explanation):
+            out.append("")
     if options.statistics:
         out.extend(_statistics(result, paint))
     if not options.quiet:
@@ -48,6 +54,16 @@ def header(diagnostic, paint, unsafe_fixes: bool = False) -> str:
         f"{paint(_BOLD, loc.path)}:{loc.line}:{loc.column}: "
         f"{paint(_SEVERITY_COLOR[diagnostic.severity.value], diagnostic.code)}{mark} {diagnostic.message}"
     )
+
+
+def explanation_lines(explanation: str, paint) -> list[str]:
+    """The explanation wrapped to the width, under a ``why:`` label."""
+    lines = textwrap.wrap(
+        explanation, _WIDTH, initial_indent=_WHY, subsequent_indent=" " * len(_WHY), break_long_words=False, break_on_hyphens=False
+    )
+    if lines:
+        lines[0] = lines[0].replace(_WHY, f"  {paint(_DIM, 'why:')} ", 1)
+    return lines
 
 
 class _Painter:

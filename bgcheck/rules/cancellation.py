@@ -17,7 +17,7 @@ import builtins
 
 from bgcheck.model import execution
 from bgcheck import knowledge
-from bgcheck.diagnostics import Applicability, Edit, Fix, Severity
+from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.syntax.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
@@ -375,27 +375,42 @@ def _is_retry_shape(handler: cst.ExceptHandler) -> bool:
     return True
 
 
+# (short message, explanation) per kind of stop.
 _MESSAGES = {
-    "KeyboardInterrupt": "`{clause}` can finish without re-raising: Ctrl-C and the stop it asks for are swallowed, and the "
-    "{where} keeps running. Re-raise after cleanup.",
-    "SystemExit": "`{clause}` can finish without re-raising: `sys.exit()` (how a SIGTERM handler usually stops a worker) is "
-    "swallowed, and the {where} keeps running. Re-raise after cleanup.",
-    "InterruptedError": "`{clause}` can finish without re-raising: an interrupted call is treated as done. Since PEP 475 "
-    "Python retries interrupted system calls itself; InterruptedError now means a signal handler asked to stop. Re-raise it.",
-    "concurrent.futures.CancelledError": "`{clause}` can finish without re-raising: a cancelled future is treated as a "
-    "result, so work that was stopped is counted as done. Re-raise it, or handle the cancellation explicitly.",
+    "KeyboardInterrupt": (
+        "`{clause}` swallows Ctrl-C: the {where} keeps running",
+        "The handler can finish without re-raising: Ctrl-C and the stop it asks for are swallowed, and the "
+        "{where} keeps running. Re-raise after cleanup.",
+    ),
+    "SystemExit": (
+        "`{clause}` swallows `sys.exit()`: the {where} keeps running",
+        "The handler can finish without re-raising: `sys.exit()` (how a SIGTERM handler usually stops a worker) "
+        "is swallowed, and the {where} keeps running. Re-raise after cleanup.",
+    ),
+    "InterruptedError": (
+        "`{clause}` can finish without re-raising: an interrupted call is treated as done",
+        "Since PEP 475 Python retries interrupted system calls itself; InterruptedError now means a signal handler "
+        "asked to stop. Re-raise it.",
+    ),
+    "concurrent.futures.CancelledError": (
+        "`{clause}` can finish without re-raising: a cancelled future counts as a result",
+        "Work that was stopped is counted as done. Re-raise it, or handle the cancellation explicitly.",
+    ),
 }
 _CONVERT_MESSAGE = (
-    "`{clause}` turns the stop into another exception (`raise OtherError(...)`): an `except Exception` further up "
-    "catches it and carries on, so the stop request is lost. Re-raise it (`raise`) after cleanup."
+    "`{clause}` turns the stop into another exception",
+    "The handler raises another exception (`raise OtherError(...)`): an `except Exception` further up catches it "
+    "and carries on, so the stop request is lost. Re-raise it (`raise`) after cleanup.",
 )
 _YIELD_MESSAGE = (
-    "`yield` inside `{clause}` hands control to the consumer before the stop is re-raised: the consumer runs on as if "
-    "nothing happened, and may never resume the generator. Clean up without yielding, then re-raise."
+    "`yield` inside `{clause}` hands control to the consumer before the stop is re-raised",
+    "The consumer runs on as if nothing happened, and may never resume the generator. Clean up without yielding, "
+    "then re-raise.",
 )
 _DEFAULT_MESSAGE = (
-    "`{clause}` can finish without re-raising: the stop request is swallowed and the work goes on, so "
-    "TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it (`raise`) after cleanup."
+    "`{clause}` can finish without re-raising: the stop request is swallowed",
+    "The work goes on, so TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it "
+    "(`raise`) after cleanup.",
 )
 
 
@@ -443,15 +458,15 @@ class CancellationSwallowed(Rule):
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
         clause = f"{_except_keyword(node)} {what}"
         if yielded is not None:
-            message = _YIELD_MESSAGE.format(clause=clause)
+            template = _YIELD_MESSAGE
         elif handler_exits <= {RAISE, CONVERT}:
-            message = _CONVERT_MESSAGE.format(clause=clause)
+            template = _CONVERT_MESSAGE
         else:
             template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
-            where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
-            message = template.format(clause=clause, where=where)
+        where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
+        message, explanation = (text.format(clause=clause, where=where) for text in template)
         fix = _reraise_fix(node, ctx) if yielded is None and FALL in handler_exits and handler_exits <= {FALL, RAISE} else None
-        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except, fix=fix)
+        ctx.report(self, node, message, explanation, end_node=node.type or node.whitespace_after_except, fix=fix)
 
     visit_ExceptStarHandler = visit_ExceptHandler
 
@@ -478,8 +493,9 @@ class CancellationSwallowed(Rule):
             ctx.report(
                 self,
                 call,
-                f"`contextlib.suppress({what})` swallows the stop request: the block ends as if it had finished, and "
-                "whatever waits for this work to stop waits for ever. Let the exception propagate.",
+                f"`contextlib.suppress({what})` swallows the stop request",
+                "The block ends as if it had finished, and whatever waits for this work to stop waits for ever. "
+                "Let the exception propagate.",
             )
 
 
@@ -550,19 +566,22 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # a second cancel during cleanup: the exception in flight goes on after it
         what = "`except:`" if bare else f"`{_except_keyword(node)} BaseException`"
         if ctx.in_coroutine:
-            caught = "asyncio.CancelledError"
+            short, caught = "the cancellation", "asyncio.CancelledError"
             effect = "the task reports success, and TaskGroup, asyncio.timeout() and shutdown wait for work that never stops"
         else:
-            caught = "the worker's stop (SystemExit, KeyboardInterrupt, dramatiq's Shutdown and TimeLimitExceeded)"
+            short, caught = "the worker's stop", "the worker's stop (SystemExit, KeyboardInterrupt, dramatiq's Shutdown and TimeLimitExceeded)"
             effect = "the job keeps running through a stop and is killed mid-work when the grace period ends"
         if yielded is not None:
-            message = f"`yield` inside {what} hands control to the consumer before the stop ({caught}) is re-raised: the consumer runs on as if nothing happened. Clean up without yielding, then re-raise."
+            message = f"`yield` inside {what} hands control to the consumer before {short} is re-raised"
+            explanation = f"The handler catches {caught}; the consumer runs on as if nothing happened. Clean up without yielding, then re-raise."
         elif handler_exits <= {RAISE, CONVERT}:
-            message = f"{what} catches {caught} and turns it into another exception: an `except Exception` further up catches that and carries on, so the stop is lost. Re-raise the caught exception (`raise`)."
+            message = f"{what} turns {short} into another exception"
+            explanation = f"The handler catches {caught}: an `except Exception` further up catches what it raises instead and carries on, so the stop is lost. Re-raise the caught exception (`raise`)."
         else:
-            message = f"{what} can finish without re-raising and catches {caught}: {effect}. Catch `Exception` instead, or re-raise."
+            message = f"{what} catches {short} and can finish without re-raising"
+            explanation = f"The handler catches {caught}: {effect}. Catch `Exception` instead, or re-raise."
         fix = _catch_exception_fix(node, ctx) if yielded is None and not handler_exits <= {RAISE, CONVERT} else None
-        ctx.report(self, node, message, end_node=node.type or node.whitespace_after_except, fix=fix)
+        ctx.report(self, node, message, explanation, end_node=node.type or node.whitespace_after_except, fix=fix)
 
     visit_ExceptStarHandler = visit_ExceptHandler
 
@@ -622,9 +641,9 @@ class FinallySwallowsCancellation(Rule):
         if ctx.in_coroutine:
             if not execution.can_suspend(node.body) and not any(execution.can_suspend(h.body) for h in node.handlers):
                 return  # no await in the try: no CancelledError can be in flight here
-            why = "the CancelledError in flight"
+            why, detail = "the CancelledError in flight", ""
         elif ctx.in_job_code:
-            why = "the stop request in flight (SystemExit, a soft time limit, a worker shutdown)"
+            why, detail = "the stop request in flight", " (SystemExit, a soft time limit, a worker shutdown)"
         else:
             return
         for jump in escaping_jumps(node.finalbody):
@@ -635,7 +654,8 @@ class FinallySwallowsCancellation(Rule):
             ctx.report(
                 self,
                 jump,
-                f"`{keyword}` inside `finally:` discards {why}: the work stops reporting that it was stopped and carries on. "
+                f"`{keyword}` inside `finally:` discards {why}",
+                f"The stop{detail} is dropped: the work stops reporting that it was stopped and carries on. "
                 "Move it out of the `finally:` block.",
             )
 
@@ -674,8 +694,9 @@ class SoftTimeLimitSwallowed(Rule):
         ctx.report(
             self,
             node,
-            f"`{_except_keyword(node)} {what}` in Celery task `{task.name}` can finish without re-raising: it catches "
-            f"the soft time limit ({amount}, {where}){tail}, so the task runs on into the hard limit and is killed mid-work, or "
+            f"`{_except_keyword(node)} {what}` swallows the soft time limit ({amount}) of task `{short_name(task.name)}`",
+            f"Celery task `{task.name}` has a soft time limit ({amount}, {where}); this handler catches it{tail} and "
+            "can finish without re-raising, so the task runs on into the hard limit and is killed mid-work, or "
             "reports success for work it did not finish. Re-raise SoftTimeLimitExceeded after cleanup.",
             end_node=node.type,
         )

@@ -168,10 +168,14 @@ class FileContext:
         rule,
         node: cst.CSTNode,
         message: str,
+        explanation: str = "",
+        *,
         end_node: Optional[cst.CSTNode] = None,
         related: Sequence[Location] = (),
         fix: Optional[Fix] = None,
     ) -> None:
+        """Report a finding: ``message`` says what is wrong here in at most 120 characters;
+        ``explanation`` what a stop or a second replica does to this code, and how to fix it."""
         # noqa also works on the first line of the simple statement a finding is
         # in (a call spread over lines); a compound statement's header line
         # (``try:``, ``def``) does not silence what is reported inside it.
@@ -185,6 +189,7 @@ class FileContext:
             location=self.location(node, end_node),
             related=tuple(related),
             fix=fix,
+            explanation=explanation,
         )
         self.diagnostics.append((diagnostic, statement_line))
 

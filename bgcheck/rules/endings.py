@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Applicability, Fix, Severity
+from bgcheck.diagnostics import Applicability, Fix, Severity, short_name
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
@@ -37,6 +37,10 @@ def _job_for(ctx: FileContext, kinds: frozenset):
         return None, None
     jobs = sorted((j for j in ctx.index.job_roots.get(root, ()) if j.kind in kinds), key=lambda j: (j.kind != "scheduled", j.framework))
     return (jobs[0] if jobs else None), root
+
+
+def _kind(job) -> str:
+    return "job" if job.kind == "scheduled" else "task"
 
 
 def _describe_job(job, root: str, qualname: str) -> str:
@@ -74,9 +78,10 @@ class InfiniteLoopInJob(Rule):
         ctx.report(
             self,
             node,
-            f"This loop never ends, in {_describe_job(job, root, ctx.function_qualname)}: {why}; a deploy kills it "
-            "mid-work when the grace period ends. Handle one batch per run and return (let the schedule set the "
-            "frequency), or test a stop signal in the loop.",
+            f"This loop never ends, in {job.framework} {_kind(job)} `{short_name(job.name)}`: the run cannot be stopped",
+            f"In {_describe_job(job, root, ctx.function_qualname)}: {why}; a deploy kills it mid-work when the grace "
+            "period ends. Handle one batch per run and return (let the schedule set the frequency), or test a stop "
+            "signal in the loop.",
             end_node=node.test,
             related=notes_from(ctx.index, root, ctx.function_qualname),
         )
@@ -108,9 +113,10 @@ class EndlessThreadKeepsProcessAlive(Rule):
         ctx.report(
             self,
             node,
-            f"This thread is not a daemon and its target `{summary.name}()` loops for ever with no stop signal: the "
-            "process can never exit on its own (a batch job hangs after main returns, and a stop waits until SIGKILL). "
-            "Give the loop a stop event (`while not stop.is_set():`) and set it on shutdown, then join with a timeout.",
+            f"Non-daemon thread whose target `{short_name(summary.name)}()` loops for ever with no stop signal",
+            "The process can never exit on its own (a batch job hangs after main returns, and a stop waits until "
+            "SIGKILL). Give the loop a stop event (`while not stop.is_set():`) and set it on shutdown, then join with "
+            "a timeout.",
         )
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: FileContext) -> None:
@@ -127,8 +133,9 @@ class EndlessThreadKeepsProcessAlive(Rule):
         ctx.report(
             self,
             node.name,
-            f"`{node.name.value}.run()` loops for ever with no stop signal and the thread is not a daemon: the process "
-            "can never exit on its own. Give the loop a stop event and set it on shutdown, then join with a timeout.",
+            f"`{short_name(node.name.value)}.run()` loops for ever with no stop signal and the thread is not a daemon",
+            "The process can never exit on its own. Give the loop a stop event and set it on shutdown, then join with "
+            "a timeout.",
         )
 
 
@@ -242,9 +249,9 @@ class UnboundedWaitInJob(Rule):
                     ctx.report(
                         self,
                         node,
-                        f"{wait.what} waits with no time bound in job code (job `{job}`): if the other side never "
-                        "answers, this run never ends and the worker cannot stop within the grace period. "
-                        f"Pass `{wait.timeout_kw}=` and handle the timeout.",
+                        f"{wait.what} waits with no timeout in job `{short_name(job)}`",
+                        f"This is job code (job `{job}`): if the other side never answers, this run never ends and "
+                        f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
                         related=notes_from(ctx.index, job, ctx.function_qualname),
                     )
                 return
@@ -259,8 +266,9 @@ class UnboundedWaitInJob(Rule):
         ctx.report(
             self,
             node,
-            f"This loop polls with a sleep and no deadline in job code (job `{ctx.job_of()}`): if the condition never "
-            "changes, the run never ends. Give it a deadline (`time.monotonic()`) or a maximum number of tries.",
+            f"This loop polls with a sleep and no deadline in job `{short_name(ctx.job_of())}`",
+            f"This is job code (job `{ctx.job_of()}`): if the condition never changes, the run never ends. Give it a "
+            "deadline (`time.monotonic()`) or a maximum number of tries.",
             end_node=node.test,
             related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
         )
@@ -424,9 +432,10 @@ class RowLockWithoutSkipLocked(Rule):
         ctx.report(
             self,
             node,
-            f"{what} in job code (job `{ctx.job_of()}`) waits for rows another replica has locked: replicas queue "
-            "behind each other instead of splitting the work, and a stuck holder stalls them all. Use "
-            "`skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica takes rows nobody holds, or `nowait=True`.",
+            f"{what} in job `{short_name(ctx.job_of())}` waits for rows another replica has locked",
+            f"This is job code (job `{ctx.job_of()}`): replicas queue behind each other instead of splitting the work, "
+            "and a stuck holder stalls them all. Use `skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica "
+            "takes rows nobody holds, or `nowait=True`.",
             related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
             fix=fix,
         )
@@ -507,10 +516,11 @@ class ScheduledJobWithoutLock(Rule):
         ctx.report(
             self,
             node.name,
-            f"Scheduled job `{job.name}` ({job.framework}{schedule}) runs in every process, and the configuration says "
-            f"{replicas} replicas: it runs {replicas} times per tick, and the runs can overlap. Take a distributed lock "
-            "whose TTL is longer than the job's longest run, or run the scheduler in one process only (a single "
-            "scheduler deployment, Celery beat).",
+            f"Scheduled job `{short_name(job.name)}` runs on each of the {replicas} replicas: no distributed lock",
+            f"`{job.name}` ({job.framework}{schedule}) runs in every process, and the configuration says {replicas} "
+            f"replicas: it runs {replicas} times per tick, and the runs can overlap. Take a distributed lock whose TTL "
+            "is longer than the job's longest run, or run the scheduler in one process only (a single scheduler "
+            "deployment, Celery beat).",
         )
 
 

@@ -15,7 +15,7 @@ import re
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity
+from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.model.locks import (
     NEVER,
     LockArgs,
@@ -93,6 +93,7 @@ class LockTtlShorterThanRuntime(_LockRule):
         runtime, matched = runtime_for(ctx.index.runtimes or {}, jobs, key)
         margin = self.config.lock_ttl_margin
         name = f"`{key}`" if key else "this lock"
+        short = f"Lock `{clip(key, 32)}`" if key else "This lock"
         holder = next((job for job in jobs if matched in (job.function, job.name, job.target)), jobs[0] if jobs else None)
         who = f" held by `{holder.name}`" if holder else ""
         if runtime is not None and ttl < runtime.seconds * margin:
@@ -100,6 +101,7 @@ class LockTtlShorterThanRuntime(_LockRule):
             ctx.report(
                 self,
                 node,
+                f"{short} expires after {ttl:g} s, but {_job_label(holder)} runs {runtime.seconds:g} s (measured)",
                 f"Lock {name}{who} expires after {ttl:g} s ({label}, {note}), but the job runs {needed} (measured "
                 f"{runtime.seconds:g} s in {runtime.source}): the lock expires mid-run and another replica starts the "
                 "same job on top of this one. Make the TTL longer than the longest run, or renew it while the job runs.",
@@ -112,10 +114,15 @@ class LockTtlShorterThanRuntime(_LockRule):
             ctx.report(
                 self,
                 node,
+                f"{short} expires after {ttl:g} s, but {_job_label(holder)} may run up to {limit:g} s",
                 f"Lock {name}{who} expires after {ttl:g} s ({label}, {note}), but the job may run up to {limit:g} s "
                 f"(declared {limit_text}): a run that uses its limit outlives the lock, and another replica starts the "
                 "same job on top of it. Make the TTL longer than the job's limit.",
             )
+
+
+def _job_label(job) -> str:
+    return f"`{short_name(job.name, 28)}`" if job else "the job"
 
 
 def _has_once_base(decorator: cst.Decorator, ctx: FileContext) -> bool:
@@ -141,13 +148,14 @@ class LockWithoutTtl(_LockRule):
         key, ttl, note, _renewal = read
         if ttl != NEVER:
             return
-        name = f"`{key}`" if key else "This lock"
+        name = f"Lock `{clip(key, 40)}`" if key else "This lock"
         ctx.report(
             self,
             node,
-            f"{name[0].upper() + name[1:] if not key else 'Lock ' + name} never expires ({api.label}, {note}): if the "
-            "process holding it is killed (a deploy's SIGKILL, an OOM), nothing ever releases it and the job never "
-            "runs again until someone deletes the key by hand. Give it a TTL longer than the longest run.",
+            f"{name} never expires ({clip(f'{api.label}, {note}', 56)})",
+            f"The lock is taken with no expiry ({api.label}, {note}): if the process holding it is killed (a deploy's "
+            "SIGKILL, an OOM), nothing ever releases it and the job never runs again until someone deletes the key by "
+            "hand. Give it a TTL longer than the longest run.",
         )
 
 
@@ -189,10 +197,10 @@ class LockReleasedWithoutOwnershipCheck(Rule):
             ctx.report(
                 self,
                 node,
-                f"`{func.attr.value}()` of the lock key `{key}`{where} releases the lock without checking who holds it: "
-                "if it expired and another replica took it, this deletes that replica's lock and a third run starts "
-                "on top of both. Release through the lock object (`lock.release()` compares the owner token), or "
-                "with a compare-and-delete script.",
+                f"`{func.attr.value}()` of lock key `{clip(key, 36)}`{where} releases it without checking the owner",
+                f"Deleting the key `{key}` releases the lock whoever holds it: if it expired and another replica took "
+                "it, this deletes that replica's lock and a third run starts on top of both. Release through the lock "
+                "object (`lock.release()` compares the owner token), or with a compare-and-delete script.",
             )
             return
 

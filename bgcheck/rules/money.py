@@ -14,7 +14,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.model import transactions
 from bgcheck.model.celery_config import truthy
-from bgcheck.diagnostics import Applicability, Edit, Fix, Location, Severity
+from bgcheck.diagnostics import MAX_MESSAGE, Applicability, Edit, Fix, Location, Severity, clip, short_name
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.edits import decorator_keyword_set, import_edit, keyword_set
@@ -156,12 +156,22 @@ class MoneyInFireAndForget(Rule):
         ctx.report(
             self,
             node,
-            f"Money moves in fire-and-forget work: {context} runs {model.chain_text(function)}, and nothing waits for "
+            _fire_and_forget_message(context, model.chains[function][-1].name),
+            f"{context} runs {model.chain_text(function)}, and nothing waits for "
             "it or writes down that it is owed. A stop (deploy, scale-in, crash) loses it with no error anywhere: the "
             "charge may be made and never recorded, or never made at all. Record the intent durably first (a row, "
             "an outbox, a durable queue such as a Celery task with acks_late) and process it from there.",
             related=_related(model, function),
         )
+
+
+def _fire_and_forget_message(context: str, money_call: str) -> str:
+    context = clip(context, 34)
+    room = MAX_MESSAGE - len(context) - len("Fire-and-forget  moves money (): nothing waits for it")
+    if len(money_call) > room:  # keep the provider and the method: ``stripe.….payment_intents.create``
+        parts = money_call.split(".")
+        money_call = clip(f"{parts[0]}.\u2026.{'.'.join(parts[-2:])}", room)
+    return f"Fire-and-forget {context} moves money ({money_call}): nothing waits for it"
 
 
 def _fire_and_forget(start: knowledge.WorkStart) -> bool:
@@ -208,13 +218,13 @@ class TaskResultDiscarded(Rule):
         ctx.report(
             self,
             call,
-            f"The {what} returned by `{method}()` is {how}: "
-            + (
-                "the event loop keeps only a weak reference, so the task can be garbage-collected mid-run, and "
+            f"The {what} returned by `{method}()` is {how}",
+            (
+                "The event loop keeps only a weak reference, so the task can be garbage-collected mid-run, and its "
                 if what == "task"
-                else ""
+                else "Its "
             )
-            + "its exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
+            + "exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
             "or add a done-callback that logs failures.",
         )
 
@@ -249,7 +259,7 @@ def _dropped(ctx: FileContext) -> Optional[str]:
     if level == 1 and isinstance(parent, (cst.Assign, cst.AnnAssign, cst.NamedExpr)):
         target = _single_name_target(parent)
         if target is not None and ctx.function_node is not None and not _name_read(ctx.function_node, target):
-            return f"kept only in the local `{target}`, which nothing reads, and so dropped when the function returns"
+            return f"kept only in the local `{clip(target, 30)}`, which nothing reads"
     return None
 
 
@@ -351,6 +361,7 @@ class MoneyTaskAcksEarly(Rule):
             ctx.report(
                 self,
                 node.name,
+                f"Celery task `{short_name(job.name)}` moves money and is acknowledged before it runs (no acks_late)",
                 f"Celery task `{job.name}` moves money ({model.chain_text(qualname)}) and acknowledges its message "
                 "when a worker takes it, before it runs: a worker killed mid-task (deploy, OOM) loses the task for good. "
                 "Set `acks_late=True` (and `reject_on_worker_lost=True`: without it, a SIGKILLed child is still "
@@ -447,7 +458,8 @@ class PublishInsideTransaction(Rule):
         ctx.report(
             self,
             node,
-            f"`{chain[0].rsplit('.', 1)[-1]}()` publishes (`{shown} -> {what}`) and is called here inside {transaction}: "
+            f"`{short_name(chain[0], 36)}()` publishes and is called inside a transaction that may still roll back",
+            f"It publishes (`{shown} -> {what}`) and is called here inside {transaction}: "
             "the message is out the moment it is sent, so if the transaction then rolls back, the consumer acts on data "
             "that never existed (or runs before the commit and does not find it). Call it after the commit "
             "(`transaction.on_commit(...)`), or make it write an outbox row that a relay sends.",
@@ -463,7 +475,8 @@ class PublishInsideTransaction(Rule):
         ctx.report(
             self,
             node,
-            f"`{what}` runs inside {transaction}: the message is out the moment it is sent, so if the transaction then "
+            f"`{clip(what, 48)}` is sent inside a transaction that may still roll back",
+            f"It runs inside {transaction}: the message is out the moment it is sent, so if the transaction then "
             "rolls back, the consumer acts on data that never existed (or runs before the commit and does not find it). "
             "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
             "in the transaction and let a relay send it.",

@@ -12,7 +12,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity
+from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import always_raises
 from bgcheck.syntax.ir import UNKNOWN
@@ -44,28 +44,28 @@ class UnboundedQueue(Rule):
         parts = name.replace("()", "").split(".")
         short = f"{parts[0]}.{parts[-1]}"  # ``multiprocessing.get_context().Queue`` -> ``multiprocessing.Queue``
         if position is None:
-            detail = f"`{short}()` has no bound at all"
+            detail = f"Unbounded `{short}()`"
         else:
             maxsize = argument(node, "maxsize", position)
             if maxsize is None:
-                detail = f"`{short}()` is created with no maxsize"
+                detail = f"`{short}()` with no maxsize"
             elif any(a.star for a in node.args):
                 return
             else:
                 value = ctx.fold(maxsize)
                 if value is UNKNOWN or not isinstance(value, (int, float)) or isinstance(value, bool) or value > 0:
                     return  # a positive bound, or one we cannot prove unbounded
-                detail = f"`{short}(maxsize={value:g})` is unbounded (maxsize <= 0 means no limit)"
+                detail = f"`{short}(maxsize={value:g})` (no limit)"
         feeder = _fed_in_a_loop(node, ctx)
         if feeder is None:
             return
         ctx.report(
             self,
             node,
-            f"{detail} and is fed in a loop in `{feeder}()`: when producers outrun consumers it grows until memory "
-            "runs out instead of pushing back, and "
-            "everything queued is lost at a stop. Give it a maxsize and decide what happens when it is full "
-            "(block, reject upstream, or drop and count).",
+            f"{detail} is fed in a loop in `{short_name(feeder, 36)}()`: it grows without bound",
+            "When producers outrun consumers the queue grows until memory runs out instead of pushing back, and "
+            "everything queued is lost at a stop. Give it a maxsize (a maxsize <= 0 means no limit) and decide "
+            "what happens when it is full (block, reject upstream, or drop and count).",
         )
 
 
@@ -102,8 +102,9 @@ class UnboundedExecutorMap(Rule):
         ctx.report(
             self,
             node,
-            f"`Executor.map()` over {what} submits every item before yielding the first result: the whole input sits "
-            f"in memory as pending futures, and everything not yet run is lost at a stop. {advice[0].upper()}{advice[1:]}.",
+            f"`Executor.map()` over {clip(what, 40)} submits every item before yielding the first result",
+            "The whole input sits in memory as pending futures, and everything not yet run is lost at a stop. "
+            f"{advice[0].upper()}{advice[1:]}.",
         )
 
 
@@ -256,8 +257,8 @@ class UnboundedTaskFanout(Rule):
         ctx.report(
             self,
             node,
-            f"`{name.rsplit('.', 1)[-1]}()` is called once per item in this {what} with no bound on how many run at "
-            "once: a burst starts thousands of tasks that all hold memory and connections, and every one still "
+            f"`{short_name(name, 24)}()` is called once per item in this {what} with no bound on how many run at once",
+            "A burst starts thousands of tasks that all hold memory and connections, and every one still "
             "running is lost at a stop. Hold an `asyncio.Semaphore` (or a bounded queue and a fixed set of workers), "
             "or check the number in flight before starting more.",
         )
@@ -389,7 +390,8 @@ class WorkDroppedWhenFull(Rule):
         ctx.report(
             self,
             node,
-            f"`except {caught[0]}` drops the item without a trace: the work is lost and nobody can tell how much. "
+            f"`except {caught[0]}` drops the item without a trace",
+            "The work is lost and nobody can tell how much. "
             "Re-raise (reject upstream), block with a timeout, or at least log and count the dropped item.",
             end_node=node.type,
         )
@@ -404,8 +406,9 @@ class WorkDroppedWhenFull(Rule):
                     ctx.report(
                         self,
                         call,
-                        f"`suppress({caught[0]})` drops the item without a trace when the queue is full: the work is "
-                        "lost and nobody can tell how much. Block with a timeout, reject upstream, or log and count it.",
+                        f"`suppress({caught[0]})` drops the item without a trace when the queue is full",
+                        "The work is lost and nobody can tell how much. Block with a timeout, reject upstream, or log "
+                        "and count it.",
                     )
 
 

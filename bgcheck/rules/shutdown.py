@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity
+from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
@@ -75,8 +75,8 @@ class ExecutorNeverShutDown(Rule):
         ctx.report(
             self,
             node,
-            f"This {what} is kept in `{holder.split('.')[-1]}` and nothing in the project calls {method} on it: at a "
-            "stop its queued work is dropped or its threads block exit, and nobody decides which. Shut it down in the "
+            f"This {what} is kept in `{short_name(holder, 30)}` and nothing in the project calls {method} on it",
+            "At a stop its queued work is dropped or its threads block exit, and nobody decides which. Shut it down in the "
             "SIGTERM handler or shutdown hook (with a deadline), or use it in a `with` block.",
         )
 
@@ -141,14 +141,14 @@ class ShutdownWithoutWait(Rule):
                 return
         if _bounded_wait_follows(node, ctx):
             return
-        what = (
-            "`shutdown(wait=False)` returns at once and leaves queued work to run, or to die with the process, "
-            "with nobody waiting for it"
-            if is_executor
-            else "`scheduler.shutdown(wait=False)` abandons the jobs that are running"
-        )
-        fix = "Pass `cancel_futures=True` so queued work is cancelled explicitly, then wait for the running work with a deadline" if is_executor else "Wait for the running jobs with a deadline"
-        ctx.report(self, node, f"{what}: in-flight work is abandoned and lost at exit. {fix}.")
+        if is_executor:
+            message = "`shutdown(wait=False)` returns at once, and nobody waits for the queued work"
+            what = "Queued work is left to run, or to die with the process"
+            fix = "Pass `cancel_futures=True` so queued work is cancelled explicitly, then wait for the running work with a deadline"
+        else:
+            message = "`scheduler.shutdown(wait=False)` abandons the jobs that are running"
+            what, fix = "Nobody waits for the running jobs", "Wait for the running jobs with a deadline"
+        ctx.report(self, node, message, f"{what}: in-flight work is abandoned and lost at exit. {fix}.")
 
     def _terminate(self, node: cst.Call, ctx: FileContext) -> None:
         name = ctx.resolve_call(node) or ""
@@ -167,9 +167,9 @@ class ShutdownWithoutWait(Rule):
         ctx.report(
             self,
             node,
-            "`Pool.terminate()` without `close()` and `join()` first kills the workers mid-task: outstanding work is "
-            "dropped. Call `close()`, then `join()` with a deadline (poll `ready()` on the results), and terminate only "
-            "what is left.",
+            "`Pool.terminate()` without `close()` and `join()` first kills the workers mid-task",
+            "Outstanding work is dropped. Call `close()`, then `join()` with a deadline (poll `ready()` on the "
+            "results), and terminate only what is left.",
         )
 
     def _cancel(self, node: cst.Call, ctx: FileContext) -> None:
@@ -196,9 +196,9 @@ class ShutdownWithoutWait(Rule):
         ctx.report(
             self,
             node,
-            f"`{receiver}.cancel()` in a shutdown path with no await of the task afterwards: the cancellation is only "
-            "requested, the task's cleanup never runs before exit, and whatever it was doing is abandoned. Await it "
-            "(`await asyncio.wait(tasks, timeout=...)`) after cancelling.",
+            f"`{clip(receiver, 40)}.cancel()` in a shutdown path, and the task is not awaited afterwards",
+            "The cancellation is only requested: the task's cleanup never runs before exit, and whatever it was doing "
+            "is abandoned. Await it (`await asyncio.wait(tasks, timeout=...)`) after cancelling.",
         )
 
 
@@ -250,7 +250,8 @@ class DaemonThreadDoesDurableWork(Rule):
         ctx.report(
             self,
             node,
-            f"This daemon thread runs `{shown}`, which writes durably ({write}): daemon threads "
+            f"This daemon thread runs `{clip(shown, 36)}`, which writes durably ({clip(write, 32)})",
+            f"The thread runs `{shown}`, which writes durably ({write}). Daemon threads "
             "are killed abruptly at exit, with no `finally`, so the write can be cut in half or never happen. Use a "
             "non-daemon thread with a stop event that is set and joined (with a timeout) on shutdown, or a durable queue.",
             related=_write_notes(ctx.index, chain, write, scope, target),
@@ -361,12 +362,12 @@ class NoSigtermHandler(Rule):
         if found is None:
             return
         write, scope, target = found
-        what = {"main block": "This `__main__` block", "console script": f"Console script `{entry.script}`", "asyncio.run": "This `asyncio.run()` entry point", "management command": "This management command"}[entry.kind]
+        what = {"main block": "This `__main__` block", "console script": f"Console script `{clip(entry.script, 30)}`", "asyncio.run": "This `asyncio.run()` entry point", "management command": "This management command"}[entry.kind]
         ctx.report(
             self,
             node,
-            f"{what} starts background work ({', '.join(starts[:3])}) that writes durably ({write}) and no SIGTERM "
-            "handler is installed: Python's "
+            f"{what} starts background work that writes durably, with no SIGTERM handler",
+            f"It starts {', '.join(starts[:3])}, which writes durably ({write}), and no SIGTERM handler is installed: Python's "
             "default is to die at once on SIGTERM (no `finally`, no atexit), so every deploy loses the work in flight. "
             "Install one (`signal.signal(signal.SIGTERM, ...)` or `loop.add_signal_handler`) that stops intake, waits "
             "with a deadline, then cancels or persists what is left.",
@@ -436,11 +437,12 @@ class UnboundedWaitInShutdown(Rule):
         what = _unbounded_wait(node, ctx)
         if what is None:
             return
-        where = f"{root.how} `{root.function.rsplit('.', 1)[-1]}()`"
+        where = f"{clip(root.how, 32)} `{short_name(root.function, 24)}()`"
         ctx.report(
             self,
             node,
-            f"{what} in the {where} waits with no deadline: if the work does not finish, shutdown outlives the grace "
+            f"{clip(what, 36)} in the {where} waits with no deadline",
+            "If the work does not finish, shutdown outlives the grace "
             "period and SIGKILL loses what is left anyway. Wait with a timeout, then cancel or persist what remains.",
             related=notes_from(ctx.index, root.function, ctx.function_qualname),
         )
@@ -522,8 +524,8 @@ class ShutdownBudgetExceeded(Rule):
         ctx.report(
             self,
             node.name,
-            f"The waits on this shutdown path ({root.how}) add up to {total:g} s, more than the {grace:g} s grace "
-            f"period: {parts} = {total:g} s. SIGKILL arrives before the last wait ends, and what it waited for is "
+            f"The waits on this shutdown path ({clip(root.how, 24)}) add up to {total:g} s, more than the {grace:g} s grace period",
+            f"The waits: {parts} = {total:g} s. SIGKILL arrives before the last wait ends, and what it waited for is "
             "lost. Shorten the waits, run them in parallel, or raise the grace period (terminationGracePeriodSeconds).",
         )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from bgcheck.diagnostics import BG000_CODE, Applicability, Diagnostic, Edit, Fix, Location
+from bgcheck.diagnostics import BG000_CODE, Applicability, Diagnostic, Edit, Fix, Location, MAX_MESSAGE, clip
 from bgcheck.rules import catalog
 from bgcheck.rules.noqa import UnusedNoqa
 from bgcheck.run.noqa import Directive, NoqaCodes, listed_directives
@@ -53,7 +53,8 @@ def _finding(display: str, text: str, directive: Directive, unused: dict, unknow
         code=CODE,
         name=UnusedNoqa.name,
         severity=UnusedNoqa.severity,
-        message=f"Unused `noqa` directive ({'; '.join(parts)}): it silences nothing here, and would hide a future finding.",
+        message=clip(f"Unused `noqa` directive ({'; '.join(parts)})", MAX_MESSAGE),
+        explanation="It silences nothing here, and would hide a future finding on this line. Remove the codes it does not use.",
         location=location,
         fix=fix,
     )
