@@ -454,26 +454,22 @@ def _lock_cell(lock: dict) -> str:
 
 
 def _jobs_table(index, found) -> str:
-    if not found:
-        return "No background jobs found."
-    header = ("JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCKS", "VIA", "LOCATION")
+    from bgcheck.report.jobs_table import render_jobs_table
+
     rows = [
-        (
-            job.name,
-            job.kind,
-            job.framework,
-            job.schedule.describe() if job.schedule else "-",
-            ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(job.limits.items())) or "-",
-            "; ".join(_lock_cell(lock) for lock in _job_locks(index, job)) or "-",
-            job.via or "-",
-            f"{job.path}:{job.line}" if job.line else job.path,
-        )
+        {
+            "job": job.name,
+            "kind": job.kind,
+            "framework": job.framework,
+            "schedule": job.schedule.describe() if job.schedule else "-",
+            "limits": ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(job.limits.items())),
+            "locks": "; ".join(_lock_cell(lock) for lock in _job_locks(index, job)),
+            "via": job.via or "",
+            "location": f"{job.path}:{job.line}" if job.line else job.path,
+        }
         for job in found
     ]
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [header, *rows]]
-    lines.append(f"{len(found)} job{'s' if len(found) != 1 else ''}.")
-    return "\n".join(lines)
+    return render_jobs_table(rows)
 
 
 @main.command()
@@ -528,7 +524,16 @@ def rules(output_format: str) -> None:
 
 @main.command()
 @click.argument("rule")
-def explain(rule: str) -> None:
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text: rendered for reading in a terminal; markdown: the page as written.",
+)
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+def explain(rule: str, output_format: str, color: str) -> None:
     """Print the page of RULE (a code such as BG101, or a name such as cancellation-swallowed)."""
     key = rule.strip()
     if key.upper() == BG000_CODE or key.lower() == BG000_NAME:
@@ -540,7 +545,13 @@ def explain(rule: str) -> None:
     page = read_page(code)
     if page is None:
         _fail(f"no page for {code}: the installation is incomplete")
-    click.echo(page, nl=not page.endswith("\n"))
+    if output_format == "text":
+        from bgcheck.report.page import render_page
+
+        use_color = _use_color(color, sys.stdout.isatty(), to_file=False)
+        click.echo(render_page(page, use_color), nl=False, color=use_color or None)
+    else:
+        click.echo(page, nl=not page.endswith("\n"))
 
 
 if __name__ == "__main__":  # pragma: no cover

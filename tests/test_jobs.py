@@ -184,22 +184,47 @@ def test_text_table_has_a_header_and_one_row_per_job(monkeypatch):
     exit_code, out = run_jobs(INVENTORY, monkeypatch)
     assert exit_code == 0
     lines = out.rstrip("\n").split("\n")
-    header = lines[0].split()
-    columns = ["JOB", "KIND", "FRAMEWORK", "SCHEDULE", "LIMITS", "LOCATION"]
-    assert [c for c in header if c in columns] == columns  # other columns may sit between them
-    assert header[0] == "JOB" and header[-1] == "LOCATION"
+    assert lines[0].split() == ["JOB", "KIND", "FRAMEWORK", "SCHEDULE"]
     assert lines[-1] == f"{len(EXPECTED)} jobs."
-    rows = lines[1:-1]
+    rows = [line for line in lines[1:-1] if not line.startswith(" ")]  # details sit indented under their row
     assert len(rows) == len(EXPECTED)
-    starts = {column: lines[0].index(column) for column in header}
+    starts = {column: lines[0].index(column) for column in lines[0].split()}
     cell = lambda row, column: row[starts[column] :].split("  ")[0].strip()  # noqa: E731
-    found = sorted((cell(r, "JOB"), cell(r, "KIND"), cell(r, "FRAMEWORK"), cell(r, "LOCATION")) for r in rows)
+    details = {}  # row -> the indented lines under it, joined
+    for line in lines[1:-1]:
+        if line.startswith(" "):
+            details[current] = (details[current] + " " + line.strip()).strip()
+        else:
+            current = line
+            details[current] = ""
+    found = sorted((cell(r, "JOB"), cell(r, "KIND"), cell(r, "FRAMEWORK"), details[r].split(" \u00b7 ")[0]) for r in rows)
     assert found == sorted((name, kind, framework, location) for name, _f, kind, framework, *_, location, _r in EXPECTED)
     receipt = next(r for r in rows if r.startswith("inventory.actors.send_receipt "))
-    assert cell(receipt, "LIMITS") == "time_limit=120"
     assert cell(receipt, "SCHEDULE") == "-"
+    assert details[receipt] == "inventory/actors.py:12 \u00b7 time_limit=120 \u00b7 decorator dramatiq.actor"
     purge = next(r for r in rows if cell(r, "JOB") == "inventory.huey_tasks.purge_old_orders")
-    assert cell(purge, "SCHEDULE") == f"cron hour=3 ({NO_MINUTE})"
+    assert cell(purge, "SCHEDULE") == "cron hour=3 (no minute\u2026"  # cut to fit, and given in full below
+    assert details[purge].endswith(f"schedule: cron hour=3 ({NO_MINUTE})")
+
+
+def test_text_table_fits_100_columns(monkeypatch):
+    exit_code, out = run_jobs(INVENTORY, monkeypatch)
+    assert exit_code == 0
+    too_wide = [line for line in out.splitlines() if len(line) > 100]
+    assert not too_wide, too_wide
+
+
+def test_text_table_cuts_a_long_job_name_from_the_front():
+    from bgcheck.report.jobs_table import render_jobs_table
+
+    name = "proj.billing_and_invoicing.monthly.send_the_monthly_invoices"
+    row = {"job": name, "kind": "queued", "framework": "Celery", "schedule": "-", "location": "proj/tasks.py:3", "limits": "", "locks": "", "via": "decorator celery.shared_task"}
+    header, line, *details, total = render_jobs_table([row]).split("\n")
+    assert line.startswith("\u2026") and line.split()[0].endswith(".send_the_monthly_invoices")
+    assert len(line.split()[0]) == 38
+    assert all(len(detail) <= 100 and detail.startswith("    ") for detail in details)
+    assert " ".join(d.strip() for d in details) == f"proj/tasks.py:3 \u00b7 decorator celery.shared_task \u00b7 job: {name}"
+    assert total == "1 job."
 
 
 # ---------------------------------------------------------------------------

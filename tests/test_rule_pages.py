@@ -266,7 +266,7 @@ def test_explain_prints_the_page_by_code_and_by_name(path):
         pytest.fail(f"{path.name}: no rule has this code")
     expected = path.read_text(encoding="utf-8")
     for key in (row["code"], row["name"]):
-        result = _runner().invoke(main, ["explain", key])
+        result = _runner().invoke(main, ["explain", key, "--format", "markdown"])
         assert result.exit_code == 0, f"bgcheck explain {key}: exit {result.exit_code}, stderr {result.stderr!r}"
         assert result.stdout == expected, f"bgcheck explain {key} does not print {path.name}"
 
@@ -274,7 +274,7 @@ def test_explain_prints_the_page_by_code_and_by_name(path):
 def test_explain_cancellation_swallowed_by_code_and_by_name():
     expected = (PAGES_DIR / "BG101.md").read_text(encoding="utf-8")
     for key in ("BG101", "cancellation-swallowed"):
-        result = _runner().invoke(main, ["explain", key])
+        result = _runner().invoke(main, ["explain", key, "--format", "markdown"])
         assert result.exit_code == 0
         assert result.stdout == expected
 
@@ -378,3 +378,38 @@ def test_readme_rule_table_is_the_registry():
     spec.loader.exec_module(module)
     text = (repo / "README.md").read_text(encoding="utf-8")
     assert module.render(text) == text, "README.md's rule table is out of date: run python scripts/rule_table.py"
+
+
+# ---------------------------------------------------------------------------
+# bgcheck explain, rendered for a terminal
+
+
+@pytest.mark.parametrize("path", PAGES, ids=_page_id)
+def test_explain_renders_the_page_without_markdown_syntax(path):
+    """Headings underlined, code indented, links as their text, no fence or its test attributes."""
+    page = parse_page(path.read_text(encoding="utf-8"))
+    result = _runner().invoke(main, ["explain", path.stem])
+    assert result.exit_code == 0, result.stderr
+    shown = result.stdout
+    assert "\x1b[" not in shown  # not a terminal: no colour
+    lines = shown.splitlines()
+    assert lines[:2] == [page.title, "=" * len(page.title)]
+    for section in page.sections:
+        assert f"{section.heading}\n{'-' * len(section.heading)}\n" in shown
+    assert "```" not in shown and "file=" not in shown
+    assert "](" not in shown, "a link is shown as its text"
+    example = page.section("Example")
+    for block in example.blocks:
+        path_attribute = block.attributes.get("file")
+        if path_attribute:
+            assert f"    # {path_attribute}\n" in shown
+        first = next(line for line in block.text.splitlines() if line.strip())
+        assert f"    {first}" in lines
+
+
+def test_explain_with_colour_highlights_code_and_headings():
+    result = _runner().invoke(main, ["explain", "BG501", "--color", "always"], color=True)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b[1;36mExample\x1b[0m" in result.stdout
+    assert "\x1b[34mimport\x1b[39;49;00m" in result.stdout  # pygments' Python keyword
+    assert "every replica runs every scheduled job," in result.stdout  # a link's text, without its target
