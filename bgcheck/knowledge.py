@@ -756,6 +756,9 @@ DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "d
 # their own are the WORK_STARTS rows whose function is a coroutine (``create_task(f())``).
 EVENT_LOOP_ROOTS = frozenset({"asyncio.run", "asyncio.runners.run"})
 EVENT_LOOP_ROOT_METHODS = frozenset({"run_until_complete"})  # loop.run_until_complete(f())
+# A task started on the running loop (``asyncio.get_running_loop().create_task(coro)``): how a
+# project's own ``create_task`` helper usually starts the coroutine it is given.
+LOOP_TASK_STARTS = re.compile(r"asyncio(\.events)?\.(get_running_loop|get_event_loop|new_event_loop)\(\)\.(create_task|ensure_future)")
 TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.

@@ -1091,3 +1091,218 @@ def test_task_started_with_the_coro_keyword_that_ends_is_silent(bg):
         """
     )
     assert codes(found, "BG1") == []
+
+
+# ---------------------------------------------------------------------------
+# Tasks started through the project's own helpers: a plain function that starts the coroutine it
+# is given (``def start(coro): return loop.create_task(coro)``), also through another such helper.
+
+ROUTINE = """
+    import asyncio
+
+    async def routine(client):
+        while True:
+            try:
+                await client.fetch()
+            except asyncio.CancelledError:
+                return
+    """
+
+
+def test_task_started_through_project_helpers_across_modules_that_ends_is_silent(bg):
+    found = bg.files(
+        {
+            "pkg/__init__.py": "",
+            "pkg/util.py": """
+                from asyncio import get_running_loop
+
+                def create_task(coro):
+                    loop = get_running_loop()
+                    return loop.create_task(coro)
+                """,
+            "pkg/fetcher.py": ROUTINE
+            + """
+    class Fetcher:
+        def __init__(self, client):
+            from pkg.util import create_task
+            self._task = create_task(self._run(client))
+
+        async def _run(self, client):
+            try:
+                await client.connect()
+            except asyncio.CancelledError:
+                return
+
+    def start(client):
+        from pkg.util import create_task
+
+        def start_pending(coro, node_id):
+            task = create_task(coro)
+            task.add_done_callback(print)
+
+        start_pending(routine(client), node_id=1)
+    """,
+        }
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_method_helper_that_starts_its_argument_keyword_too(bg):
+    found = bg.code(
+        ROUTINE
+        + """
+    class Service:
+        def _spawn(self, coro, *, name=None):
+            return asyncio.ensure_future(coro)
+
+        def start(self, client):
+            self._spawn(coro=routine(client), name="routine")
+    """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_coroutine_given_to_a_helper_that_awaits_it_is_flagged(bg):
+    # An async helper may await what it starts and go on from its result: not a task of its own.
+    found = bg.code(
+        ROUTINE
+        + """
+    async def run_guarded(coro):
+        task = asyncio.create_task(coro)
+        result = await task
+        print("went on", result)
+
+    async def main(client):
+        await run_guarded(routine(client))
+    """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
+
+
+def test_coroutine_given_to_a_helper_that_does_not_start_it_is_flagged(bg):
+    found = bg.code(
+        ROUTINE
+        + """
+    def remember(coro):
+        PENDING.append(coro)
+
+    PENDING = []
+
+    def start(client):
+        remember(routine(client))
+    """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
+
+
+def test_helper_parameter_bound_again_is_not_the_coroutine_given(bg):
+    found = bg.code(
+        ROUTINE
+        + """
+    def start_other(coro):
+        coro = asyncio.sleep(1)
+        return asyncio.create_task(coro)
+
+    def start(client):
+        start_other(routine(client))
+    """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
+
+
+def test_coroutine_started_through_a_helper_and_awaited_elsewhere_is_flagged(bg):
+    found = bg.code(
+        ROUTINE
+        + """
+    def spawn(coro):
+        return asyncio.create_task(coro)
+
+    def start(client):
+        spawn(routine(client))
+
+    async def once(client):
+        await routine(client)
+        print("goes on")
+    """
+    )
+    assert codes(found, "BG1") == [("BG101", 8)]
+
+
+# ---------------------------------------------------------------------------
+# A service loop that a thread runs, and the program's main thread too: ``except SystemExit``
+# around the loop ends the service (a thread never receives it; on the main thread it is the
+# program's top). In a job that is not a thread, it keeps the worker going.
+
+SERVICE = """
+    import threading
+
+    class Service:
+        def __init__(self):
+            self.stopped = threading.Event()
+
+        def start(self):
+            try:
+                while not self.stopped.is_set():
+                    self.tick()
+            except (KeyboardInterrupt, SystemExit):
+                self.stopped.set()
+            finally:
+                self.sync()
+
+        def tick(self): ...
+
+        def sync(self): ...
+
+    class Embedded(threading.Thread):
+        def __init__(self):
+            super().__init__()
+            self.service = Service()
+
+        def run(self):
+            self.service.start()
+
+    def main():
+        Service().start()
+    """
+
+
+def test_interrupt_ending_a_service_loop_run_by_a_thread_is_silent(bg):
+    assert codes(bg.code(SERVICE), "BG") == []
+
+
+def test_interrupt_swallowed_inside_the_loop_of_thread_run_code_is_flagged(bg):
+    source = SERVICE.replace(
+        """            try:
+                while not self.stopped.is_set():
+                    self.tick()
+            except (KeyboardInterrupt, SystemExit):
+                self.stopped.set()
+            finally:
+                self.sync()""",
+        """            while not self.stopped.is_set():
+                try:
+                    self.tick()
+                except (KeyboardInterrupt, SystemExit):
+                    continue""",
+    )
+    assert source != SERVICE
+    assert codes(bg.code(source), "BG") == [("BG101", 12)]
+
+
+def test_interrupt_ending_a_loop_in_a_celery_task_is_flagged(bg):
+    found = bg.code(
+        """
+        from celery import Celery
+
+        app = Celery("proj")
+
+        @app.task
+        def drain(queue):
+            try:
+                while True:
+                    queue.handle_one()
+            except SystemExit:
+                queue.note_stopped()
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 11)]

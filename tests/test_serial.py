@@ -222,7 +222,8 @@ def test_unknown_expressions_are_refused_when_written(node):
 def _valid_summary_data() -> list:
     summary = _summary_with(("call", "f", (("v", 1),), (("k", ("v", "x")),)), ("seq", "list", (("v", 2.5),)))
     summary.functions["m.f"] = FunctionSummary(
-        qualname="m.f", name="f", is_async=False, class_qualname="m.K", params=("a",), line=2, calls=("g",), call_sites=((3, 5),)
+        qualname="m.f", name="f", is_async=False, class_qualname="m.K", params=("a",), line=2, calls=("g",), call_sites=((3, 5),),
+        param_handoffs=(("a", "asyncio.create_task", ""),), call_handoffs=(("m.start", "coro", "m.g"),),
     )
     summary.module_calls, summary.module_call_sites = ("h",), ((9, 1),)
     summary.classes["m.K"] = ClassSummary(qualname="m.K", name="K", bases=("b.B",), attrs={"x": ("v", 1)}, line=1)
@@ -261,7 +262,9 @@ SUMMARY_DAMAGE = {
     "queue put loop unknown": ((11, 0, 2), "forever"),
     "queue put loop for without a row": ((11, 0, 2), ["for"]),
     "queue put too short": ((11, 0), ["m.Q", 0, True]),
-    "function returns a string": ((5, 0, 13), "?"),
+    "function returns a string": ((5, 0, 15), "?"),
+    "param handoff not a triple": ((5, 0, 13), [["coro", "asyncio.create_task"]]),
+    "call handoff holds a number": ((5, 0, 14), [["m.start", "", 1]]),
     "passed refs hold a number": ((12,), [1]),
     "has_main_block null": ((13,), None),
     "rows not a list": ((14,), {"0": ["v", 1]}),

@@ -95,7 +95,7 @@ def version_tag() -> str:
 
 # An entry's first line: what it is, for which bgcheck, under which key. Checked, byte for
 # byte, before anything else in the entry is looked at.
-ENTRY_FORMAT = 4  # 3: diagnostics carry their fix; 4: and their explanation
+ENTRY_FORMAT = 5  # 3: diagnostics carry their fix; 4: and their explanation; 5: summaries keep handoffs
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -393,8 +393,8 @@ MODULE_FIELDS = (
 )
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
-    "params", "line", "endless_loop", "is_generator", "calls_after_yield", "returns", "call_contexts",
-    "conditional_calls",
+    "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
+    "call_contexts", "conditional_calls",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
 
@@ -403,7 +403,8 @@ def _function_to_data(f: FunctionSummary, add) -> list:
     return [
         f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
         _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
-        f.is_generator, list(f.calls_after_yield), add(f.returns), _contexts_to_data(f.call_contexts, add),
+        f.is_generator, list(f.calls_after_yield), _triples_to_data(f.param_handoffs),
+        _triples_to_data(f.call_handoffs), add(f.returns), _contexts_to_data(f.call_contexts, add),
         [_int(i) for i in f.conditional_calls],
     ]
 
@@ -511,6 +512,20 @@ def _sites_from_data(value, calls: tuple) -> tuple:
     return tuple(zip(flat[0::2], flat[1::2]))
 
 
+def _triples_to_data(triples: tuple) -> list:
+    """Triples of strings (a function's handoffs) as lists."""
+    result = []
+    for triple in triples:
+        if type(triple) is not tuple or len(triple) != 3:
+            raise DataError("expected triples of strings")
+        result.append([_str(item) for item in triple])
+    return result
+
+
+def _triples_from_data(value) -> tuple:
+    return tuple(tuple(_strs(_record(item, 3))) for item in _list(value))
+
+
 def _check_strs(*groups) -> None:
     for group in groups:
         for item in group:
@@ -533,7 +548,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
     from bgcheck.load.summary import FunctionSummary
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
-     is_generator, calls_after_yield, returns, call_contexts, conditional_calls) = _record(data, len(FUNCTION_FIELDS))
+     is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
+     conditional_calls) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -549,6 +565,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         endless_loop=_bool(endless_loop),
         is_generator=_bool(is_generator),
         calls_after_yield=_strs(calls_after_yield),
+        param_handoffs=_triples_from_data(param_handoffs),
+        call_handoffs=_triples_from_data(call_handoffs),
         returns=nodes[_row_index(returns, len(nodes))],
         call_contexts=_contexts_from_data(call_contexts, nodes),
         conditional_calls=tuple(_int(i) for i in _list(conditional_calls)),

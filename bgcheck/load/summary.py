@@ -51,6 +51,13 @@ class FunctionSummary:
     endless_loop: bool = False
     is_generator: bool = False  # contains ``yield``: calling it returns a generator
     calls_after_yield: tuple = ()  # targets called after the first ``yield`` (a lifespan's shutdown half)
+    # What its calls hand on (the first positional argument, "" below, or a keyword argument):
+    # (parameter name, call target, argument) for a parameter handed on as it is
+    # (``def start(coro): create_task(coro)``), and (call target, argument, target of the call that
+    # is the argument) for a call's result handed on (``start(self._fetch())``). The execution model
+    # sees through project functions that start the coroutine they are given.
+    param_handoffs: tuple = ()
+    call_handoffs: tuple = ()
     # What calling it returns, as IR: from the return annotation, else the one value every
     # ``return`` gives (``return ThreadPoolExecutor(...)``); UNKNOWN_IR when neither tells.
     returns: IR = UNKNOWN_IR
@@ -158,6 +165,8 @@ class _Scope:
         self.calls_after_yield: list[cst.Call] = []  # in source order, after the first ``yield``
         self.globals: set[str] = set()
         self.located: set[str] = set()  # callees as written whose first call here is located
+        self.params: set[str] = set()  # a function's parameters
+        self.handoffs: list[tuple] = []  # (call, argument key, the argument: a Name or a Call)
         self.endless_loop = False
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
@@ -288,6 +297,7 @@ class SummaryBuilder(cst.CSTVisitor):
         is_classmethod = "classmethod" in decorator_names
         for index, param in enumerate(ordered + list(params.kwonly_params)):
             name = param.name.value
+            scope.params.add(name)
             if index == 0 and enclosing_class and not is_static and param in ordered:
                 scope.bind(name, ("self", enclosing_class, is_classmethod))
             elif param.annotation is not None:
@@ -458,6 +468,8 @@ class SummaryBuilder(cst.CSTVisitor):
         blocks = tuple(self.scope.withs[:-1] if self.scope.in_with_items else self.scope.withs)
         if blocks or self.scope.lambdas:
             self.scope.placed.append((node, blocks, self.scope.lambdas > 0))
+        if self.scope.kind == "function":
+            self._note_handoffs(node)
         if self.scope.is_generator:
             self.scope.calls_after_yield.append(node)
         func = node.func
@@ -494,6 +506,18 @@ class SummaryBuilder(cst.CSTVisitor):
         if key not in self.scope.located:
             self.scope.located.add(key)
             self.call_counter.want(id(node), key, n)
+
+    def _note_handoffs(self, node: cst.Call) -> None:
+        if not isinstance(node.func, (cst.Name, cst.Attribute)):
+            return
+        for position, arg in enumerate(node.args):
+            if arg.star or (arg.keyword is None and position):
+                continue
+            value = arg.value
+            if (isinstance(value, cst.Name) and value.value in self.scope.params) or (
+                isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute))
+            ):
+                self.scope.handoffs.append((node, arg.keyword.value if arg.keyword else "", value))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> bool:
         if "\n" in node.value or "\r" in node.value:
@@ -577,6 +601,7 @@ class SummaryBuilder(cst.CSTVisitor):
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
             targets: dict[int, Optional[str]] = {}
             func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites, targets)
+            func.param_handoffs, func.call_handoffs = _handoffs(scope, resolve)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
             func.call_contexts = _call_contexts(scope, resolve, targets, may_lock)
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
@@ -787,6 +812,36 @@ def _conditional_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int,
     return tuple(position for position, target in enumerate(calls) if target not in sure)
 
 
+def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple]:
+    """A function's handoffs (see ``FunctionSummary.param_handoffs``), deduplicated; a parameter
+    bound again in the body is not handed on as it came."""
+    params: dict[tuple, None] = {}
+    calls: dict[tuple, None] = {}
+    for node, key, value in scope.handoffs:
+        target = _call_target_or_written(node, resolve)
+        if target is None:
+            continue
+        if isinstance(value, cst.Name):
+            if len(scope.bindings.get(value.value, ())) == 1:
+                params.setdefault((value.value, target, key), None)
+        else:
+            inner = _call_target_or_written(value, resolve)
+            if inner is not None:
+                calls.setdefault((target, key, inner), None)
+    return tuple(params), tuple(calls)
+
+
+def _call_target_or_written(call: cst.Call, resolve) -> Optional[str]:
+    """A call's resolved target, or as written marked with a leading "?" (see ``_resolved_calls``)."""
+    target = call_target(call.func, resolve)
+    if target is None:
+        written = dotted_name(call.func)
+        if written is None and isinstance(call.func, cst.Attribute):
+            written = "." + call.func.attr.value
+        target = f"?{written}" if written else None
+    return target
+
+
 def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None, targets: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:
     """Resolved call targets and where each is first called (``sites``: id(call) -> (line, column));
     a call that does not resolve is kept as written, marked with a leading "?" (``?session.commit``),
@@ -795,12 +850,7 @@ def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None
     seen: dict[str, tuple[int, int]] = {}
     sites = sites or {}
     for call in calls:
-        target = call_target(call.func, resolve)
-        if target is None:
-            written = dotted_name(call.func)
-            if written is None and isinstance(call.func, cst.Attribute):
-                written = "." + call.func.attr.value
-            target = f"?{written}" if written else None
+        target = _call_target_or_written(call, resolve)
         if targets is not None:
             targets[id(call)] = target
         if target and target not in seen:

@@ -216,6 +216,7 @@ class ExecutionModel:
         self._signal_handlers: Optional[set[str]] = None
         self._worker_only: Optional[set[str]] = None  # computed on first use
         self._task_only: Optional[set[str]] = None
+        self._other_job_code: Optional[set[str]] = None  # reached from a job that is not a thread
 
     @property
     def signal_handlers(self) -> set[str]:
@@ -260,6 +261,17 @@ class ExecutionModel:
         if self._worker_only is None:
             self._worker_only = self._worker_thread_only()
         return qualname in self._worker_only
+
+    def job_code_only_of_threads(self, qualname: Optional[str]) -> bool:
+        """Is every job that runs this function a thread (or a thread pool's work)? Then, run as a
+        job, it never receives KeyboardInterrupt or a signal handler's SystemExit (they arrive on the
+        main thread only); run on the main thread, it is plain program code, not a job."""
+        if qualname is None or not self.thread_roots:
+            return False
+        if self._other_job_code is None:
+            others = sorted(q for q in self.index.job_roots if q not in self.thread_roots)
+            self._other_job_code = set(self.index.reachable(others))
+        return qualname in self.index.job_code and qualname not in self._other_job_code
 
     def runs_only_as_task(self, qualname: Optional[str]) -> bool:
         """Is this coroutine function run only as a task of its own (``create_task(f())``,
@@ -320,20 +332,71 @@ def _started_coroutine(call) -> Optional[tuple]:
     return None
 
 
+def _starts_as_root_or_task(target: str) -> bool:
+    """Does a call of ``target`` run its coroutine argument as an event loop's root or a task of its own?"""
+    return (
+        target in knowledge.EVENT_LOOP_ROOTS
+        or target.rsplit(".", 1)[-1] in knowledge.EVENT_LOOP_ROOT_METHODS
+        or bool(knowledge.LOOP_TASK_STARTS.fullmatch(target))
+        or any(start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS)
+    )
+
+
+def _coroutine_argument(target: str, key: str) -> bool:
+    """Is the argument ``key`` ("" for the first positional one) of a task start the coroutine it runs?"""
+    return key in ("", "coro", "main")
+
+
+def _task_helpers(index) -> dict[str, set[str]]:
+    """Plain project functions that start the coroutine they are given as a task of their own
+    (``def start(coro): return asyncio.get_running_loop().create_task(coro)``), also through one
+    another: function -> the argument keys that take the coroutine ("" for the first positional
+    argument, or a parameter's name as a keyword)."""
+    helpers: dict[str, set[str]] = {}
+    for _round in range(4):  # a helper of a helper of a helper: enough for real projects
+        changed = False
+        for qualname, (_summary, func) in index.functions.items():
+            if func.is_async:
+                continue  # it could await the task it starts, and go on from its result
+            for param, target, key in func.param_handoffs:
+                canonical = index.canonical(target) or target
+                callee = index.resolve_function(canonical)
+                starts = (_starts_as_root_or_task(canonical) and _coroutine_argument(canonical, key)) or (
+                    callee in helpers and key in helpers[callee]
+                )
+                if starts:
+                    keys = helpers.setdefault(qualname, set())
+                    before = len(keys)
+                    keys.update(_argument_keys(func, param))
+                    changed = changed or len(keys) != before
+        if not changed:
+            break
+    return helpers
+
+
+def _argument_keys(func, param: str) -> set[str]:
+    """How a caller passes ``param``: by keyword, and as the first positional argument when it is the
+    first parameter a caller fills (after ``self`` or ``cls`` of a method)."""
+    keys = {param}
+    params = list(func.params)
+    if func.class_qualname and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    if params and params[0] == param:
+        keys.add("")
+    return keys
+
+
 def _task_only(index) -> set[str]:
     """Coroutine functions started as tasks, whose every project caller is a scope that
-    starts them (the call inside ``create_task(...)`` is a call of the function too)."""
+    starts them (the call inside ``create_task(...)`` is a call of the function too), directly or
+    through a project helper that starts the coroutine it is given (``_task_helpers``)."""
     starters: dict[str, set[str]] = {}  # function -> scopes that start it as a task
     for summary in index.modules.values():
         for call, scope in summary.recorded_calls:
             if not call or call[0] != "call" or not call[1]:
                 continue
             target = index.canonical(call[1]) or call[1]
-            if not (
-                target in knowledge.EVENT_LOOP_ROOTS
-                or target.rsplit(".", 1)[-1] in knowledge.EVENT_LOOP_ROOT_METHODS
-                or any(start.func == ("coro", 0) and start.matches(target, None) for start in knowledge.WORK_STARTS)
-            ):
+            if not _starts_as_root_or_task(target):
                 continue
             started = _started_coroutine(call)
             if started is None or started[0] != "call" or not started[1]:
@@ -342,6 +405,16 @@ def _task_only(index) -> set[str]:
             func = index.function(function) if function else None
             if func is not None and func.is_async:
                 starters.setdefault(function, set()).add(scope)
+    helpers = _task_helpers(index)
+    for qualname, (_summary, func) in index.functions.items():
+        for target, key, inner in func.call_handoffs:
+            helper = index.resolve_function(target)
+            if helper is None or key not in helpers.get(helper, ()):
+                continue
+            function = index.resolve_function(inner)
+            started = index.function(function) if function else None
+            if started is not None and started.is_async:
+                starters.setdefault(function, set()).add(qualname)
     callers: dict[str, set[str]] = {}
     for name in index.functions:
         for callee in index.callees(name):

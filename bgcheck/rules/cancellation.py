@@ -357,9 +357,14 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
 
     Outside coroutines and job code, a handler that lets the function go on is the
     top-level ``except KeyboardInterrupt:`` around ``main()``: the program then ends.
-    Inside a loop, a handler that can go round again keeps the program running.
+    Inside a loop, a handler that can go round again keeps the program running. Job code that
+    only threads run is program code here: as a thread's work, the interrupt never reaches it
+    (a service loop also run by a thread: ``except SystemExit: stop.set()`` around its loop).
     """
-    if ctx.in_coroutine or ctx.in_job_code:
+    if ctx.in_coroutine:
+        return True
+    model = ctx.index.execution
+    if ctx.in_job_code and not (model is not None and model.job_code_only_of_threads(ctx.function_qualname)):
         return True
     return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
 
