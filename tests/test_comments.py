@@ -1,6 +1,6 @@
 """Comments and strings never decide a finding.
 
-Every fixture project and every rule page example is checked three times: as written, with a
+Every fixture project, every rule fixture (tests/rules/) and every rule page example is checked three times: as written, with a
 comment appended to every line that can take one, and with a string statement appended to every
 simple statement. The comment and the string are made of the words rules used to look for in the
 text (``timeout=``, ``await task``, ``limit``, ``len(``, ``def nightly():``, ``daemon = True``, ...).
@@ -22,6 +22,8 @@ import pytest
 from bgcheck.load.config import load_config
 from bgcheck.run.engine import run
 from conftest import codes, write_project
+from test_rule_fixtures import FOLDERS as RULE_FIXTURES
+from test_rule_fixtures import copy_project, projects_of
 from test_rule_pages import PAGES, parse_page, project_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,14 +55,19 @@ def _insert(source: str, insertions: dict[tuple[int, int], str]) -> str:
 
 
 def with_comments(source: str) -> str:
-    """A comment at the end of every line that ends outside a string and has no comment yet
-    (lines ending in a backslash continuation cannot take one)."""
+    """A comment at the end of every line that ends outside a string (lines ending in a
+    backslash continuation cannot take one); on a line that has a comment already, the words go
+    at its start (a rule fixture's ``# error:`` marker sits on every flagged line), unless it is
+    a ``# noqa`` (which does decide)."""
     tokens = _tokens(source)
-    commented = {tok.start[0] for tok in tokens if tok.type == tokenize.COMMENT}
+    comments = {tok.start[0]: tok for tok in tokens if tok.type == tokenize.COMMENT}
     insertions = {}
     for tok in tokens:
-        if tok.type in (tokenize.NEWLINE, tokenize.NL) and tok.start[0] not in commented:
+        if tok.type in (tokenize.NEWLINE, tokenize.NL) and tok.start[0] not in comments:
             insertions[tok.start] = COMMENT
+    for comment in comments.values():
+        if "noqa" not in comment.string.lower():
+            insertions[comment.start] = COMMENT.lstrip() + " "
     return _insert(source, insertions)
 
 
@@ -499,3 +506,16 @@ def test_bg604_a_row_lock_in_a_comment_is_no_relay(bg):
         select=["BG604"],
     )
     assert codes(found) == [("BG604", 13)]
+
+
+@pytest.mark.parametrize("kind", sorted(TRANSFORMS))
+# BG000's fixture files do not tokenize: there is nothing to comment.
+@pytest.mark.parametrize("folder", [f for f in RULE_FIXTURES if f.name != "BG000"], ids=lambda p: p.name)
+def test_rule_fixture_findings_do_not_depend_on_comments_or_strings(folder, kind, tmp_path, monkeypatch):
+    """The rule fixtures run in preview mode (tests/test_rule_fixtures.py); each project apart."""
+    for project in projects_of(folder):
+        plain = copy_project(folder, project, tmp_path / "plain")
+        changed = copy_project(folder, project, tmp_path / kind, TRANSFORMS[kind])
+        expected = outcome(plain, monkeypatch, preview=True)
+        shown = project.relative_to(folder.parent).as_posix()
+        assert_same(outcome(changed, monkeypatch, preview=True), expected, f"tests/rules/{shown} with {kind}")

@@ -10,6 +10,7 @@ import pytest
 
 from bgcheck.run import noqa as noqa_module
 from bgcheck.run.noqa import ALL, is_suppressed, parse_noqa
+from conftest import codes as found_codes
 
 
 def codes(*names: str) -> frozenset[str]:
@@ -289,3 +290,18 @@ def test_all_contains_every_code():
 def test_all_is_distinct_from_code_sets():
     assert ALL != frozenset()
     assert not isinstance(ALL, frozenset)
+
+
+def test_noqa_with_another_code_does_not_suppress(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def worker():
+            try:
+                await asyncio.sleep(1)
+            except asyncio.CancelledError:  # noqa: E501
+                pass
+        """
+    )
+    assert found_codes(found) == [("BG101", 7)]

@@ -109,11 +109,6 @@ def test_preview_must_be_a_boolean(tmp_path):
     assert "preview" in str(error.value) and "true or false" in str(error.value)
 
 
-def test_the_preview_rules_today():
-    # A rule leaves preview when its precision on the ecosystem check reaches the bar.
-    assert sorted(r.code for r in all_rules() if r.preview) == ["BG101", "BG203", "BG301", "BG401"]
-
-
 def test_every_preview_rule_says_so_on_its_page():
     from bgcheck.rules.pages import read_page
 

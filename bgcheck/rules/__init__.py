@@ -1,11 +1,13 @@
 """The rules. The rule modules register themselves in ``REGISTRY`` when imported, and are
 imported on first use (``all_rules``, ``rule_by_code_or_name``, ``REGISTRY``): they pull in
 libcst and the project models, which ``bgcheck --version``, ``bgcheck rules`` (see
-``catalog.py``) and the reporters do not need."""
+``catalog.py``) and the reporters do not need. Every module of the package is imported: a
+new rule family is a new module, listed nowhere else."""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, BG000_SUMMARY, Severity
 from bgcheck.rules import base
@@ -13,14 +15,11 @@ from bgcheck.rules.base import Rule
 
 __all__ = ["REGISTRY", "Rule", "all_rules", "facts_read", "rule_by_code_or_name", "rule_table"]
 
-# Each module registers its family: BG001 (noqa), BG101-BG104, BG201-BG205, BG301-BG304, BG401-BG406,
-# BG501-BG503, BG601-BG604.
-RULE_MODULES = ("noqa", "cancellation", "endings", "queues", "shutdown", "locks", "money")
-
-
 def _registry() -> dict[str, type[Rule]]:
-    for name in RULE_MODULES:
-        importlib.import_module(f"bgcheck.rules.{name}")  # a no-op once imported
+    """Every module of the package imported (a no-op once imported): a rule family is a module
+    here whose ``@register`` fills the registry, listed nowhere else."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
     return base.REGISTRY
 
 

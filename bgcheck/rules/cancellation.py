@@ -370,14 +370,19 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
 
 
 def _is_retry_shape(handler: cst.ExceptHandler) -> bool:
-    """A handler whose body is only ``continue`` or ``pass`` (EINTR retry loops)."""
+    """A handler whose body is only ``continue`` or ``pass`` (EINTR retry loops); a string on a
+    line of its own does nothing and does not count."""
     statements = handler.body.body
     for statement in statements:
         if not isinstance(statement, cst.SimpleStatementLine):
             return False
-        if not all(isinstance(small, (cst.Continue, cst.Pass)) for small in statement.body):
+        if not all(isinstance(small, (cst.Continue, cst.Pass)) or _is_string_statement(small) for small in statement.body):
             return False
     return True
+
+
+def _is_string_statement(small: cst.BaseSmallStatement) -> bool:
+    return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 # (short message, explanation) per kind of stop.

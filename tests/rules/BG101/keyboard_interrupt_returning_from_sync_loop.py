@@ -1,0 +1,7 @@
+# Not flagged: keyboard interrupt returning from sync loop.
+def main(poll):
+    while True:
+        try:
+            poll()
+        except KeyboardInterrupt:
+            return 130

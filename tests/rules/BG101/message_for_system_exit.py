@@ -1,0 +1,8 @@
+# Flagged: message for system exit.
+import asyncio
+
+async def worker():
+    try:
+        await asyncio.sleep(1)
+    except SystemExit:  # error: BG101
+        pass

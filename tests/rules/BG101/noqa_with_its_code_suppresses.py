@@ -1,0 +1,8 @@
+# Not flagged: noqa with its code suppresses.
+import asyncio
+
+async def worker():
+    try:
+        await asyncio.sleep(1)
+    except asyncio.CancelledError:  # noqa: BG101
+        pass

@@ -1,0 +1,1 @@
+from .compat import Stop

@@ -1,0 +1,1 @@
+from asyncio import CancelledError as Stop

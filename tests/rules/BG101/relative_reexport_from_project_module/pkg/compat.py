@@ -1,0 +1,2 @@
+import asyncio
+Stop = asyncio.CancelledError

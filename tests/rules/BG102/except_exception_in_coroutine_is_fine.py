@@ -1,0 +1,8 @@
+# Not flagged: except exception in coroutine is fine.
+import asyncio
+
+async def worker():
+    try:
+        await asyncio.sleep(1)
+    except Exception:
+        pass

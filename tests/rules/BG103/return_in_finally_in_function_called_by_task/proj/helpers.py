@@ -1,0 +1,5 @@
+def fetch_all():
+    try:
+        download()
+    finally:
+        return None  # error: BG103

@@ -1,0 +1,12 @@
+# Flagged: app conf update with dict.
+from celery import Celery
+
+app = Celery()
+app.conf.update({"task_soft_time_limit": 30})
+
+@app.task
+def sync():
+    try:
+        work()
+    except Exception:  # error: BG104
+        print("failed")

@@ -1,0 +1,9 @@
+# Flagged: except star exception.
+from celery import shared_task
+
+@shared_task(soft_time_limit=30)
+def sync():
+    try:
+        work()
+    except* Exception:  # error: BG104
+        pass

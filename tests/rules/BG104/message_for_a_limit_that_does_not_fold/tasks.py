@@ -1,0 +1,9 @@
+from celery import shared_task
+from django.conf import settings
+
+@shared_task(soft_time_limit=settings.SYNC_SOFT_LIMIT)
+def sync():
+    try:
+        work()
+    except Exception:  # error: BG104
+        pass

@@ -1,0 +1,8 @@
+from celery import shared_task
+
+@shared_task(soft_time_limit=30)
+def sync():
+    try:
+        work()
+    except Exception:  # error: BG104
+        print("failed")

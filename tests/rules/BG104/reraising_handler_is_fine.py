@@ -1,0 +1,10 @@
+# Not flagged: reraising handler is fine.
+from celery import shared_task
+
+@shared_task(soft_time_limit=30)
+def sync():
+    try:
+        work()
+    except Exception:
+        cleanup()
+        raise

@@ -1,0 +1,12 @@
+# Flagged: task option of none falls back to app setting.
+from celery import Celery
+
+app = Celery()
+app.conf.task_soft_time_limit = 30
+
+@app.task(soft_time_limit=None)
+def sync():
+    try:
+        work()
+    except Exception:  # error: BG104
+        pass

@@ -1,0 +1,3 @@
+def follow_feed():
+    while True:  # error: BG201
+        print("tick")

@@ -1,0 +1,5 @@
+import time
+
+def ship_metrics():
+    while True:
+        time.sleep(10)

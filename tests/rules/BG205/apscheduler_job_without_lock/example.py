@@ -1,0 +1,7 @@
+from apscheduler.schedulers.background import BackgroundScheduler
+
+scheduler = BackgroundScheduler()  # error: BG401
+
+@scheduler.scheduled_job("cron", hour=3)
+def send_invoices():  # error: BG205
+    return 1

@@ -1,0 +1,1 @@
+QUEUE_SIZE = 0

@@ -1,0 +1,3 @@
+import os
+
+QUEUE_SIZE = int(os.environ["QUEUE_SIZE"])

@@ -1,0 +1,10 @@
+# Flagged: infinite itertools.
+import itertools
+from concurrent.futures import ProcessPoolExecutor
+
+POOL = ProcessPoolExecutor()  # error: BG401
+
+def run(handle):
+    POOL.map(handle, itertools.count())  # error: BG302
+    POOL.map(handle, itertools.cycle([1, 2]))  # error: BG302
+    POOL.map(handle, itertools.repeat(1))  # error: BG302

@@ -1,0 +1,10 @@
+# Flagged: ensure future in while true consumer.
+import asyncio
+
+async def handle(message):
+    return message
+
+async def consume(inbox):
+    while True:
+        message = await inbox.get()
+        asyncio.ensure_future(handle(message))  # error: BG303  error: BG602

@@ -1,0 +1,17 @@
+# Flagged: executor submit over kafka consumer.
+from concurrent.futures import ThreadPoolExecutor
+from kafka import KafkaConsumer
+
+POOL = ThreadPoolExecutor(max_workers=8)  # error: BG401
+
+def handle(record):
+    return record
+
+def consume():
+    consumer = KafkaConsumer("orders")
+    for record in consumer:
+        POOL.submit(handle, record)  # error: BG303  error: BG602
+
+def consume_inline():
+    for record in KafkaConsumer("refunds"):
+        POOL.submit(handle, record)  # error: BG303  error: BG602

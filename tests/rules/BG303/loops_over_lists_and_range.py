@@ -1,0 +1,20 @@
+# Not flagged: loops over lists and range.
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
+POOL = ThreadPoolExecutor()  # error: BG401
+
+async def handle(message):
+    return message
+
+async def fixed():
+    for message in [1, 2, 3]:
+        asyncio.create_task(handle(message))  # error: BG602
+
+def numbered():
+    for i in range(100):
+        POOL.submit(print, i)  # error: BG602
+
+async def batch(messages):
+    for message in messages:
+        asyncio.create_task(handle(message))  # error: BG602

@@ -1,0 +1,12 @@
+# Not flagged: outside a loop and loops with a condition.
+import asyncio
+
+async def handle(message):
+    return message
+
+async def once(message):
+    asyncio.create_task(handle(message))  # error: BG602
+
+async def until_stopped(inbox, stop):
+    while not stop.is_set():
+        asyncio.create_task(handle(await inbox.get()))  # error: BG602

@@ -1,0 +1,9 @@
+# Flagged: submit over endless itertools count.
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+
+EXECUTOR = ThreadPoolExecutor()  # error: BG401
+
+def poll(fetch):
+    for page in itertools.count():
+        EXECUTOR.submit(fetch, page)  # error: BG303  error: BG602

@@ -1,0 +1,6 @@
+from svc.relay import Relay
+
+RELAY = Relay()
+
+def stop():
+    RELAY.executor.shutdown(wait=True)

@@ -1,0 +1,16 @@
+# Not flagged: shut down in atexit hook and signal handler.
+import atexit
+import signal
+from concurrent.futures import ThreadPoolExecutor
+
+HOOKED = ThreadPoolExecutor(max_workers=4)
+SIGNALLED = ThreadPoolExecutor(max_workers=4)
+
+@atexit.register
+def _close():
+    HOOKED.shutdown(wait=True)  # error: BG405
+
+def _on_term(signum, frame):
+    SIGNALLED.shutdown(cancel_futures=True)  # error: BG405
+
+signal.signal(signal.SIGTERM, _on_term)

@@ -1,0 +1,5 @@
+from sqlalchemy.orm import Session
+
+def save_order(session: Session, order):
+    session.add(order)
+    session.commit()

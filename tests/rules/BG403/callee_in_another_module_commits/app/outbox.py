@@ -1,0 +1,4 @@
+from app.db import save_order
+
+def relay(session, order):
+    save_order(session, order)

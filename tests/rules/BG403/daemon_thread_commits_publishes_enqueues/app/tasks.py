@@ -1,0 +1,5 @@
+from celery import shared_task
+
+@shared_task
+def send_receipt(order_id):
+    pass

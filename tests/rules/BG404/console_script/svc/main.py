@@ -1,0 +1,7 @@
+import threading
+
+def work():
+    outbox.commit()
+
+def main():  # error: BG404
+    threading.Thread(target=work).start()

@@ -1,0 +1,4 @@
+import signal
+
+def install(stop):
+    signal.signal(signal.SIGTERM, stop)

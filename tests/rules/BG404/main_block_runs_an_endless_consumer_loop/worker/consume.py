@@ -1,0 +1,3 @@
+def consume(poll, producer):
+    while True:
+        producer.publish(poll())

@@ -1,0 +1,7 @@
+# Flagged: main block submits to an executor.
+from concurrent.futures import ThreadPoolExecutor
+
+if __name__ == "__main__":  # error: BG404
+    pool = ThreadPoolExecutor()  # error: BG401
+    pool.submit(outbox.commit)  # error: BG602
+    outbox.commit()

@@ -1,0 +1,9 @@
+import threading
+
+WORKER = threading.Thread(target=print)
+
+def stop_workers():
+    WORKER.join(timeout=25)
+
+def start_workers():
+    WORKER.join(timeout=40)

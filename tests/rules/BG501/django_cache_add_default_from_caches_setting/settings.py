@@ -1,0 +1,1 @@
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "TIMEOUT": 60}}

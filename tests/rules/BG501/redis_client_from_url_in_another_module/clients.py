@@ -1,0 +1,2 @@
+import redis
+r = redis.Redis.from_url('redis://localhost')

@@ -1,0 +1,3 @@
+from datetime import timedelta
+
+LOCK_TD = timedelta(minutes=1)

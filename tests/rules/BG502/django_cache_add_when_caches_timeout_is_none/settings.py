@@ -1,0 +1,1 @@
+CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "TIMEOUT": None}}

@@ -1,0 +1,3 @@
+import redis
+r = redis.Redis()
+LOCK_KEY = 'reports:nightly'

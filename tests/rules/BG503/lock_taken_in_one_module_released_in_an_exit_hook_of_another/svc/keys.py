@@ -1,0 +1,2 @@
+NIGHTLY_LOCK = "lock:nightly-report"
+CACHE_KEY = "report:latest"

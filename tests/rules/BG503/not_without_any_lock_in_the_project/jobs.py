@@ -1,0 +1,6 @@
+import redis
+
+r = redis.Redis()
+
+def cleanup():
+    r.delete("reports")

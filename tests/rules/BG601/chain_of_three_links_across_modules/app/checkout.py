@@ -1,0 +1,4 @@
+from app.orders import process_order
+
+def checkout(order):
+    return process_order(order)

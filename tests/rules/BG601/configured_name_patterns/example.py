@@ -1,0 +1,9 @@
+import threading
+
+def settle_invoice(invoice): ...
+def settlement_report(day): ...
+def charge_customer(order): ...
+
+def go(x):
+    threading.Thread(target=settle_invoice).start()  # error: BG601
+    threading.Thread(target=settlement_report).start()

@@ -1,0 +1,18 @@
+# Flagged: bare expression results.
+import asyncio
+from asyncio import create_task
+from concurrent.futures import ThreadPoolExecutor
+
+executor = ThreadPoolExecutor(max_workers=2)  # error: BG401
+
+async def work(): ...
+def blocking(): ...
+
+async def main():
+    loop = asyncio.get_running_loop()
+    asyncio.create_task(work())  # error: BG602
+    create_task(work())  # error: BG602
+    asyncio.ensure_future(work())  # error: BG602
+    loop.create_task(work())  # error: BG602
+    executor.submit(blocking)  # error: BG602
+    loop.run_in_executor(None, blocking)  # error: BG602

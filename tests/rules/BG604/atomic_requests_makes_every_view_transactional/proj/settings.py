@@ -1,0 +1,3 @@
+DATABASES = {
+    "default": {"ENGINE": "django.db.backends.postgresql", "NAME": "shop", "ATOMIC_REQUESTS": True},
+}
