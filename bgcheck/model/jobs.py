@@ -621,13 +621,21 @@ class _JobFinder:
                 self.jobs[position] = replace(job, limits=limits)
 
 
-def _match(sources, canonical: str) -> Optional[knowledge.JobSource]:
+# (sources, target -> the first source that matches it): the same targets come up thousands
+# of times in a project, the tables (tuples in knowledge.py) never change.
+_MATCHED: dict[int, tuple[tuple, dict]] = {}
+
+
+def _match(sources: tuple, canonical: str) -> Optional[knowledge.JobSource]:
     if not canonical:
         return None
-    for source in sources:
-        if source.regex.fullmatch(canonical):
-            return source
-    return None
+    entry = _MATCHED.get(id(sources))
+    if entry is None or entry[0] is not sources or len(entry[1]) > 500_000:
+        entry = _MATCHED[id(sources)] = (sources, {})
+    known = entry[1]
+    if canonical not in known:
+        known[canonical] = next((source for source in sources if source.regex.fullmatch(canonical)), None)
+    return known[canonical]
 
 
 def _call_parts(value: IR) -> tuple[Optional[str], tuple, dict]:

@@ -32,9 +32,18 @@ class NamePatterns:
 
     def __init__(self, patterns) -> None:
         self.sequences = [tuple(words(p)) for p in patterns if words(p)]
+        self.first_words = frozenset(sequence[0] for sequence in self.sequences)
+        self.seen: dict[str, bool] = {}  # identifier -> matches (a project repeats its names)
 
     def matches(self, identifier: str) -> bool:
+        if identifier not in self.seen:
+            self.seen[identifier] = self._matches(identifier)
+        return self.seen[identifier]
+
+    def _matches(self, identifier: str) -> bool:
         found = words(identifier)
+        if self.first_words.isdisjoint(found):
+            return False
         for sequence in self.sequences:
             n = len(sequence)
             if any(tuple(found[i : i + n]) == sequence for i in range(len(found) - n + 1)):

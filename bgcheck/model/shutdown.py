@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
+from weakref import WeakKeyDictionary
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, as_call, as_seconds
@@ -257,16 +258,39 @@ def _starts_thread_subclass(index: ProjectIndex, target: str) -> bool:
 
 @reads_facts("shutdown")
 def hands_over_to_framework(index: ProjectIndex, scopes: set[str]) -> bool:
-    for summary in index.modules.values():
-        for call, scope in summary.recorded_calls:
-            if scope in scopes and knowledge.SIGTERM_HANDLING_RUNNERS.fullmatch(index.canonical(call[1]) or ""):
-                return True
-        for scope in scopes:
+    """Does code in these scopes hand the process over to a runner that handles SIGTERM itself?"""
+    recorded, holders = _handover_tables(index)
+    if recorded & scopes:
+        return True
+    for scope in scopes:
+        for summary in holders.get(scope, ()):
             func = summary.functions.get(scope)
             calls = func.calls if func else (summary.module_calls if scope == summary.module else ())
-            if any(knowledge.SIGTERM_HANDLING_RUNNERS.fullmatch(index.canonical(c) or "") for c in calls):
+            if any(_hands_over(index, call) for call in calls):
                 return True
     return False
+
+
+# index -> (scopes with a recorded call to a SIGTERM-handling runner, scope -> the summaries that
+# define it as a function or a module): built once per index, asked once per entry point.
+_HANDOVER: "WeakKeyDictionary[ProjectIndex, tuple]" = WeakKeyDictionary()
+
+
+def _handover_tables(index: ProjectIndex) -> tuple[set, dict]:
+    tables = _HANDOVER.get(index)
+    if tables is None:
+        recorded: set[str] = set()
+        holders: dict[str, list] = {}
+        for summary in index.modules.values():
+            recorded.update(scope for call, scope in summary.recorded_calls if scope not in recorded and _hands_over(index, call[1]))
+            for scope in (*summary.functions, summary.module):
+                holders.setdefault(scope, []).append(summary)
+        tables = _HANDOVER[index] = (recorded, holders)
+    return tables
+
+
+def _hands_over(index: ProjectIndex, target: str) -> bool:
+    return bool(knowledge.SIGTERM_HANDLING_RUNNERS.fullmatch(index.canonical(target) or ""))
 
 
 def installs_sigterm_handler(model: ShutdownModel, scopes: set[str], modules: set[str]) -> bool:

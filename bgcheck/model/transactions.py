@@ -92,14 +92,19 @@ def transaction_decorators(index: ProjectIndex) -> set[str]:
     A plain function that opens a transaction counts only where it is used as a decorator."""
     read_only = _read_only_scopes(index)
     opens = {q for q, (_s, f) in index.functions.items() if _opens_transaction(index, f, read_only)}
-    found: set[str] = set()
-    for qualname, (_summary, func) in index.functions.items():
-        if "<locals>" in qualname or not func.params:
-            continue
-        prefix = qualname + ".<locals>."
-        if qualname in opens or any(inner.startswith(prefix) for inner in opens):
-            found.add(qualname)
-    return found
+    # A function opens one, or defines (at any depth) a function that does: each function that
+    # encloses an opener, cut before each ``.<locals>.`` of the opener's name.
+    enclosing = set(opens)
+    for inner in opens:
+        cut = inner.find(".<locals>.")
+        while cut >= 0:
+            enclosing.add(inner[:cut])
+            cut = inner.find(".<locals>.", cut + 1)
+    return {
+        qualname
+        for qualname, (_summary, func) in index.functions.items()
+        if "<locals>" not in qualname and func.params and qualname in enclosing
+    }
 
 
 def atomic_requests(index: ProjectIndex) -> bool:

@@ -8,6 +8,7 @@ rules (which report the loop itself).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import libcst as cst
 
@@ -50,6 +51,7 @@ def _words(node: cst.CSTNode) -> _Words:
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
+@lru_cache(maxsize=65536)  # the same names come back in every loop of a project
 def _says_stop(name: str) -> bool:
     """``should_exit``, ``shutdownRequested``, ``running``: a name with a stop word as one of its parts."""
     return any(knowledge.STOP_SIGNAL_WORDS.fullmatch(part.lower()) for part in _NAME_PARTS.findall(name))
