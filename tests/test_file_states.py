@@ -197,3 +197,15 @@ def test_a_warm_run_with_nothing_changed_imports_no_parser(tmp_path):
     runs = [json.loads(subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout) for _ in range(2)]
     assert runs[0]["libcst"] and not runs[1]["libcst"]
     assert runs[0]["out"] == runs[1]["out"] and "worker.py:14" in runs[1]["out"]
+
+
+def test_a_run_on_several_processes_records_the_states_too(tmp_path, monkeypatch, states_at_once, reads):
+    """After a cold run on worker processes, the next run reads no unchanged file either."""
+    files = {f"pkg/mod{i}.py": f"def f{i}():\n    return {i}\n" for i in range(40)}
+    write_project(tmp_path, {"pkg/__init__.py": "", **files, "worker.py": SWALLOW})
+    runs = Runs(tmp_path, monkeypatch)
+    runs.check("--jobs", "2")
+    reads.clear()
+    warm = runs.check("--jobs", "2")
+    assert reads == ["worker.py"]  # its findings' code frame
+    assert warm == runs.fresh()

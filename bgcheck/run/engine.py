@@ -168,8 +168,15 @@ def run(
     from bgcheck.run.check import KEEP_CST_BUDGET_CHARS
 
     with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
+        for path, _display in items if states is not None else ():
+            states.stat(path)  # before the workers read the files: the next run's states
         units = pool.phase1(items, cache)
-        return _report_skipped(check_units(units, config, options, pool), skipped)
+        result = check_units(units, config, options, pool)
+    if states is not None:
+        for unit in units:
+            states.remember(unit.path, unit.display, unit.content_key, unit.summary_digest, unit.error)
+        states.save()
+    return _report_skipped(result, skipped)
 
 
 def _run_here(items, config: Config, options: "CheckOptions", prepared: dict, states: Optional[FileStates]) -> "RunResult":
