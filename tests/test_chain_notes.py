@@ -17,7 +17,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from bgcheck.cli import main
 from bgcheck.load.summary import build_summary
-from tests.conftest import write_project
+from conftest import write_project
 
 # ---------------------------------------------------------------------------
 # the positions a summary keeps
