@@ -9,8 +9,8 @@ from bgcheck.load.config import Config
 from bgcheck.load.summary import ModuleSummary
 from bgcheck.load.unit import FileUnit, failed
 from bgcheck.model import transactions
-from bgcheck.model.celery_config import CeleryConfig
-from bgcheck.model.execution import ExecutionModel
+from bgcheck.model.celery_config import CeleryConfig, build_celery_config
+from bgcheck.model.execution import ExecutionModel, build_execution_model
 from bgcheck.model.jobs import Job, find_jobs, job_roots
 from bgcheck.model.locks import LockSite, find_locks
 from bgcheck.model.money import MoneyModel, build_money_model
@@ -50,11 +50,11 @@ def build_index(
     index is returned sealed (``config``: the run's Config, for the job decorators and money
     settings; ``console_scripts``: pyproject's [project.scripts]; ``runtimes``: measured runtimes)."""
     index = Project(summaries)
-    index.set_model("celery_config", CeleryConfig(index))
+    index.set_model("celery_config", build_celery_config(index))
     jobs = tuple(find_jobs(index, tuple(config.job_decorators)))
     index.set_model("jobs", jobs)
     index.set_model("job_roots", job_roots(jobs))
-    index.set_model("execution", ExecutionModel(index))
+    index.set_model("execution", build_execution_model(index))
     index.set_model("shutdown", build_shutdown_model(index, dict(console_scripts or {})))
     index.set_model("runtimes", dict(runtimes or {}))
     index.set_model("locks", tuple(find_locks(index)))

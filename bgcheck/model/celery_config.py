@@ -11,11 +11,12 @@ was it set?".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping, Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, UNKNOWN, as_call, kwarg
+from bgcheck.load.summary import ModuleSummary
 from bgcheck.model.project import ProjectIndex
 
 _APP_INSTANCES = tuple(f"{cls}()" for cls in knowledge.CELERY_APP_CLASSES)
@@ -28,72 +29,89 @@ class Setting:
     ir: tuple = ()  # the unfolded expression (beat_schedule entries hold crontab() calls)
 
 
+@dataclass(frozen=True)
 class CeleryConfig:
-    def __init__(self, index: ProjectIndex) -> None:
-        self.index = index
-        self.settings: dict[str, Setting] = {}
-        self._collect()
+    """Built once by build_celery_config; nothing changes it afterwards."""
+
+    settings: Mapping[str, Setting] = field(default_factory=dict)  # setting name -> where it is set
 
     def get(self, setting: str) -> Optional[Setting]:
         return self.settings.get(setting)
 
-    # ------------------------------------------------------------------------
-    def _app_member(self, path: Optional[str]) -> Optional[str]:
-        """``celery.Celery().conf.update`` -> "conf.update"; None if not on a Celery app."""
-        name = self.index.canonical(path)
-        if not name:
-            return None
-        for app in _APP_INSTANCES:
-            if name.startswith(app + "."):
-                return name[len(app) + 1 :]
+
+def build_celery_config(index: ProjectIndex) -> CeleryConfig:
+    """Every Celery setting the project sets: on the app first, then from the configuration
+    objects it loads (the first value met for a setting is kept)."""
+    settings: dict[str, Setting] = {}
+    sources: list[tuple[str, Optional[str]]] = []  # (config module or "django", namespace)
+    for summary in index.modules.values():
+        for key, value, where in _set_on_the_app(index, summary):
+            _set(index, settings, key, value, where)
+        for call, _scope in summary.recorded_calls:
+            if _app_member(index, call[1]) == "config_from_object" and call[2]:
+                source = _config_source(as_call(call).first_arg)
+                namespace = index.fold(kwarg(call, "namespace"))
+                if source:
+                    sources.append((source, namespace if isinstance(namespace, str) else None))
+    for source, namespace in sources:
+        for key, value, where in _set_by_object(index, source, namespace):
+            _set(index, settings, key, value, where)
+    return CeleryConfig(settings)
+
+
+def _app_member(index: ProjectIndex, path: Optional[str]) -> Optional[str]:
+    """``celery.Celery().conf.update`` -> "conf.update"; None if not on a Celery app."""
+    name = index.canonical(path)
+    if not name:
         return None
+    for app in _APP_INSTANCES:
+        if name.startswith(app + "."):
+            return name[len(app) + 1 :]
+    return None
 
-    def _set(self, key: str, value_ir: IR, where: str) -> None:
-        setting = _setting_for(key)
-        if setting is None or setting in self.settings:
-            return
-        self.settings[setting] = Setting(self.index.fold(value_ir), where, value_ir)
 
-    def _collect(self) -> None:
-        sources: list[tuple[str, Optional[str]]] = []  # (config module or "django", namespace)
-        for summary in self.index.modules.values():
-            for path, value, _scope in summary.attr_assignments:
-                member = self._app_member(path)
-                if member and member.startswith("conf.") and member.count(".") == 1:
-                    self._set(member[5:], value, f"{summary.path}: app.conf.{member[5:]}")
-            for call, _scope in summary.recorded_calls:
-                member = self._app_member(call[1])
-                if member == "conf.update":
-                    for key, value in call[3]:
-                        if key not in ("*", "**"):
-                            self._set(key, value, f"{summary.path}: app.conf.update({key}=...)")
-                    for arg in call[2]:
-                        if arg[0] == "dict":
-                            for key_ir, value in arg[1]:
-                                if key_ir is not None and key_ir[0] == "v" and isinstance(key_ir[1], str):
-                                    self._set(key_ir[1], value, f"{summary.path}: app.conf.update({{{key_ir[1]!r}: ...}})")
-                elif member == "config_from_object" and call[2]:
-                    source = _config_source(as_call(call).first_arg)
-                    namespace = self.index.fold(kwarg(call, "namespace"))
-                    if source:
-                        sources.append((source, namespace if isinstance(namespace, str) else None))
-        for source, namespace in sources:
-            self._collect_from_object(source, namespace)
+def _set(index: ProjectIndex, settings: dict[str, Setting], key: str, value_ir: IR, where: str) -> None:
+    setting = _setting_for(key)
+    if setting is None or setting in settings:
+        return
+    settings[setting] = Setting(index.fold(value_ir), where, value_ir)
 
-    def _collect_from_object(self, source: str, namespace: Optional[str]) -> None:
-        if source == "django.conf:settings" or source == "django.conf.settings":
-            modules = list(self.index.modules.values())  # whichever module is the settings module
-        else:
-            module = self.index.modules.get(source.split(":")[0])
-            modules = [module] if module else []
-        prefix = f"{namespace}_" if namespace else ""
-        for summary in modules:
-            for name, value in summary.constants.items():
-                if prefix:
-                    if name.startswith(prefix):
-                        self._set(name[len(prefix) :].lower(), value, f"{summary.path}: {name}")
-                elif name.isupper() or name.islower():
-                    self._set(name, value, f"{summary.path}: {name}")
+
+def _set_on_the_app(index: ProjectIndex, summary: ModuleSummary) -> Iterator[tuple[str, IR, str]]:
+    """(key, value, where) of each setting a module sets on a Celery app: ``app.conf.x = ...``,
+    then ``app.conf.update(x=...)`` and ``app.conf.update({"x": ...})``."""
+    for path, value, _scope in summary.attr_assignments:
+        member = _app_member(index, path)
+        if member and member.startswith("conf.") and member.count(".") == 1:
+            yield member[5:], value, f"{summary.path}: app.conf.{member[5:]}"
+    for call, _scope in summary.recorded_calls:
+        if _app_member(index, call[1]) != "conf.update":
+            continue
+        for key, value in call[3]:
+            if key not in ("*", "**"):
+                yield key, value, f"{summary.path}: app.conf.update({key}=...)"
+        for arg in call[2]:
+            if arg[0] == "dict":
+                for key_ir, value in arg[1]:
+                    if key_ir is not None and key_ir[0] == "v" and isinstance(key_ir[1], str):
+                        yield key_ir[1], value, f"{summary.path}: app.conf.update({{{key_ir[1]!r}: ...}})"
+
+
+def _set_by_object(index: ProjectIndex, source: str, namespace: Optional[str]) -> Iterator[tuple[str, IR, str]]:
+    """(key, value, where) of each setting a configuration object holds (``config_from_object(source)``)."""
+    if source == "django.conf:settings" or source == "django.conf.settings":
+        modules = list(index.modules.values())  # whichever module is the settings module
+    else:
+        module = index.modules.get(source.split(":")[0])
+        modules = [module] if module else []
+    prefix = f"{namespace}_" if namespace else ""
+    for summary in modules:
+        for name, value in summary.constants.items():
+            if prefix:
+                if name.startswith(prefix):
+                    yield name[len(prefix) :].lower(), value, f"{summary.path}: {name}"
+            elif name.isupper() or name.islower():
+                yield name, value, f"{summary.path}: {name}"
 
 
 def _config_source(arg: IR) -> Optional[str]:

@@ -5,10 +5,10 @@ Facts rules share about execution, rather than each rule guessing:
 * **Suspension points** (``suspension_points``, ``can_suspend``): a coroutine receives a
   cancellation only where it suspends: an ``await``, an ``async for`` or an ``async with``
   (not counting nested functions). A ``try`` whose body cannot suspend cannot catch one.
-* **Thread context** (``ExecutionModel.context``): a function runs as a coroutine, in a
-  worker thread only (a ``threading.Thread`` target, a function handed to an executor's
-  ``submit()`` or to ``run_in_executor()``, and what only they call), as a signal handler, or on
-  the main thread. Python delivers signals, so KeyboardInterrupt and the SystemExit a signal
+* **Thread context** (``ExecutionModel.context``, built by ``build_execution_model``): a function
+  runs as a coroutine, in a worker thread only (a ``threading.Thread`` target, a function handed
+  to an executor's ``submit()`` or to ``run_in_executor()``, and what only they call), as a signal
+  handler, or on the main thread. Python delivers signals, so KeyboardInterrupt and the SystemExit a signal
   handler raises, to the main thread only: code that runs only in worker threads never
   receives them asynchronously.
 * **Whose cancellation** (``caught_cancellation_is_anothers``): a ``CancelledError`` caught
@@ -21,6 +21,7 @@ Facts rules share about execution, rather than each rule guessing:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 import libcst as cst
@@ -198,69 +199,21 @@ def drives_another_task(body: cst.CSTNode) -> bool:
 # --- thread context --------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
 class ExecutionModel:
-    """Which thread each project function runs on, from the job model and signal handlers."""
+    """Which thread each project function runs on, from the job model and signal handlers; built
+    once by build_execution_model, nothing changes it afterwards."""
 
-    def __init__(self, index) -> None:
-        self.index = index
-        self.thread_roots: set[str] = set()
-        for qualname, jobs in index.job_roots.items():
-            func = index.function(qualname)
-            if func is None:
-                continue
-            for job in jobs:
-                if job.kind == "thread" or job.framework == "concurrent.futures" or (
-                    job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
-                ):
-                    self.thread_roots.add(qualname)
-        self._signal_handlers: Optional[set[str]] = None
-        self._worker_only: Optional[set[str]] = None  # computed on first use
-        self._task_only: Optional[set[str]] = None
-        self._other_job_code: Optional[set[str]] = None  # reached from a job that is not a thread
-
-    @property
-    def signal_handlers(self) -> set[str]:
-        if self._signal_handlers is None:
-            self._signal_handlers = _signal_handlers(self.index)
-        return self._signal_handlers
-
-    def _worker_thread_only(self) -> set[str]:
-        """Functions that run only in worker threads: thread roots nothing else calls, and functions
-        whose every caller runs only in worker threads. A function also called at import time, from
-        code of another kind, or registered as a signal handler is not."""
-        index = self.index
-        callers: dict[str, set[str]] = {}
-        for name in index.functions:
-            for callee in index.callees(name):
-                callers.setdefault(callee, set()).add(name)
-        module_called: set[str] = set()
-        for summary in index.modules.values():
-            for target in summary.module_calls:
-                resolved = index.resolve_function(target)
-                if resolved:
-                    module_called.add(resolved)
-        other_roots = {q for q, jobs in index.job_roots.items() if q not in self.thread_roots}
-        candidates = set(index.reachable(sorted(self.thread_roots))) if self.thread_roots else set()
-        only = set(candidates) - module_called - self.signal_handlers - other_roots
-        changed = True
-        while changed:
-            changed = False
-            for name in sorted(only):
-                if name in self.thread_roots:
-                    ok = not (callers.get(name, set()) - only)
-                else:
-                    ok = bool(callers.get(name)) and callers[name] <= only
-                if not ok:
-                    only.discard(name)
-                    changed = True
-        return only
+    coroutines: frozenset[str] = frozenset()  # project functions defined ``async def``
+    job_code: frozenset[str] = frozenset()  # functions run as part of any job
+    thread_roots: frozenset[str] = frozenset()  # job functions run by a thread or a thread pool
+    signal_handlers: frozenset[str] = frozenset()
+    worker_only: frozenset[str] = frozenset()  # functions run only in worker threads
+    task_only: frozenset[str] = frozenset()  # coroutine functions run only as tasks of their own
+    other_job_code: frozenset[str] = frozenset()  # reached from a job that is not a thread
 
     def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
-        if qualname is None or not self.thread_roots:
-            return False
-        if self._worker_only is None:
-            self._worker_only = self._worker_thread_only()
-        return qualname in self._worker_only
+        return qualname is not None and qualname in self.worker_only
 
     def job_code_only_of_threads(self, qualname: Optional[str]) -> bool:
         """Is every job that runs this function a thread (or a thread pool's work)? Then, run as a
@@ -268,40 +221,87 @@ class ExecutionModel:
         main thread only); run on the main thread, it is plain program code, not a job."""
         if qualname is None or not self.thread_roots:
             return False
-        if self._other_job_code is None:
-            others = sorted(q for q in self.index.job_roots if q not in self.thread_roots)
-            self._other_job_code = set(self.index.reachable(others))
-        return qualname in self.index.job_code and qualname not in self._other_job_code
+        return qualname in self.job_code and qualname not in self.other_job_code
 
     def runs_only_as_task(self, qualname: Optional[str]) -> bool:
         """Is this coroutine function run only as a task of its own (``create_task(f())``,
         ``ensure_future(f())``, ``asyncio.run(f())``), never awaited by project code? Then, when it
         returns, nothing of the project's goes on from its result: a cancellation it swallows on
         its way out ends the task (as a success), and no caller keeps running through the stop."""
-        if qualname is None:
-            return False
-        if self._task_only is None:
-            self._task_only = _task_only(self.index)
-        return qualname in self._task_only
+        return qualname is not None and qualname in self.task_only
 
     def cache_facts(self) -> tuple:
         """Everything this model answers from other modules (for the cache key: bgcheck.model.facts)."""
-        if self._worker_only is None:
-            self._worker_only = self._worker_thread_only() if self.thread_roots else set()
-        if self._task_only is None:
-            self._task_only = _task_only(self.index)
-        return (sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self._worker_only), sorted(self._task_only))
+        return (sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self.worker_only), sorted(self.task_only))
 
     def context(self, qualname: Optional[str]) -> str:
         """coroutine | worker thread | signal handler | main thread (the default when not known)."""
-        func = self.index.function(qualname) if qualname else None
-        if func is not None and func.is_async:
+        if qualname in self.coroutines:
             return COROUTINE
         if qualname in self.signal_handlers:
             return SIGNAL_HANDLER
         if self.runs_only_in_worker_threads(qualname):
             return WORKER_THREAD
         return MAIN
+
+
+def build_execution_model(index) -> ExecutionModel:
+    """The thread context of every project function, once the jobs are known (``index.job_roots``)."""
+    thread_roots: set[str] = set()
+    for qualname, jobs in index.job_roots.items():
+        func = index.function(qualname)
+        if func is None:
+            continue
+        for job in jobs:
+            if job.kind == "thread" or job.framework == "concurrent.futures" or (
+                job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
+            ):
+                thread_roots.add(qualname)
+    signal_handlers = _signal_handlers(index)
+    # Without threads nothing runs only in worker threads, and all job code is of other jobs.
+    worker_only = _worker_thread_only(index, thread_roots, signal_handlers) if thread_roots else set()
+    others = sorted(q for q in index.job_roots if q not in thread_roots)
+    other_job_code = set(index.reachable(others)) if thread_roots else set()
+    return ExecutionModel(
+        coroutines=frozenset(q for q, (_summary, func) in index.functions.items() if func.is_async),
+        job_code=frozenset(index.job_code),
+        thread_roots=frozenset(thread_roots),
+        signal_handlers=frozenset(signal_handlers),
+        worker_only=frozenset(worker_only),
+        task_only=frozenset(_task_only(index)),
+        other_job_code=frozenset(other_job_code),
+    )
+
+
+def _worker_thread_only(index, thread_roots: set[str], signal_handlers: set[str]) -> set[str]:
+    """Functions that run only in worker threads: thread roots nothing else calls, and functions
+    whose every caller runs only in worker threads. A function also called at import time, from
+    code of another kind, or registered as a signal handler is not."""
+    callers: dict[str, set[str]] = {}
+    for name in index.functions:
+        for callee in index.callees(name):
+            callers.setdefault(callee, set()).add(name)
+    module_called: set[str] = set()
+    for summary in index.modules.values():
+        for target in summary.module_calls:
+            resolved = index.resolve_function(target)
+            if resolved:
+                module_called.add(resolved)
+    other_roots = {q for q, jobs in index.job_roots.items() if q not in thread_roots}
+    candidates = set(index.reachable(sorted(thread_roots)))
+    only = set(candidates) - module_called - signal_handlers - other_roots
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(only):
+            if name in thread_roots:
+                ok = not (callers.get(name, set()) - only)
+            else:
+                ok = bool(callers.get(name)) and callers[name] <= only
+            if not ok:
+                only.discard(name)
+                changed = True
+    return only
 
 
 def _signal_handlers(index) -> set[str]:

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Mapping, Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import as_call
@@ -242,16 +242,22 @@ class Step:
     text: str  # "place_order() calls notify() inside `with transaction.atomic():`"
 
 
-@dataclass
+# A publishing function's way to the publish: (project functions from it down to the one that
+# publishes, the publish's label, its target).
+Publish = tuple[tuple[str, ...], str, str]
+
+
+@dataclass(frozen=True)
 class TransactionModel:
+    """Built once by build_transaction_model; nothing changes it afterwards."""
+
     # A function all of whose callers run it inside a transaction: the steps from where the
     # transaction opens down to the call of it.
-    runs_inside: dict = field(default_factory=dict)
-    # A function that publishes outside any transaction of its own, directly or through a call or
-    # two: (project functions from it down to the publishing one, the publish's label, its target).
-    publishes: dict = field(default_factory=dict)
+    runs_inside: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
+    # A function that publishes outside any transaction of its own, directly or through a call or two.
+    publishes: Mapping[str, Publish] = field(default_factory=dict)
     # Modules with a function that calls one of ``publishes`` (where a call inside a transaction may be).
-    calling_modules: set = field(default_factory=set)
+    calling_modules: frozenset[str] = frozenset()
 
     def facts(self) -> tuple:
         """What the model says, as plain sorted data (the cache's project facts)."""
@@ -312,7 +318,6 @@ def _unknown_callers(index: ProjectIndex, qualname: str, func, referenced: set, 
 
 
 def build_transaction_model(index: ProjectIndex) -> TransactionModel:
-    model = TransactionModel()
     places = {q: _places(f) for q, (_s, f) in index.functions.items()}
     own = {q: own_transaction(index, q) for q in index.functions}
     direct: dict[str, tuple[str, str]] = {}  # publishes outside its own transactions: (label, target)
@@ -329,7 +334,7 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
                         surely[qualname] = (label, target)
                         break
     if not direct:
-        return model
+        return TransactionModel()
     callers: dict[str, list[tuple[str, set]]] = {}
     for qualname, targets in places.items():
         for target, where in targets.items():
@@ -339,39 +344,41 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
     # A call made inside a transaction is claimed to publish only when the publish is sure to follow
     # (no condition on the way, such as an argument the caller passes); a publish every caller
     # makes inside a transaction is inside one whatever the conditions.
-    _follow_down(index, model, surely, callers, own)
-    _follow_up(index, model, set(direct), callers, own)
-    for callee in model.publishes:
-        for caller, _where in callers.get(callee, ()):
-            model.calling_modules.add(index.functions[caller][0].module)
-    return model
+    publishes = _follow_down(index, surely, callers, own)
+    runs_inside = _follow_up(index, set(direct), callers, own)
+    calling_modules = frozenset(
+        index.functions[caller][0].module for callee in publishes for caller, _where in callers.get(callee, ())
+    )
+    return TransactionModel(runs_inside, publishes, calling_modules)
 
 
 def _short(qualname: str) -> str:
     return f"{qualname.rsplit('.', 1)[-1]}()"
 
 
-def _follow_down(index, model: TransactionModel, direct: dict, callers: dict, own: dict) -> None:
-    """``model.publishes``: the publishing functions, then their callers that call them outside any
+def _follow_down(index, direct: dict, callers: dict, own: dict) -> dict[str, Publish]:
+    """The model's ``publishes``: the publishing functions, then their callers that call them outside any
     transaction of their own (a call inside one is reported where it stands), ``CALL_DEPTH`` deep."""
+    publishes: dict[str, Publish] = {}
     level = sorted(direct)
     for qualname in level:
-        model.publishes[qualname] = ((qualname,), *direct[qualname])
+        publishes[qualname] = ((qualname,), *direct[qualname])
     for _ in range(CALL_DEPTH - 1):
         following = []
         for callee in level:
-            chain, label, target = model.publishes[callee]
+            chain, label, target = publishes[callee]
             for caller, where in sorted(callers.get(callee, ()), key=lambda c: c[0]):
-                if caller in model.publishes or own[caller] or caller in index.on_commit_callbacks:
+                if caller in publishes or own[caller] or caller in index.on_commit_callbacks:
                     continue
                 if "sure" in where and _outside(index, where):
-                    model.publishes[caller] = ((caller,) + chain, label, target)
+                    publishes[caller] = ((caller,) + chain, label, target)
                     following.append(caller)
         level = following
+    return publishes
 
 
-def _follow_up(index, model: TransactionModel, publishing: set, callers: dict, own: dict) -> None:
-    """``model.runs_inside`` for the publishing functions every caller of which runs them inside a
+def _follow_up(index, publishing: set, callers: dict, own: dict) -> dict[str, tuple[Step, ...]]:
+    """The model's ``runs_inside`` for the publishing functions every caller of which runs them inside a
     transaction, ``CALLER_DEPTH`` callers up."""
     referenced: set[str] = set()
     unresolved: set[str] = set()
@@ -418,7 +425,9 @@ def _follow_up(index, model: TransactionModel, publishing: set, callers: dict, o
         outer = inside(caller, depth - 1) if depth > 1 else None
         return outer + (Step(caller, f"{_short(caller)} calls {_short(callee)}"),) if outer else None
 
+    runs_inside: dict[str, tuple[Step, ...]] = {}
     for qualname in sorted(publishing):
         steps = inside(qualname, CALLER_DEPTH)
         if steps:
-            model.runs_inside[qualname] = steps
+            runs_inside[qualname] = steps
+    return runs_inside
