@@ -302,11 +302,6 @@ def test_add_periodic_task_on_unannotated_sender(tmp_path, monkeypatch):
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="celery_config.py keeps the first value it meets for a setting and reads `app.conf.x = ...` before "
-    "`app.conf.update(...)`; Celery applies both in program order, so the later update() wins",
-)
 def test_later_conf_update_replaces_beat_schedule(tmp_path, monkeypatch):
     source = (
         BEAT_TASKS
@@ -316,6 +311,45 @@ def test_later_conf_update_replaces_beat_schedule(tmp_path, monkeypatch):
     write_project(tmp_path, {"proj/__init__.py": "", "proj/tasks.py": source})
     beat = [job["schedule"]["seconds"] for job in jobs_json(tmp_path, monkeypatch) if job["framework"] == "Celery beat"]
     assert beat == [120.0]
+
+
+def beat_seconds(tmp_path, monkeypatch, files: dict) -> list:
+    write_project(tmp_path, {"proj/__init__.py": "", **files})
+    return [job["schedule"]["seconds"] for job in jobs_json(tmp_path, monkeypatch) if job["framework"] == "Celery beat"]
+
+
+OLD_SCHEDULE = '{"old": {"task": "proj.tasks.ping", "schedule": 60.0}}'
+NEW_SCHEDULE = '{"new": {"task": "proj.tasks.ping", "schedule": 120.0}}'
+
+
+def test_later_conf_assignment_replaces_an_earlier_update(tmp_path, monkeypatch):
+    source = BEAT_TASKS + f"\napp.conf.update(beat_schedule={OLD_SCHEDULE})\napp.conf.beat_schedule = {NEW_SCHEDULE}\n"
+    assert beat_seconds(tmp_path, monkeypatch, {"proj/tasks.py": source}) == [120.0]
+
+
+def test_later_assignment_of_a_setting_replaces_an_earlier_one(tmp_path, monkeypatch):
+    source = BEAT_TASKS + f"\napp.conf.beat_schedule = {OLD_SCHEDULE}\napp.conf.beat_schedule = {NEW_SCHEDULE}\n"
+    assert beat_seconds(tmp_path, monkeypatch, {"proj/tasks.py": source}) == [120.0]
+
+
+def test_conf_update_keywords_apply_after_its_dict(tmp_path, monkeypatch):
+    # dict.update(mapping, **kwargs): the keywords are applied last
+    source = BEAT_TASKS + f'\napp.conf.update({{"beat_schedule": {OLD_SCHEDULE}}}, beat_schedule={NEW_SCHEDULE})\n'
+    assert beat_seconds(tmp_path, monkeypatch, {"proj/tasks.py": source}) == [120.0]
+
+
+def test_app_settings_apply_over_the_loaded_config_object_whatever_their_order(tmp_path, monkeypatch):
+    # Celery loads the config_from_object module when the app is first configured, then applies
+    # the settings made on app.conf over it: the object gives only what the app does not set.
+    source = BEAT_TASKS + f'\napp.conf.beat_schedule = {NEW_SCHEDULE}\napp.config_from_object("proj.celeryconfig")\n'
+    config = f"beat_schedule = {OLD_SCHEDULE}\n"
+    assert beat_seconds(tmp_path, monkeypatch, {"proj/tasks.py": source, "proj/celeryconfig.py": config}) == [120.0]
+
+
+def test_config_object_gives_the_settings_the_app_does_not_make(tmp_path, monkeypatch):
+    source = BEAT_TASKS + '\napp.conf.timezone = "UTC"\napp.config_from_object("proj.celeryconfig")\n'
+    config = f"beat_schedule = {OLD_SCHEDULE}\n"
+    assert beat_seconds(tmp_path, monkeypatch, {"proj/tasks.py": source, "proj/celeryconfig.py": config}) == [60.0]
 
 
 def test_keyword_arguments_for_the_function_do_not_name_the_job(tmp_path, monkeypatch):

@@ -161,7 +161,7 @@ def test_every_expression_shape_round_trips():
         qualname="m.K", name="K", bases=("pkg.Base", None), decorators=(call,), attrs={"a": ("v", 1)},
         self_attrs={"b": UNKNOWN_IR}, methods=("run",), line=9,
     )
-    summary.attr_assignments = (("m.app.conf.x", ("v", True), "m"),)
+    summary.attr_assignments = (("m.app.conf.x", ("v", True), "m", 1),)
     summary.recorded_calls = ((call, "m.f"),)
     summary.queue_puts = (
         ("m.Q", ("ref", "m.STOP"), None, "m.f"),
@@ -227,7 +227,7 @@ def _valid_summary_data() -> list:
     )
     summary.module_calls, summary.module_call_sites = ("h",), ((9, 1),)
     summary.classes["m.K"] = ClassSummary(qualname="m.K", name="K", bases=("b.B",), attrs={"x": ("v", 1)}, line=1)
-    summary.attr_assignments = (("m.x.y", ("v", 1), "m"),)
+    summary.attr_assignments = (("m.x.y", ("v", 1), "m", 0),)
     summary.recorded_calls = ((("call", "g", (), ()), "m"),)
     summary.queue_puts = (("m.Q", ("v", None), "while", "m.f"),)
     summary.passed_refs = ("m.POOL",)

@@ -461,7 +461,7 @@ def summary_to_data(summary: ModuleSummary) -> list:
         [_class_to_data(c, add) for c in summary.classes.values()],
         list(summary.module_calls),
         _sites_to_data(summary.module_call_sites, summary.module_calls),
-        [[path, add(ir), scope] for path, ir, scope in summary.attr_assignments],
+        [[path, add(ir), scope, calls_before] for path, ir, scope, calls_before in summary.attr_assignments],
         [[add(ir), scope] for ir, scope in summary.recorded_calls],
         [[path, add(ir), _loop_to_data(loop, add), scope] for path, ir, loop, scope in summary.queue_puts],
         list(summary.passed_refs),
@@ -601,8 +601,8 @@ def summary_from_data(data) -> ModuleSummary:
     class_list = [_class_from_data(item, nodes) for item in _list(classes)]
     assignments = []
     for item in _list(attr_assignments):
-        target, row, scope = _record(item, 3)
-        assignments.append((_str(target), nodes[_row_index(row, count)], _str(scope)))
+        target, row, scope, calls_before = _record(item, 4)
+        assignments.append((_str(target), nodes[_row_index(row, count)], _str(scope), _int(calls_before)))
     recorded = []
     for item in _list(recorded_calls):
         row, scope = _record(item, 2)

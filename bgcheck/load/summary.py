@@ -95,7 +95,9 @@ class ModuleSummary:
     classes: dict = field(default_factory=dict)  # qualname -> ClassSummary
     module_calls: tuple = ()  # resolved targets of calls made at import time
     module_call_sites: tuple = ()  # (line, column) of each, as ``FunctionSummary.call_sites``
-    attr_assignments: tuple = ()  # (resolved target path, IR, scope qualname)
+    # (resolved target path, IR, scope qualname, how many recorded calls come before it in the
+    # module: its place in program order among them)
+    attr_assignments: tuple = ()
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
     # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
     # the put: None, "while", "while-sized" (its condition checks a size), "async for" or
@@ -204,7 +206,7 @@ class SummaryBuilder(cst.CSTVisitor):
         self.functions: dict[str, tuple[cst.FunctionDef, _Scope, Optional[str]]] = {}
         self.classes: dict[str, tuple[cst.ClassDef, _Scope]] = {}
         self.self_attrs: dict[str, dict[str, list]] = {}  # class qualname -> attr -> raw values
-        self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope]] = []
+        self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope, int]] = []
         self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
         self.queue_puts: list[tuple[cst.Call, _Scope, object]] = []
         self.passed: list[tuple[cst.BaseExpression, _Scope]] = []
@@ -439,7 +441,7 @@ class SummaryBuilder(cst.CSTVisitor):
                 attrs = self.self_attrs.setdefault(self._self_class(), {})
                 attrs.setdefault(target.attr.value, []).append(value)
             elif isinstance(value, cst.CSTNode):
-                self.attr_assignments.append((target, value, self.scope))
+                self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
         else:
             self._bind_opaque(target)
 
@@ -632,8 +634,8 @@ class SummaryBuilder(cst.CSTVisitor):
         module_resolve = summary.resolver(None)
         summary.module_calls, summary.module_call_sites = _resolved_calls(self.module_scope.calls, module_resolve, sites)
         summary.attr_assignments = tuple(
-            (path, to_ir(value, resolver), scope.qualname)
-            for target, value, scope in self.attr_assignments
+            (path, to_ir(value, resolver), scope.qualname, calls_before)
+            for target, value, scope, calls_before in self.attr_assignments
             for resolver in [self._resolver_for(summary, scope)]
             for path in [_target_path(target, resolver)]
             if path is not None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, UNKNOWN, as_call, kwarg
+from bgcheck.syntax.ir import IR, UNKNOWN, as_call, dict_entries, ref_name, string_literal
 from bgcheck.load.summary import ModuleSummary
 from bgcheck.model.project import ProjectIndex
 
@@ -40,22 +40,32 @@ class CeleryConfig:
 
 
 def build_celery_config(index: ProjectIndex) -> CeleryConfig:
-    """Every Celery setting the project sets: on the app first, then from the configuration
-    objects it loads (the first value met for a setting is kept)."""
+    """Every Celery setting the project sets. Settings made on the app (``app.conf.x = ...``,
+    ``app.conf.update(...)``) apply in program order, the later wins; Celery applies them over
+    the configuration object it loads (``config_from_object``), whatever their order, so that
+    object gives only the settings the app does not make. Which of two modules runs last is
+    not known: the first (and, between objects, the first loaded) keeps a setting."""
     settings: dict[str, Setting] = {}
     sources: list[tuple[str, Optional[str]]] = []  # (config module or "django", namespace)
     for summary in index.modules.values():
+        in_module: dict[str, Setting] = {}
         for key, value, where in _set_on_the_app(index, summary):
-            _set(index, settings, key, value, where)
-        for call, _scope in summary.recorded_calls:
-            if _app_member(index, call[1]) == "config_from_object" and call[2]:
-                source = _config_source(as_call(call).first_arg)
-                namespace = index.fold(kwarg(call, "namespace"))
+            setting = _setting_for(key)
+            if setting is not None:
+                in_module[setting] = Setting(index.fold(value), where, value)
+        for setting, value in in_module.items():
+            settings.setdefault(setting, value)
+        for call in (as_call(ir) for ir, _scope in summary.recorded_calls):
+            if call is not None and _app_member(index, call.target) == "config_from_object" and call.args:
+                source = _config_source(call.first_arg)
+                namespace = index.fold(call.keyword("namespace"))
                 if source:
                     sources.append((source, namespace if isinstance(namespace, str) else None))
     for source, namespace in sources:
         for key, value, where in _set_by_object(index, source, namespace):
-            _set(index, settings, key, value, where)
+            setting = _setting_for(key)
+            if setting is not None and setting not in settings:
+                settings[setting] = Setting(index.fold(value), where, value)
     return CeleryConfig(settings)
 
 
@@ -70,31 +80,29 @@ def _app_member(index: ProjectIndex, path: Optional[str]) -> Optional[str]:
     return None
 
 
-def _set(index: ProjectIndex, settings: dict[str, Setting], key: str, value_ir: IR, where: str) -> None:
-    setting = _setting_for(key)
-    if setting is None or setting in settings:
-        return
-    settings[setting] = Setting(index.fold(value_ir), where, value_ir)
-
-
 def _set_on_the_app(index: ProjectIndex, summary: ModuleSummary) -> Iterator[tuple[str, IR, str]]:
-    """(key, value, where) of each setting a module sets on a Celery app: ``app.conf.x = ...``,
-    then ``app.conf.update(x=...)`` and ``app.conf.update({"x": ...})``."""
-    for path, value, _scope in summary.attr_assignments:
+    """(key, value, where) of each setting a module makes on a Celery app, in program order:
+    ``app.conf.x = ...``, ``app.conf.update({"x": ...}, x=...)`` (the keywords after the dict)."""
+    assignments: dict[int, list[tuple[str, IR]]] = {}  # how many recorded calls come before -> settings
+    for path, value, _scope, calls_before in summary.attr_assignments:
         member = _app_member(index, path)
         if member and member.startswith("conf.") and member.count(".") == 1:
-            yield member[5:], value, f"{summary.path}: app.conf.{member[5:]}"
-    for call, _scope in summary.recorded_calls:
-        if _app_member(index, call[1]) != "conf.update":
+            assignments.setdefault(calls_before, []).append((member[5:], value))
+    calls = summary.recorded_calls
+    for place in range(len(calls) + 1):
+        for key, value in assignments.get(place, ()):
+            yield key, value, f"{summary.path}: app.conf.{key}"
+        call = as_call(calls[place][0]) if place < len(calls) else None
+        if call is None or _app_member(index, call.target) != "conf.update":
             continue
-        for key, value in call[3]:
+        for arg in call.args:
+            for key_ir, value in dict_entries(arg) or ():
+                key = string_literal(key_ir)
+                if key is not None:
+                    yield key, value, f"{summary.path}: app.conf.update({{{key!r}: ...}})"
+        for key, value in call.kwargs:
             if key not in ("*", "**"):
                 yield key, value, f"{summary.path}: app.conf.update({key}=...)"
-        for arg in call[2]:
-            if arg[0] == "dict":
-                for key_ir, value in arg[1]:
-                    if key_ir is not None and key_ir[0] == "v" and isinstance(key_ir[1], str):
-                        yield key_ir[1], value, f"{summary.path}: app.conf.update({{{key_ir[1]!r}: ...}})"
 
 
 def _set_by_object(index: ProjectIndex, source: str, namespace: Optional[str]) -> Iterator[tuple[str, IR, str]]:
@@ -115,11 +123,8 @@ def _set_by_object(index: ProjectIndex, source: str, namespace: Optional[str]) -
 
 
 def _config_source(arg: IR) -> Optional[str]:
-    if arg[0] == "v" and isinstance(arg[1], str):
-        return arg[1]
-    if arg[0] == "ref":
-        return arg[1]  # a module object passed directly
-    return None
+    """The module ``config_from_object`` loads: named by a string, or a module object passed directly."""
+    return string_literal(arg) or ref_name(arg)
 
 
 _ALIASES = {alias: setting for setting, aliases in knowledge.CELERY_SETTINGS.items() for alias in aliases}

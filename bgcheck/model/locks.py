@@ -188,7 +188,7 @@ def configured_defaults(index: ProjectIndex) -> dict:
                 once = _once_default(index.fold(summary.constants[name]), f"{name} in {summary.path}")
                 if once is not None:
                     found["celery_once QueueOnce"] = once
-        for path, value, _scope in summary.attr_assignments:
+        for path, value, _scope, _calls_before in summary.attr_assignments:
             if "celery_once QueueOnce" not in found and (index.canonical(path) or "").endswith("conf.ONCE"):
                 once = _once_default(index.fold(value), f"app.conf.ONCE in {summary.path}")
                 if once is not None:

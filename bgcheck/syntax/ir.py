@@ -587,3 +587,18 @@ def kwarg(ir: IR, name: str) -> IR | None:
             if key == name:
                 return value
     return None
+
+
+def ref_name(ir: IR | None) -> str | None:
+    """The qualified name a ("ref", name) IR denotes, or None for any other node."""
+    return ir[1] if ir and ir[0] == "ref" else None
+
+
+def string_literal(ir: IR | None) -> str | None:
+    """The text of a ("v", "...") string literal, or None for any other node."""
+    return ir[1] if ir and ir[0] == "v" and isinstance(ir[1], str) else None
+
+
+def dict_entries(ir: IR | None) -> tuple | None:
+    """The (key IR, value IR) pairs of a ("dict", ...) IR (a key of None marks a ``**`` splat), or None."""
+    return ir[1] if ir and ir[0] == "dict" else None
