@@ -152,6 +152,13 @@ PROCESS_INTERRUPTS = frozenset({"KeyboardInterrupt", "SystemExit"})
 # itself; a loop that retries on InterruptedError is the legacy EINTR idiom.
 EINTR = "InterruptedError"
 
+# Awaiting a future that is already done does not suspend (BG101, BG102, BG103): no cancellation
+# of the awaiting task can arrive there. Calls whose result's first item is the set of finished
+# futures (``done, pending = await asyncio.wait(...)``), and the Future method that runs a
+# callback once a future is done (its argument is then a finished task).
+DONE_SET_WAITS = frozenset({"asyncio.wait", "asyncio.tasks.wait"})
+DONE_CALLBACK_REGISTRATION = "add_done_callback"
+
 # --- broad handlers (BG102, BG104) -----------------------------------------
 
 BASE_EXCEPTION = frozenset({"BaseException", "builtins.BaseException"})

@@ -21,6 +21,7 @@ from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.syntax.ir import UNKNOWN, as_seconds, dotted_name
 from bgcheck.rules.base import Rule, register
+from bgcheck.rules.done_futures import awaits_only_done_futures
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 
@@ -69,6 +70,14 @@ def _is_cancel_then_await(body: cst.CSTNode, ctx: FileContext) -> bool:
     it is the idiom. Any other await in the body could receive a cancellation meant for this task,
     so it must be the only kind of await there."""
     return execution.awaits_only_cancelled_tasks(body, _function_or_module(ctx), _method_class(ctx))
+
+
+def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
+    """Can a cancellation of the running coroutine arrive in ``body``: does it suspend, other than
+    by awaiting a task already done (which hands back its outcome without suspending)?"""
+    if not execution.can_suspend(body):
+        return False
+    return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call)
 
 
 def _method_class(ctx: FileContext) -> Optional[cst.ClassDef]:
@@ -202,7 +211,7 @@ def _stops_that_can_arrive(kinds: list, try_node, ctx: FileContext) -> list:
     library = lambda k: k not in knowledge.PROCESS_INTERRUPTS and k not in (knowledge.EINTR, "concurrent.futures.CancelledError")  # noqa: E731
     result = []
     for kind in kinds:
-        if library(kind) and context == execution.COROUTINE and not execution.can_suspend(try_node.body):
+        if library(kind) and context == execution.COROUTINE and not _can_receive_cancellation(try_node.body, ctx):
             continue
         if kind in knowledge.PROCESS_INTERRUPTS and context == execution.WORKER_THREAD:
             continue
@@ -556,8 +565,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # an earlier ``except BaseException`` takes everything
         try_node = ctx.parent()
         context = ctx.thread_context
-        if context == execution.COROUTINE and not execution.can_suspend(try_node.body):
-            return  # no await in the try: no cancellation can arrive there
+        if context == execution.COROUTINE and not _can_receive_cancellation(try_node.body, ctx):
+            return  # no await in the try (or only of finished tasks): no cancellation can arrive there
         if context == execution.WORKER_THREAD:
             return  # a worker thread receives neither KeyboardInterrupt nor a signal handler's SystemExit
         yielded = _yields(node.body)
