@@ -196,12 +196,13 @@ CELERY_SETTINGS: dict[str, tuple[str, ...]] = {
     "beat_schedule": ("beat_schedule", "CELERYBEAT_SCHEDULE"),
 }
 
-# Task decorator options that set a per-task value of a setting.
-CELERY_TASK_OPTIONS: dict[str, str] = {
-    "soft_time_limit": "task_soft_time_limit",
-    "time_limit": "task_time_limit",
-    "acks_late": "task_acks_late",
-    "reject_on_worker_lost": "task_reject_on_worker_lost",
+# Celery task options the job model records in a job's limits -> (the app setting that gives
+# their default when a task does not set them, the kind of value: seconds or a boolean), in the
+# order ``bgcheck jobs`` lists them.
+CELERY_TASK_OPTIONS: dict[str, tuple[str, type]] = {
+    "time_limit": ("task_time_limit", float),
+    "soft_time_limit": ("task_soft_time_limit", float),
+    "acks_late": ("task_acks_late", bool),
 }
 
 # --- the job model (bgcheck.model.jobs) ------------------------------------------
@@ -246,7 +247,7 @@ def _compiled(pattern: str) -> "re.Pattern[str]":
 
 _APS3_SCHEDULER = r"apscheduler\.schedulers\.[\w.]*Scheduler\(\)|apscheduler\.schedulers\.base\.BaseScheduler\(\)"
 _APS_LIMITS = (("max_instances", "max_instances", 1.0), ("misfire_grace_time", "misfire_grace_time", 1.0))
-_CELERY_LIMITS = (("time_limit", "time_limit", 1.0), ("soft_time_limit", "soft_time_limit", 1.0), ("acks_late", "acks_late", None))
+_CELERY_LIMITS = tuple((option, option, None if kind is bool else 1.0) for option, (_setting, kind) in CELERY_TASK_OPTIONS.items())
 _HUEY_APP = r"huey(\.api)?\.\w*Huey\(\)"
 
 JOB_DECORATORS: tuple[JobSource, ...] = (

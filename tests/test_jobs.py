@@ -352,6 +352,34 @@ def test_config_object_gives_the_settings_the_app_does_not_make(tmp_path, monkey
     assert beat_seconds(tmp_path, monkeypatch, {"proj/tasks.py": source, "proj/celeryconfig.py": config}) == [60.0]
 
 
+def test_periodiq_schedule_is_read_only_from_periodiq_cron(tmp_path, monkeypatch):
+    # periodic= makes the actor scheduled; its cron string is read only from periodiq's cron(),
+    # not from another function that happens to be called cron
+    source = textwrap.dedent(
+        """
+        import dramatiq
+        from periodiq import cron
+
+        def every(spec):
+            return cron(spec)
+
+        @dramatiq.actor(periodic=cron("*/5 * * * *"))
+        def poll():
+            pass
+
+        @dramatiq.actor(periodic=every("0 * * * *"))
+        def hourly():
+            pass
+        """
+    )
+    write_project(tmp_path, {"proj/__init__.py": "", "proj/actors.py": source})
+    schedules = sorted((job["name"], job["framework"], job["schedule"]["kind"], job["schedule"]["cron"]) for job in jobs_json(tmp_path, monkeypatch))
+    assert schedules == [
+        ("proj.actors.hourly", "Dramatiq (periodiq)", "unknown", None),
+        ("proj.actors.poll", "Dramatiq (periodiq)", "cron", "*/5 * * * *"),
+    ]
+
+
 def test_keyword_arguments_for_the_function_do_not_name_the_job(tmp_path, monkeypatch):
     """RQ, `schedule` and executors pass unknown keywords on to the function: ``name=`` there is not the job's name."""
     write_project(

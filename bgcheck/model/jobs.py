@@ -220,7 +220,7 @@ class _JobFinder:
         if source.periodic_option and source.periodic_option in kwargs:
             kind = "scheduled"
             framework = f"{framework} (periodiq)"
-            schedule = schedule or _cron_string(self.fold(_first_arg(kwargs[source.periodic_option])))
+            schedule = schedule or self.periodiq_schedule(kwargs[source.periodic_option])
         if schedule is None and source.schedule:
             schedule = self.read_schedule(source.schedule, args, kwargs, call_args)
         job = Job(
@@ -311,6 +311,13 @@ class _JobFinder:
                 value = self.fold(fields[name])
                 parts.append(f"{name}={value if value is not UNKNOWN else '?'}")
         return " ".join(parts)
+
+    def periodiq_schedule(self, value: IR) -> Schedule:
+        """periodiq's ``periodic=cron("*/5 * * * *")``: the cron string of a periodiq ``cron()`` call."""
+        call = as_call(value)
+        if call is None or (self.index.canonical(call.target) or "") not in knowledge.PERIODIQ_CRON:
+            return Schedule("unknown")
+        return _cron_string(self.fold(call.first_arg))
 
     def crontab(self, value: Optional[IR], names=("minute", "hour", "day_of_week", "day_of_month", "month_of_year", "day", "month")) -> Schedule:
         """celery/huey ``crontab(...)``: omitted fields are '*'."""
@@ -601,16 +608,15 @@ class _JobFinder:
         celery = self.index.celery_config
         if celery is None:
             return
-        defaults = {"time_limit": "task_time_limit", "soft_time_limit": "task_soft_time_limit", "acks_late": "task_acks_late"}
         for position, job in enumerate(self.jobs):
             if not job.framework.startswith("Celery"):
                 continue
             limits = dict(job.limits)
-            for limit, setting_name in defaults.items():
+            for limit, (setting_name, kind) in knowledge.CELERY_TASK_OPTIONS.items():
                 setting = celery.get(setting_name)
                 if limit in limits or setting is None:
                     continue
-                if limit == "acks_late":
+                if kind is bool:
                     if isinstance(setting.value, bool):
                         limits[limit] = setting.value
                 else:
@@ -656,11 +662,6 @@ def _func_arg(spec, args: tuple, kwargs: dict) -> Optional[IR]:
     if kind == "arg" and position is not None and position < len(args):
         return args[position]
     return None
-
-
-def _first_arg(value: IR) -> Optional[IR]:
-    call = as_call(value)
-    return call.first_arg if call is not None else None
 
 
 def _items(value: Optional[IR]) -> tuple:
