@@ -131,8 +131,10 @@ def fetch(pin: str, folder: str) -> Path:
     found = _find_sdist(sdists, name, version)
     if found is None:
         done = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
-             pin, "-d", str(sdists)],
+            # --no-binary for the package alone: its build requirements may come as wheels
+            # (with :all: pip compiles them from source just to read the metadata).
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", name,
+             "--ignore-requires-python", pin, "-d", str(sdists)],
             capture_output=True, text=True, check=False,
         )
         if done.returncode != 0:
