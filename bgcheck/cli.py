@@ -182,7 +182,7 @@ def main(debug: bool) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "output_format", type=click.Choice(sorted(REPORTERS)), default="text", show_default=True)
+@click.option("--format", "chosen_format", type=click.Choice(sorted(REPORTERS)), default=None, help="[default: the configured output-format, else text]")
 @click.option("--select", multiple=True, help="Only these codes, prefixes or rule names (comma-separated; replaces the configured select and extend-select).")
 @click.option("--ignore", multiple=True, help="Skip these codes, prefixes or rule names (comma-separated; added to the configured ignore).")
 @click.option("--output-file", "-o", "output_file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE instead of stdout.")
@@ -211,7 +211,7 @@ def main(debug: bool) -> None:
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
 def check(
     paths,
-    output_format,
+    chosen_format,
     select,
     ignore,
     output_file,
@@ -262,6 +262,7 @@ def check(
         config = load_config(config_file, start=start, known_codes=known_codes())
         if preview is not None:
             config = dataclasses.replace(config, preview=preview)
+        output_format = chosen_format or config.output_format or "text"
         for warning in _preview_warnings(config, select_codes):
             click.echo(f"bgcheck: warning: {warning}", err=True)
         from bgcheck.report.baseline import apply_baseline, read_baseline, write_baseline
@@ -316,8 +317,8 @@ def check(
         is_tty = output_file is None and (sys.stderr if source_out else sys.stdout).isatty()
         options = ReportOptions(
             color=_use_color(color, is_tty, to_file=output_file is not None) if output_format in ("text", "concise") else False,
-            show_source=(is_tty if show_source is None else show_source) and output_format == "text",
-            show_explanations=(is_tty if show_explanations is None else show_explanations) and output_format == "text",
+            show_source=_first_set(show_source, config.show_source, is_tty) and output_format == "text",
+            show_explanations=_first_set(show_explanations, config.show_explanations, is_tty) and output_format == "text",
             statistics=statistics,
             quiet=quiet,
             unsafe_fixes=unsafe_fixes,
@@ -353,6 +354,11 @@ def _print_diff(fixed) -> int:
     else:
         click.echo("No fixes available.", err=True)
     return EXIT_FINDINGS if diffs else EXIT_OK
+
+
+def _first_set(option: Optional[bool], configured: Optional[bool], default: bool) -> bool:
+    """The command line's choice, else the configuration's, else the default."""
+    return default if option is None and configured is None else bool(option if option is not None else configured)
 
 
 def _use_color(choice: str, is_tty: bool, to_file: bool) -> bool:

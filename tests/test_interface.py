@@ -242,6 +242,52 @@ def test_extend_select_is_validated_like_select(three, value, message):
 
 
 # ---------------------------------------------------------------------------
+# output-format, show-source, show-explanations in the configuration
+
+
+def test_configured_output_format_is_used_unless_format_is_given(three):
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\noutput-format = "concise"\n', encoding="utf-8")
+    found = diagnostics(".")  # --format json on the command line wins over the configuration
+    raw = cli("check", "--no-cache", ".")
+    assert raw.stdout == "\n".join(concise_lines(found) + ["Found 3 problems (3 errors); 1 file checked."]) + "\n"
+
+
+def test_configured_output_format_is_validated(three):
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\noutput-format = "xml"\n', encoding="utf-8")
+    raw = cli("check", "--no-cache", ".")
+    assert raw.exit_code == 2 and raw.stdout == ""
+    assert raw.stderr == (
+        'bgcheck: error: pyproject.toml: [tool.bgcheck] output-format: expected one of "concise", "github", '
+        '"gitlab", "json", "lsp", "sarif", "text", got \'xml\'\n'
+    )
+
+
+def test_the_configurable_formats_are_the_renderers():
+    from bgcheck.load.config import OUTPUT_FORMATS
+    from bgcheck.report import REPORTERS
+
+    assert sorted(OUTPUT_FORMATS) == sorted(REPORTERS)
+
+
+@pytest.mark.parametrize(
+    ("config", "args", "shown"),
+    [
+        ("", (), False),  # not a terminal: off
+        ("show-explanations = true\nshow-source = true\n", (), True),
+        ("show-explanations = true\nshow-source = true\n", ("--no-show-explanations", "--no-show-source"), False),
+        ("show-explanations = false\nshow-source = false\n", ("--show-explanations", "--show-source"), True),
+    ],
+)
+def test_configured_explanations_and_source(three, config, args, shown):
+    (three / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n" + config, encoding="utf-8")
+    configured = cli("check", "--no-cache", *args, ".").stdout
+    (three / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")
+    expected = cli("check", "--no-cache", *(("--show-explanations", "--show-source") if shown else ()), ".").stdout
+    assert configured == expected
+    assert ("why:" in configured) is shown and ("app.py:" in configured)
+
+
+# ---------------------------------------------------------------------------
 # FORCE_COLOR, NO_COLOR, --color
 
 

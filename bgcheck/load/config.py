@@ -201,6 +201,10 @@ class Config:
     money: MoneyConfig = field(default_factory=MoneyConfig)
     # Decorators of task systems bgcheck has no table for: functions decorated with them are jobs.
     job_decorators: tuple[str, ...] = ()
+    # How `bgcheck check` reports when its options do not say (None: the CLI's default).
+    output_format: str | None = None
+    show_source: bool | None = None
+    show_explanations: bool | None = None
     # False when no configuration file and no root marker was found: the paths checked are
     # then the whole project, and no cache is written beside a lone file.
     in_project: bool = True
@@ -376,6 +380,16 @@ def _boolean(value: Any, table: _Table, key: str) -> bool:
     return value
 
 
+# The report formats a configuration may name (bgcheck/report's renderers: a test keeps the two equal).
+OUTPUT_FORMATS = ("concise", "github", "gitlab", "json", "lsp", "sarif", "text")
+
+
+def _output_format(value: Any, table: _Table, key: str) -> str:
+    if value not in OUTPUT_FORMATS:
+        raise table.expected(key, "one of " + ", ".join(f'"{name}"' for name in OUTPUT_FORMATS), value)
+    return value
+
+
 def _margin(value: Any, table: _Table, key: str) -> float:
     # A margin below 1 would make a lock expire before the job it protects finishes.
     if (
@@ -428,6 +442,9 @@ _KEYS: dict[str, tuple[str, Validator]] = {
     "runtimes": ("runtimes", _runtimes),
     "money": ("money", _money),
     "job-decorators": ("job_decorators", _dotted_names),
+    "output-format": ("output_format", _output_format),
+    "show-source": ("show_source", _boolean),
+    "show-explanations": ("show_explanations", _boolean),
 }
 
 
