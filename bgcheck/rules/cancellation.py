@@ -24,6 +24,7 @@ from bgcheck.rules.base import Rule, register
 from bgcheck.rules.done_futures import awaits_only_done_futures
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
+from bgcheck.rules.edits import name_for_import
 
 # Words that can name a cancellation exception in a file (aliases keep the
 # original name in their import line).
@@ -531,13 +532,16 @@ def _reraise_fix(node, ctx) -> Optional[Fix]:
         return None
     if not all(_cancellation_kind(name) for name in _caught_names(node, ctx)):
         return None  # ``except (CancelledError, ValueError)``: a re-raise would re-raise the ValueError too
+    return Fix(Applicability.UNSAFE, "Re-raise the stop at the end of the handler", (_raise_at_end(body, ctx),))
+
+
+def _raise_at_end(body: cst.IndentedBlock, ctx) -> Edit:
+    """The edit that ends a handler's block with ``raise`` (a lone ``pass`` becomes it)."""
     last = body.body[-1]
     if len(body.body) == 1 and isinstance(last, cst.SimpleStatementLine) and [type(s) for s in last.body] == [cst.Pass]:
-        edit = ctx.replace(last.body[0], "raise")
-    else:
-        line = ctx.position(last).end.line + 1
-        edit = Edit(line, 1, line, 1, f"{ctx.indentation(last)}raise{ctx.module.default_newline}")
-    return Fix(Applicability.UNSAFE, "Re-raise the stop at the end of the handler", (edit,))
+        return ctx.replace(last.body[0], "raise")
+    line = ctx.position(last).end.line + 1
+    return Edit(line, 1, line, 1, f"{ctx.indentation(last)}raise{ctx.module.default_newline}")
 
 
 @register
@@ -684,6 +688,7 @@ class SoftTimeLimitSwallowed(Rule):
     code = "BG104"
     name = "soft-time-limit-swallowed"
     severity = Severity.ERROR
+    fixable = "unsafe"
     reads = ("celery_config", "job_code", "jobs")
     summary = "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on."
 
@@ -718,9 +723,38 @@ class SoftTimeLimitSwallowed(Rule):
             "can finish without re-raising, so the task runs on into the hard limit and is killed mid-work, or "
             "reports success for work it did not finish. Re-raise SoftTimeLimitExceeded after cleanup.",
             end_node=node.type,
+            fix=_soft_limit_fix(node, bool(catches_soft), ctx),
         )
 
     visit_ExceptStarHandler = visit_ExceptHandler
+
+
+def _soft_limit_fix(node, catches_soft: bool, ctx: FileContext) -> Optional[Fix]:
+    """BG104's fix. ``except Exception:`` gets a clause before it that re-raises the soft time limit
+    (``except SoftTimeLimitExceeded: raise``, imported from ``celery.exceptions`` when the module
+    has no name for it); ``except SoftTimeLimitExceeded:`` re-raises at its end. Unsafe: the task
+    now fails at its soft limit instead of carrying on. Offered for plain ``except`` clauses with an
+    indented block; a clause that catches the limit with other exceptions, or can leave by
+    ``return``/``break``/``continue`` (which a ``raise`` at the end would not cover), gets none."""
+    if not isinstance(node, cst.ExceptHandler) or not isinstance(node.body, cst.IndentedBlock) or not node.body.body:
+        return None
+    if catches_soft:
+        if not all(name in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS for name in _caught_names(node, ctx)):
+            return None
+        if not exits(node.body, ctx.is_exit_call) <= {FALL, RAISE}:
+            return None
+        return Fix(Applicability.UNSAFE, "Re-raise the soft time limit at the end of the handler", (_raise_at_end(node.body, ctx),))
+    spelled = next(((local, None) for local, target in ctx.summary.imports.items() if target in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS), None)
+    spelled = spelled or name_for_import(ctx, "celery.exceptions.SoftTimeLimitExceeded")
+    if spelled is None:
+        return None
+    name, added = spelled
+    # On a line of its own above the handler and the comment and blank lines before it, which stay with it.
+    line = ctx.position(node).start.line - len(node.leading_lines)
+    newline = ctx.module.default_newline
+    clause = f"{ctx.indentation(node)}except {name}:{newline}{ctx.indentation(node.body.body[0])}raise{newline}"
+    edits = (Edit(line, 1, line, 1, clause),) + ((added,) if added else ())
+    return Fix(Applicability.UNSAFE, f"Re-raise `{name}` before this handler", edits)
 
 
 def _celery_task(ctx: FileContext):

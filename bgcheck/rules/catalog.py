@@ -20,7 +20,7 @@ RULES = (
      False, ''),
     ('BG104', 'soft-time-limit-swallowed', 'error',
      'In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on.',
-     False, ''),
+     False, 'unsafe'),
     ('BG201', 'infinite-loop-in-job', 'error',
      'A `while True` loop with no stop signal in a scheduled job or queued task: the run never ends and cannot be stopped.',
      False, ''),

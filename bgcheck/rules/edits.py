@@ -69,6 +69,23 @@ def import_edit(ctx, statement: str) -> Optional[Edit]:
     return Edit(line, 1, line, 1, statement + ctx.module.default_newline)
 
 
+def name_for_import(ctx, dotted: str) -> Optional[tuple[str, Optional[Edit]]]:
+    """How the module can spell ``dotted`` (``functools.partial``): (its local name, None) when an
+    import already binds it, (the last part, the edit that adds ``from functools import partial``)
+    when that name is free in the module, None when another binding takes the name or the module
+    starts with no import to add one after."""
+    imports = ctx.summary.imports
+    for local, target in imports.items():
+        if target == dotted:
+            return local, None
+    package, _, name = dotted.rpartition(".")
+    module = ctx.summary.module
+    if name in imports or name in ctx.summary.constants or f"{module}.{name}" in ctx.summary.functions:
+        return None  # the name means something else here
+    added = import_edit(ctx, f"from {package} import {name}")
+    return (name, added) if added is not None else None
+
+
 def _is_docstring(statement: cst.CSTNode) -> bool:
     return (
         isinstance(statement, cst.SimpleStatementLine)

@@ -17,7 +17,7 @@ from bgcheck.model.celery_config import truthy
 from bgcheck.diagnostics import MAX_MESSAGE, Applicability, Edit, Fix, Location, Severity, clip, short_name
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.edits import decorator_keyword_set, import_edit, keyword_set
+from bgcheck.rules.edits import decorator_keyword_set, keyword_set, name_for_import
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.walk import walk
@@ -662,19 +662,17 @@ def _on_commit_fix(node: cst.Call, transaction: str, ctx) -> Optional[Fix]:
     if not node.args:  # ``task.delay()`` -> ``transaction.on_commit(task.delay)``
         edits = [ctx.insert_before(node, "transaction.on_commit("), Edit(func_end.line, func_end.column + 1, call_end.line, call_end.column + 1, ")")]
         return Fix(Applicability.UNSAFE, "Publish from `transaction.on_commit(...)`", tuple(edits))
+    spelled = name_for_import(ctx, "functools.partial")
+    if spelled is None:
+        return None  # another ``partial`` in this module
+    partial, added = spelled
     tight = isinstance(node.whitespace_before_args, cst.SimpleWhitespace) and not node.whitespace_before_args.value
     edits = [
-        ctx.insert_before(node, "transaction.on_commit(partial("),
+        ctx.insert_before(node, f"transaction.on_commit({partial}("),
         Edit(func_end.line, func_end.column + 1, func_end.line, func_end.column + 2, ", " if tight else ","),  # the call's "("
         ctx.insert_after(node, ")"),
     ]
-    if imports.get("partial") != "functools.partial":
-        module = ctx.summary.module
-        if "partial" in imports or "partial" in ctx.summary.constants or f"{module}.partial" in ctx.summary.functions:
-            return None  # another ``partial`` in this module
-        added = import_edit(ctx, "from functools import partial")
-        if added is None:
-            return None
+    if added is not None:
         edits.append(added)
     return Fix(Applicability.UNSAFE, "Publish from `transaction.on_commit(partial(...))`", tuple(edits))
 
