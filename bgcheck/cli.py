@@ -256,7 +256,7 @@ def check(
     def work() -> int:
         from bgcheck.load.cache import open_cache
         from bgcheck.load.config import load_config
-        from bgcheck.run.engine import run
+        from bgcheck.run.engine import RunRequest, run
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         config = load_config(config_file, start=start, known_codes=known_codes())
@@ -269,17 +269,10 @@ def check(
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
-        result = run(
-            paths,
-            config,
-            select=select_codes,
-            ignore=ignore_codes,
-            runtimes_file=runtimes_file,
-            jobs=jobs,
-            cache=cache,
-            need_index=verbose,
-            stdin=stdin,
+        request = RunRequest(
+            paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose, stdin=stdin
         )
+        result = run(request)
         for warning in result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
         fixed = None
@@ -287,7 +280,7 @@ def check(
             from bgcheck.run.fixes import fix_run
 
             def recheck(display: str, data: bytes) -> list:
-                return run((), config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=1, cache=cache, stdin=(Path(display), data)).diagnostics
+                return run(dataclasses.replace(request, paths=(), jobs=1, need_index=False, stdin=(Path(display), data))).diagnostics
 
             fixed = fix_run(result, recheck, unsafe_fixes, stdin=stdin, write=apply_fixes and not show_diff and stdin is None)
             if show_diff:

@@ -10,7 +10,7 @@ import pytest
 
 from bgcheck.diagnostics import MAX_MESSAGE
 from bgcheck.load.config import load_config
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 
 
 def write_project(root: Path, files: dict[str, str], config: str = "") -> None:
@@ -42,7 +42,7 @@ class Checker:
         write_project(root, files, config)
         self.monkeypatch.chdir(root)
         cfg = load_config(start=root)
-        diagnostics = run([Path(".")], cfg, select=select).diagnostics
+        diagnostics = run(RunRequest([Path(".")], cfg, select=select)).diagnostics
         for d in diagnostics:  # every rule test also holds the short-message limit
             assert len(d.message) <= MAX_MESSAGE, f"{d.code} message of {len(d.message)} characters: {d.message}"
         return diagnostics

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bgcheck.load.config import load_config
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from conftest import codes, write_project
 from test_rule_fixtures import FOLDERS as RULE_FIXTURES
 from test_rule_fixtures import copy_project, projects_of
@@ -100,7 +100,7 @@ def outcome(root: Path, monkeypatch, preview: bool = False) -> dict:
     """Findings (in preview mode too: more rules, more shapes) and the jobs and locks ``bgcheck jobs`` lists."""
     monkeypatch.chdir(root)
     config = dataclasses.replace(load_config(start=root), preview=preview)
-    result = run([Path(".")], config, need_index=True)
+    result = run(RunRequest([Path(".")], config, need_index=True))
     diagnostics = [
         f"{d.location.path}:{d.location.line}:{d.location.column}-{d.location.end_line}:{d.location.end_column} "
         f"{d.code} {d.message} " + " | ".join(f"{r.path}:{r.line}:{r.column} {r.message}" for r in d.related)
@@ -406,7 +406,7 @@ def test_job_line_is_the_def_not_a_docstring_that_shows_one(bg, tmp_path, monkey
         },
     )
     monkeypatch.chdir(root)
-    index = run([Path(".")], load_config(start=root), need_index=True).index
+    index = run(RunRequest([Path(".")], load_config(start=root), need_index=True)).index
     assert [(job.name, job.line) for job in index.jobs] == [("app.nightly", 13)]
     assert index.function("app.nightly").line == 13
 

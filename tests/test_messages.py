@@ -17,7 +17,7 @@ import pytest
 from bgcheck.diagnostics import MAX_MESSAGE, Diagnostic, Location, Severity, clip, short_name
 from bgcheck.load.config import load_config
 from bgcheck.load.serial import diagnostic_from_data, diagnostic_to_data
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from test_rule_pages import PAGES, diagnostics_of, parse_page
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -46,13 +46,13 @@ def test_rule_page_example_messages_are_short(path, tmp_path, monkeypatch):
 @pytest.mark.parametrize("project", PROJECTS, ids=lambda path: path.name)
 def test_fixture_messages_are_short(project):
     config = dataclasses.replace(load_config(start=project), preview=True)
-    _check(run([project], config, select=["ALL"]).diagnostics)
+    _check(run(RunRequest([project], config, select=["ALL"])).diagnostics)
 
 
 def test_the_demo_messages_before_and_after():
     """The demo's findings, short: the longest fits the limit, and half are under 90 characters."""
     project = FIXTURES / "demo_service"
-    result = run([project], load_config(start=project))
+    result = run(RunRequest([project], load_config(start=project)))
     lengths = sorted(len(d.message) for d in result.diagnostics)
     assert len(lengths) == 32
     assert lengths[-1] <= MAX_MESSAGE

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from bgcheck.cli import main
 from bgcheck.load.config import load_config
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from conftest import write_project
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,11 +29,11 @@ def findings(diagnostics) -> list[tuple]:
 def test_each_file_alone_gets_its_whole_project_findings(project, monkeypatch):
     monkeypatch.chdir(project)
     config = load_config(start=project)
-    whole = run([Path(".")], config).diagnostics
+    whole = run(RunRequest([Path(".")], config)).diagnostics
     files = sorted(p.relative_to(project).as_posix() for p in project.rglob("*.py"))
     assert files
     for name in files:
-        alone = run([Path(name)], load_config(start=project / name)).diagnostics
+        alone = run(RunRequest([Path(name)], load_config(start=project / name))).diagnostics
         assert findings(alone) == findings(d for d in whole if d.location.path == name), name
 
 

@@ -21,7 +21,7 @@ import bgcheck.rules.checker as checker_module
 from bgcheck.cli import main
 from bgcheck.load.config import load_config
 from bgcheck.load.unit import analyse_text
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from bgcheck.run.noqa import parse_noqa
 
 SWALLOWS = textwrap.dedent(
@@ -54,13 +54,13 @@ def write(root: Path, files: dict[str, str | bytes]) -> Path:
 
 def found(root: Path, monkeypatch, jobs: int = 1) -> list[tuple[str, int, str]]:
     monkeypatch.chdir(root)
-    result = run([Path(".")], load_config(start=root), jobs=jobs)
+    result = run(RunRequest([Path(".")], load_config(start=root), jobs=jobs))
     return sorted((d.path, d.location.line, d.code) for d in result.diagnostics)
 
 
 def bg000(root: Path, monkeypatch, name: str):
     monkeypatch.chdir(root)
-    result = run([Path(".")], load_config(start=root))
+    result = run(RunRequest([Path(".")], load_config(start=root)))
     return [d for d in result.diagnostics if d.path == name and d.code == "BG000"]
 
 

@@ -45,7 +45,7 @@ from bgcheck.diagnostics import BG000_CODE
 from bgcheck.load.config import load_config
 from bgcheck.report import REPORTERS, ReportOptions
 from bgcheck.rules import REGISTRY
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 SNAPSHOT = "snapshot.txt"
@@ -85,7 +85,7 @@ def check_project(copy: Path, shown_from: Path, monkeypatch):
     """Run bgcheck (preview rules on) over a project copy; paths are shown relative to ``shown_from``."""
     monkeypatch.chdir(shown_from)
     config = dataclasses.replace(load_config(start=copy), preview=True)
-    return run([copy.relative_to(shown_from)], config, cwd=shown_from)
+    return run(RunRequest([copy.relative_to(shown_from)], config, cwd=shown_from))
 
 
 def markers(folder: Path) -> set[tuple[str, int, Optional[int], str]]:

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from bgcheck.cli import main, rule_table
 from bgcheck.load.config import load_config
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from conftest import write_project
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "rules"
@@ -159,7 +159,7 @@ def diagnostics_of(section: Section, root: Path, monkeypatch) -> list:
     files, config = project_of(section)
     write_project(root, files, config)
     monkeypatch.chdir(root)
-    return run([Path(".")], load_config(start=root)).diagnostics
+    return run(RunRequest([Path(".")], load_config(start=root))).diagnostics
 
 
 def describe(diagnostics) -> str:

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from bgcheck.cli import main
 from bgcheck.load.config import ConfigError, load_config
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from bgcheck.model.runtimes import Runtime, load_runtimes, read_runtimes_file
 from conftest import codes, write_project
 
@@ -235,7 +235,7 @@ def run_project(bg, table: dict, select=("BG5",)):
     bg.count += 1
     write_project(root, PROJECT, config)
     bg.monkeypatch.chdir(root)
-    return run([Path(".")], load_config(start=root), select=list(select))
+    return run(RunRequest([Path(".")], load_config(start=root), select=list(select)))
 
 
 @pytest.mark.parametrize(

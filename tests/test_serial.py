@@ -21,7 +21,7 @@ from bgcheck.load.config import load_config
 from bgcheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
 from bgcheck.load.cache_keys import interface
 from bgcheck.load.unit import analyse_text, load_unit
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from bgcheck.run.items import file_items
 from bgcheck.syntax.ir import UNKNOWN_IR
 from bgcheck.load.serial import DataError
@@ -72,7 +72,7 @@ def test_every_fixture_summary_and_result_round_trips(project, monkeypatch):
     assert len(summaries) >= 3
     for summary in summaries:
         assert_summary_round_trips(summary)
-    diagnostics = run([Path(".")], config).diagnostics
+    diagnostics = run(RunRequest([Path(".")], config)).diagnostics
     assert round_trip_diagnostics(diagnostics) == diagnostics
     # and through each kind of cache entry
     to_data, from_data = serial.ENTRY_CODECS["summaries"]
@@ -89,7 +89,7 @@ def test_every_fixture_summary_and_result_round_trips(project, monkeypatch):
 def test_demo_results_have_related_locations():
     """The round trip above covers ``related`` only if some finding has one."""
     config = load_config(start=REPO / "fixtures" / "demo_service")
-    diagnostics = run([REPO / "fixtures" / "demo_service"], config).diagnostics
+    diagnostics = run(RunRequest([REPO / "fixtures" / "demo_service"], config)).diagnostics
     assert any(d.related for d in diagnostics)
     assert {d.severity for d in diagnostics} >= {Severity.ERROR, Severity.WARNING}
 

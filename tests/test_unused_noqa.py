@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bgcheck.load.config import load_config
-from bgcheck.run.engine import run
+from bgcheck.run.engine import RunRequest, run
 from conftest import write_project
 
 SOURCE = """\
@@ -34,7 +34,7 @@ async def poll(client):
 def found(tmp_path, monkeypatch, config: str = "", select=None) -> list[tuple[int, str]]:
     write_project(tmp_path, {"poll.py": SOURCE}, config)
     monkeypatch.chdir(tmp_path)
-    result = run([Path(".")], load_config(start=tmp_path), select=select)
+    result = run(RunRequest([Path(".")], load_config(start=tmp_path), select=select))
     return [(d.location.line, d.message) for d in result.diagnostics if d.code == "BG001"]
 
 

@@ -125,21 +125,29 @@ def collect_project(
     return index, [u.error for u in units if u.error is not None]
 
 
-def run(
-    paths: Sequence[Path],
-    config: Config,
-    select=None,
-    ignore=(),
-    cwd: Optional[Path] = None,
-    runtimes_file: Optional[Path] = None,
-    jobs: Optional[int] = 1,
-    cache=None,
-    need_index: bool = False,
-    stdin: Optional[tuple[Path, bytes]] = None,
-) -> RunResult:
-    """``stdin``: (path, bytes): check these bytes as that file of its project (an editor's or a
-    formatter's unsaved buffer); nothing is written to it. ``paths`` are then ignored."""
-    runtimes = load_runtimes(config, runtimes_file)  # a bad runtimes file fails before any work
+@dataclass(frozen=True)
+class RunRequest:
+    """One run's inputs, built by the CLI (the language server checks units it keeps, with
+    ``check_units``). ``stdin``: (path, bytes): check these bytes as that file of its project (an
+    editor's or a formatter's unsaved buffer); nothing is written to it, and ``paths`` are then
+    ignored."""
+
+    paths: Sequence[Path]
+    config: Config
+    select: Optional[Sequence[str]] = None  # --select: replaces the configured select
+    ignore: Sequence[str] = ()  # --ignore: added to the configured ignore
+    cwd: Optional[Path] = None  # paths are shown relative to it (default: the current directory)
+    runtimes_file: Optional[Path] = None  # --runtimes, over the configured one
+    jobs: Optional[int] = 1  # processes (None: one per CPU)
+    cache: object = None  # a load.cache.Cache, or None
+    need_index: bool = False  # build the index even when every result comes from the cache
+    stdin: Optional[tuple[Path, bytes]] = None
+
+
+def run(request: RunRequest) -> RunResult:
+    """Phase 1, the index and phase 2 for the files the request names (or its stdin buffer)."""
+    config, cwd, cache, stdin, jobs = request.config, request.cwd, request.cache, request.stdin, request.jobs
+    runtimes = load_runtimes(config, request.runtimes_file)  # a bad runtimes file fails before any work
     skipped: list = []
     prepared: dict = {}
     if stdin is not None:
@@ -148,7 +156,7 @@ def run(
         prepared[stdin_path] = (stdin[1], content_key(stdin_path, shown, stdin[1]))
         jobs = 1  # the stdin text lives in this process
     else:
-        items, report_for = project_items(paths, config, cwd, skipped)
+        items, report_for = project_items(request.paths, config, cwd, skipped)
     # What the last run learnt of each file by its stat: unchanged files are not read (file_states.py).
     states = FileStates(cache, cwd) if cache is not None and stdin is None else None
     workers = parallel.workers_for(jobs, len(items))
@@ -157,7 +165,7 @@ def run(
         prepared = _prepare(unknown, states)
         if len(items) - len(unknown) + sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
-    options = CheckOptions(select, ignore, runtimes, report_for, cache, need_index)
+    options = CheckOptions(request.select, request.ignore, runtimes, report_for, cache, request.need_index)
     if workers == 1:
         try:
             result = _run_here(items, config, options, prepared, states)
