@@ -50,7 +50,7 @@ README_END = "<!-- end of ecosystem table -->"
 
 # name==version -> the folder of the sdist that holds the package itself. A mix of
 # applications and worker-heavy libraries across asyncio, threads, Celery, RQ,
-# Dramatiq, Huey, Django and Kafka. Left out on purpose, so that an independent
+# Dramatiq, Huey, Django, Kafka, RabbitMQ, NATS and Tornado. Left out on purpose, so that an independent
 # measure remains: arq, APScheduler, prefect, OctoPrint, ArchiveBox,
 # changedetection.io, pulpcore, zigpy, aioesphomeapi, aiohomekit,
 # python-matter-server, uiprotect, lnbits.
@@ -79,6 +79,14 @@ PINNED = {
     "pretalx==2025.2.2": "src/pretalx",
     "glances==4.5.8": "glances",
     "python-telegram-bot==22.8": "src/telegram",
+    "luigi==3.8.1": "luigi",
+    "django-q2==1.11.1": "django_q",
+    "aio-pika==10.2.1": "aio_pika",
+    "nats-py==2.16.0": "src/nats",
+    "zeroconf==0.154.0": "src/zeroconf",
+    "tornado==6.6.1": "tornado",
+    "hypercorn==0.18.0": "src/hypercorn",
+    "slack-bolt==1.30.0": "slack_bolt",
 }
 
 VERDICTS = ("real", "false", "debatable")
