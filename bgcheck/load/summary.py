@@ -25,7 +25,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.syntax.loops import is_endless
 from bgcheck.syntax.rows import locks_rows
-from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_to_ir, call_target, dotted_name, to_ir
+from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, call_to_ir, call_target, dotted_name, ref_name, to_ir
 from bgcheck.syntax.positions import CallCounter, call_positions
 from bgcheck.syntax.walk import walk
 
@@ -145,10 +145,10 @@ def _extend(binding: IR, rest: str) -> Optional[IR]:
     """The IR for ``binding.rest`` (rest may be empty)."""
     if not rest:
         return binding
-    if binding[0] == "ref":
-        return ("ref", f"{binding[1]}.{rest}")
-    if binding[0] == "call" and binding[1]:
-        return ("ref", f"{binding[1]}().{rest}")
+    if ref_name(binding) is not None:
+        return ("ref", f"{ref_name(binding)}.{rest}")
+    if call_name(binding):
+        return ("ref", f"{call_name(binding)}().{rest}")
     return None
 
 
@@ -613,7 +613,7 @@ class SummaryBuilder(cst.CSTVisitor):
             cls = summary.classes[qualname]
             parent_func = _enclosing_function(summary, qualname)
             resolve = summary.resolver(parent_func)
-            cls.bases = tuple(_ref_path(to_ir(arg.value, resolve)) for arg in node.bases)
+            cls.bases = tuple(ref_name(to_ir(arg.value, resolve)) for arg in node.bases)
             cls.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
             cls.attrs = _resolve_bindings(scope, summary, resolve, module_level=False)
             cls.methods = tuple(
@@ -703,8 +703,7 @@ def _first_arg(node: cst.Call) -> cst.BaseExpression:
 
 def _receiver_path(node: cst.BaseExpression, resolve) -> Optional[str]:
     """The path of a receiver as resolved in its module (``pkg.mod.QUEUE``, ``pkg.mod.Cls().queue``), not canonical."""
-    ir = to_ir(node, resolve) if dotted_name(node) is not None else UNKNOWN_IR
-    return ir[1] if ir[0] == "ref" else None
+    return ref_name(to_ir(node, resolve)) if dotted_name(node) is not None else None
 
 
 def _merge_bindings(values: list, resolve) -> Optional[IR]:
@@ -724,10 +723,11 @@ def _merge_bindings(values: list, resolve) -> Optional[IR]:
         return None
     irs = [to_ir(v, resolve) for v in nodes]
     first = irs[0]
-    if first[0] != "call" or not first[1] or first[1].startswith("?"):
+    made_by = call_name(first)
+    if not made_by or made_by.startswith("?"):
         return None
-    if all(ir[0] == "call" and ir[1] == first[1] for ir in irs):
-        return first if len(irs) == 1 else ("call", first[1], (), ())
+    if all(call_name(ir) == made_by for ir in irs):
+        return first if len(irs) == 1 else ("call", made_by, (), ())
     return None
 
 
@@ -746,10 +746,6 @@ def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
 def _enclosing_function(summary: ModuleSummary, qualname: str) -> Optional[FunctionSummary]:
     parts = qualname.rsplit(".<locals>.", 1)
     return summary.functions.get(parts[0]) if len(parts) == 2 else None
-
-
-def _ref_path(ir: IR) -> Optional[str]:
-    return ir[1] if ir[0] == "ref" else None
 
 
 def _all_params(params: cst.Parameters):
@@ -772,7 +768,7 @@ def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
     if base is None:
         return None
     extended = _extend(base, rest)
-    return extended[1] if extended and extended[0] == "ref" else None
+    return ref_name(extended)
 
 
 def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tuple:
@@ -949,7 +945,7 @@ def _annotation_instance(annotation: cst.BaseExpression, resolve, depth: int = 0
     if isinstance(annotation, cst.Subscript):
         base = _annotation_instance(annotation.value, resolve, depth + 1)
         written = dotted_name(annotation.value) or ""
-        base_name = base[1] if base[0] == "call" else None
+        base_name = call_name(base)
         members = [
             e.slice.value
             for e in annotation.slice
@@ -961,16 +957,16 @@ def _annotation_instance(annotation: cst.BaseExpression, resolve, depth: int = 0
     name = dotted_name(annotation)
     if name is None:
         return UNKNOWN_IR
-    ref = resolve(name)
-    if ref is None or ref[0] != "ref":
+    ref = ref_name(resolve(name))
+    if ref is None:
         return UNKNOWN_IR
-    return ("call", ref[1], (), ())
+    return ("call", ref, (), ())
 
 
 def _declared_instance(annotation: cst.BaseExpression, resolve) -> IR:
     """``x: Optional[Foo] = None``: an instance of a library or project class Foo; builtins stay unknown."""
     declared = _annotation_instance(annotation, resolve)
-    return declared if declared[0] == "call" and "." in declared[1] else UNKNOWN_IR
+    return declared if "." in (call_name(declared) or "") else UNKNOWN_IR
 
 
 def is_main_test(test: cst.BaseExpression) -> bool:

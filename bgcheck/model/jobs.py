@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_call, as_seconds
+from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_call, as_seconds, attribute, call_name, callee_name, dict_entries, ref_name, seq_items, with_call_targets
 from bgcheck.model.project import ProjectIndex
 
 _UNIT_SECONDS = {
@@ -112,44 +112,21 @@ class _JobFinder:
 
     # --- helpers --------------------------------------------------------------
     def fold(self, value: Optional[IR]):
-        return self.index.fold(self.canonical_ir(value)) if value is not None else UNKNOWN
-
-    def canonical_ir(self, value: IR) -> IR:
-        """The IR with call targets followed to their canonical names.
-
-        A module constant's IR names an imported callable through the module
-        (``proj.settings.timedelta``), and folding only knows
-        ``datetime.timedelta``.
-        """
-        if not isinstance(value, tuple) or not value:
-            return value
-        tag = value[0]
-        if tag == "call":
-            target = self.index.canonical(value[1]) if value[1] else value[1]
-            args = tuple(self.canonical_ir(a) for a in value[2])
-            kwargs = tuple((item[0], self.canonical_ir(item[1])) if len(item) > 1 else item for item in value[3])
-            return ("call", target, args, kwargs, *value[4:])
-        if tag in ("bin",):
-            return (tag, value[1], self.canonical_ir(value[2]), self.canonical_ir(value[3]))
-        if tag in ("neg", "total_seconds"):
-            return (tag, self.canonical_ir(value[1]), *value[2:])
-        if tag == "seq":
-            return (tag, value[1], tuple(self.canonical_ir(v) for v in value[2]))
-        if tag == "dict":
-            return (tag, tuple((self.canonical_ir(k) if k is not None else None, self.canonical_ir(v)) for k, v in value[1]))
-        return value
+        """Fold with call targets followed to their canonical names: a module constant's IR names an
+        imported callable through the module (``proj.settings.timedelta``), and folding only knows
+        ``datetime.timedelta``."""
+        return self.index.fold(with_call_targets(value, self.index.canonical)) if value is not None else UNKNOWN
 
     def function_of(self, value: Optional[IR]) -> tuple[Optional[str], str]:
         """(project function qualname or None, how it is written) for a job's function argument."""
         if value is None:
             return None, "?"
-        tag = value[0]
-        if tag == "ref":
-            path = value[1]
+        path = ref_name(value)
+        if path is not None:
             return self.index.resolve_function(path), self.index.canonical(path) or path
-        if tag == "call" and value[1]:
-            target = value[1]
+        if call_name(value):
             call = as_call(value)
+            target = call.target
             if target in knowledge.PARTIALS and call.args:
                 return self.function_of(call.first_arg)
             if (self.index.canonical(target) or target) in knowledge.CELERY_SIGNATURE_BY_NAME:
@@ -283,11 +260,12 @@ class _JobFinder:
             return Schedule("once", note="no trigger: APScheduler runs it once, now")
         fields = dict(kwargs)
         alias = self.fold(trigger)
-        if trigger[0] == "call":
-            alias = knowledge.APSCHEDULER_TRIGGERS.get(self.index.canonical(trigger[1]) or "", UNKNOWN)
-            fields = dict(trigger[3])
+        call = as_call(trigger)
+        if call is not None:
+            alias = knowledge.APSCHEDULER_TRIGGERS.get(self.index.canonical(call.target) or "", UNKNOWN)
+            fields = dict(call.kwargs)
             if alias == "crontab":
-                return _cron_string(self.fold(as_call(trigger).first_arg or fields.get("expr")))
+                return _cron_string(self.fold(call.first_arg or fields.get("expr")))
         if alias == "interval":
             total = 0.0
             for key, factor in _INTERVAL_KWARGS.items():
@@ -321,9 +299,10 @@ class _JobFinder:
 
     def crontab(self, value: Optional[IR], names=("minute", "hour", "day_of_week", "day_of_month", "month_of_year", "day", "month")) -> Schedule:
         """celery/huey ``crontab(...)``: omitted fields are '*'."""
-        if value is None or value[0] != "call":
+        call = as_call(value)
+        if call is None:
             return Schedule("unknown")
-        fields = dict(value[3])
+        fields = dict(call.kwargs)
         cron = self.cron_fields(fields, names)
         note = ""
         if "minute" not in fields and any(k in fields for k in ("hour", "day_of_week", "day_of_month", "day", "month_of_year", "month")):
@@ -333,9 +312,10 @@ class _JobFinder:
     def celery_schedule(self, value: Optional[IR]) -> Schedule:
         if value is None:
             return Schedule("unknown")
-        if value[0] == "call" and (self.index.canonical(value[1]) or "") in knowledge.CRONTAB_EVERY_DEFAULT:
+        call = as_call(value)
+        if call is not None and (self.index.canonical(call.target) or "") in knowledge.CRONTAB_EVERY_DEFAULT:
             return self.crontab(value)
-        if value[0] == "call" and (value[1] or "").endswith("solar"):
+        if call is not None and (call.target or "").endswith("solar"):
             return Schedule("cron", cron="solar")
         return _interval(self.fold(value))
 
@@ -346,11 +326,11 @@ class _JobFinder:
         node = value
         at = None
         while node is not None:
-            if node[0] == "attr":
-                units.append(node[2])
-                node = node[1]
-            elif node[0] == "call":
-                call = as_call(node)
+            call = as_call(node)
+            if attribute(node) is not None:
+                node, unit = attribute(node)
+                units.append(unit)
+            elif call is not None:
                 target = call.target or ""
                 if target.endswith("every"):
                     folded = self.fold(call.first_arg) if call.args else 1
@@ -371,8 +351,8 @@ class _JobFinder:
     def django_q(self, kwargs: dict) -> Schedule:
         kind_ir = kwargs.get("schedule_type")
         kind = self.fold(kind_ir) if kind_ir is not None else "O"
-        if kind_ir is not None and kind_ir[0] == "ref":
-            kind = _DJANGO_Q_CONSTANTS.get(kind_ir[1].rsplit(".", 1)[-1], kind)
+        if ref_name(kind_ir) is not None:
+            kind = _DJANGO_Q_CONSTANTS.get(ref_name(kind_ir).rsplit(".", 1)[-1], kind)
         if kind == "I":
             minutes = as_seconds(self.fold(kwargs.get("minutes")))
             return Schedule("interval", seconds=minutes * 60) if minutes else Schedule("unknown")
@@ -429,7 +409,7 @@ class _JobFinder:
             return
         for entry in _items(functions):
             target, args, kwargs = _call_parts(entry)
-            if entry[0] == "call" and (self.index.canonical(target) or "") in knowledge.ARQ_FUNC:
+            if as_call(entry) is not None and (self.index.canonical(target) or "") in knowledge.ARQ_FUNC:
                 function, written = self.function_of(args[0] if args else kwargs.get("coroutine"))
             else:
                 function, written = self.function_of(entry)
@@ -437,7 +417,7 @@ class _JobFinder:
             self.add(knowledge.ARQ_FUNCTION_SOURCE, function, written, summary.path, (), kwargs, via=f"{qualname}.functions (arq)")
         for entry in _items(cron_jobs):
             target, args, kwargs = _call_parts(entry)
-            if entry[0] != "call" or (self.index.canonical(target) or "") not in knowledge.ARQ_CRON:
+            if as_call(entry) is None or (self.index.canonical(target) or "") not in knowledge.ARQ_CRON:
                 continue
             function, written = self.function_of(args[0] if args else kwargs.get("coroutine"))
             fields = self.cron_fields(kwargs, ("month", "day", "weekday", "hour", "minute", "second"))
@@ -448,7 +428,7 @@ class _JobFinder:
     def from_calls(self) -> None:
         for summary in sorted(self.index.modules.values(), key=lambda s: s.path):
             for call, scope in summary.recorded_calls:
-                canonical = self.index.canonical(call[1]) or ""
+                canonical = self.index.canonical(call_name(call)) or ""
                 source = _match(knowledge.JOB_CALLS, canonical)
                 if source is None:
                     continue
@@ -507,7 +487,7 @@ class _JobFinder:
             return None
         targets = list(func.calls)
         if ".<locals>." in scope:  # ``@app.task`` on the wrapper it returns
-            targets += [d[1] for d in func.decorators if d[0] in ("ref", "call") and d[1]]
+            targets += [callee_name(d) for d in func.decorators if callee_name(d)]
         for target in targets:
             canonical = self.index.canonical(target) or ""
             source = _match(knowledge.JOB_DECORATORS, canonical)
@@ -584,15 +564,15 @@ class _JobFinder:
     def from_beat_schedule(self) -> None:
         celery = self.index.celery_config
         setting = celery.get("beat_schedule") if celery else None
-        if setting is None or not setting.ir or setting.ir[0] != "dict":
+        if setting is None or dict_entries(setting.ir) is None:
             return
         tasks = {job.name: job for job in self.jobs if job.framework == "Celery"}
         source = knowledge.CELERY_BEAT_SOURCE
         registered_in = setting.where.split(":", 1)[0]
-        for key_ir, entry in setting.ir[1]:
-            if key_ir is None or entry[0] != "dict":
+        for key_ir, entry in dict_entries(setting.ir):
+            if key_ir is None or dict_entries(entry) is None:
                 continue
-            entry_fields = {self.fold(k): v for k, v in entry[1] if k is not None}
+            entry_fields = {self.fold(k): v for k, v in dict_entries(entry) if k is not None}
             task_name = self.fold(entry_fields.get("task"))
             if not isinstance(task_name, str):
                 continue
@@ -646,10 +626,11 @@ def _match(sources: tuple, canonical: str) -> Optional[knowledge.JobSource]:
 
 def _call_parts(value: IR) -> tuple[Optional[str], tuple, dict]:
     """(target, positional args, keyword args) of a call IR, or of a bare reference."""
-    if value[0] == "ref":
-        return value[1], (), {}
-    if value[0] == "call":
-        return value[1], tuple(value[2]), {k: v for k, v in value[3] if k not in ("*", "**")}
+    if ref_name(value) is not None:
+        return ref_name(value), (), {}
+    call = as_call(value)
+    if call is not None:
+        return call.target, tuple(call.args), call.named
     return None, (), {}
 
 
@@ -665,9 +646,7 @@ def _func_arg(spec, args: tuple, kwargs: dict) -> Optional[IR]:
 
 
 def _items(value: Optional[IR]) -> tuple:
-    if value is not None and value[0] == "seq":
-        return value[2]
-    return ()
+    return seq_items(value) or ()
 
 
 def _interval(value) -> Schedule:

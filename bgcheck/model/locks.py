@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, UNKNOWN, TimeDelta, as_seconds
+from bgcheck.syntax.ir import IR, UNKNOWN, TimeDelta, as_call, as_seconds, call_name, callee_name, fstr_parts, ref_name
 from bgcheck.model.project import ProjectIndex, breadth_first, reads_facts
 
 class Expiry(enum.Enum):
@@ -85,8 +85,9 @@ def key_text(value, ir: Optional[IR]) -> Optional[str]:
         return value
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
-    if ir is not None and ir[0] == "fstr":
-        pattern = "".join(part if isinstance(part, str) else "*" for part in ir[1])
+    parts = fstr_parts(ir)
+    if parts is not None:
+        pattern = "".join(part if isinstance(part, str) else "*" for part in parts)
         # f"{key}" says nothing about the key: as a pattern it would match every key.
         return pattern if pattern.strip("*") else None
     return None
@@ -194,9 +195,9 @@ def configured_defaults(index: ProjectIndex) -> dict:
                 if once is not None:
                     found["celery_once QueueOnce"] = once
         for call, _scope in summary.recorded_calls:
-            if "celery_once QueueOnce" in found or not (index.canonical(call[1]) or "").endswith("conf.update"):
+            if "celery_once QueueOnce" in found or not (index.canonical(call_name(call)) or "").endswith("conf.update"):
                 continue
-            for key, value in call[3]:
+            for key, value in as_call(call).kwargs:
                 if key == "ONCE":
                     once = _once_default(index.fold(value), f"app.conf.update(ONCE=...) in {summary.path}")
                     if once is not None:
@@ -244,11 +245,12 @@ def find_locks(index: ProjectIndex) -> list[LockSite]:
     configured = configured_defaults(index)
     for summary in sorted(index.modules.values(), key=lambda s: s.path):
         recorded = set()
-        for call, scope in summary.recorded_calls:
-            api = match_api(index.canonical(call[1]))
+        for ir, scope in summary.recorded_calls:
+            call = as_call(ir)
+            api = match_api(index.canonical(call.target))
             if api is None:
                 continue
-            args = LockArgs(tuple(call[2]), {k: v for k, v in call[3] if k not in ("*", "**")})
+            args = LockArgs(tuple(call.args), call.named)
             read = read_lock(api, args, index.fold, configured)
             if read is None:
                 continue
@@ -256,10 +258,11 @@ def find_locks(index: ProjectIndex) -> list[LockSite]:
             sites.append(_site(index, api, read, scope, summary))
         for qualname, func in summary.functions.items():
             for decorator in func.decorators:
-                api = match_api(index.canonical(decorator[1]) if decorator[0] in ("ref", "call") else None)
-                if api is None or decorator[0] != "call":
+                api = match_api(index.canonical(callee_name(decorator)))
+                call = as_call(decorator)
+                if api is None or call is None:
                     continue
-                args = LockArgs(tuple(decorator[2]), {k: v for k, v in decorator[3] if k not in ("*", "**")})
+                args = LockArgs(tuple(call.args), call.named)
                 read = read_lock(api, args, index.fold, configured)
                 # A decorator call is usually recorded as a call as well: one lock, listed once.
                 if read is not None and (qualname, api.label, read) not in recorded:
@@ -310,7 +313,7 @@ def _celery_once(index: ProjectIndex, configured: dict) -> list[LockSite]:
         if job.framework != "Celery":
             continue
         base = job.options.get("base")
-        if base is None or base[0] != "ref" or index.canonical(base[1]) not in knowledge.CELERY_ONCE_BASES:
+        if ref_name(base) is None or index.canonical(ref_name(base)) not in knowledge.CELERY_ONCE_BASES:
             continue
         once = index.fold(job.options.get("once")) if job.options.get("once") is not None else {}
         if not isinstance(once, dict):

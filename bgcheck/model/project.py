@@ -16,7 +16,7 @@ from typing import Callable, Container, Iterable, Iterator, Optional
 
 from bgcheck.syntax import ir as irmod
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR
+from bgcheck.syntax.ir import IR, as_call, call_name, is_literal, ref_name
 from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
 
 
@@ -237,7 +237,7 @@ class ProjectIndex:
                 bindings.extend((f"{qualname}().{name}", ir) for name, ir in cls.self_attrs.items())
                 bindings.extend((f"{qualname}.{name}", ir) for name, ir in cls.attrs.items())
             for path, ir in bindings:
-                if ir and ir[0] == "call" and ir[1] and self.receiver_type(ir[1] + "()") == "threading.Thread":
+                if call_name(ir) and self.receiver_type(call_name(ir) + "()") == "threading.Thread":
                     cached[path] = ir
             self._memo["thread_holders"] = cached
         return cached
@@ -271,12 +271,11 @@ class ProjectIndex:
 
     def _thread_runs(self, ir) -> Optional[str]:
         """The function a ``Thread(target=f)`` runs, or the Thread subclass a call makes."""
-        if self.canonical(ir[1]) in self.classes:
-            return self.canonical(ir[1])
-        for key, value in ir[3]:
-            if key == "target":
-                return self.resolve_function(irmod.ir_path(value))
-        return None
+        call = as_call(ir)
+        if self.canonical(call.target) in self.classes:
+            return self.canonical(call.target)
+        target = call.keyword("target")
+        return self.resolve_function(irmod.ir_path(target)) if target is not None else None
 
     def _daemon(self, options: dict) -> bool:
         return self.fold(options.get("daemon")) is True
@@ -294,11 +293,11 @@ class ProjectIndex:
         for _ in range(4):
             if ir is None:
                 return None
-            if ir[0] == "call":
+            if as_call(ir) is not None:
                 return ir
-            if ir[0] != "ref":
+            if ref_name(ir) is None:
                 return None
-            ir = self.binding(ir[1])
+            ir = self.binding(ref_name(ir))
         return None
 
     def queue_is_unbounded(self, ir: Optional[IR]) -> Optional[bool]:
@@ -307,16 +306,16 @@ class ProjectIndex:
         call = self.constructed(ir)
         if call is None:
             return None
-        name = self.canonical(call[1])
+        parts = as_call(call)
+        name = self.canonical(parts.target)
         if name not in knowledge.QUEUE_CONSTRUCTORS:
             return None
         position = knowledge.QUEUE_CONSTRUCTORS[name]
         if position is None:
             return True
-        args, kwargs = call[2], call[3]
-        if any(arg == ("*",) for arg in args) or any(key == "**" for key, _value in kwargs):
+        if any(arg == ("*",) for arg in parts.args) or any(key == "**" for key, _value in parts.kwargs):
             return None
-        value = dict(kwargs).get("maxsize", args[position] if len(args) > position else None)
+        value = parts.keyword("maxsize") or parts.arg(position)
         if value is None:
             return True
         folded = self.fold(value)
@@ -329,14 +328,14 @@ class ProjectIndex:
         constant made by ``object()`` or bound to a literal (``STOP = object()``, ``_WAKE = "wake"``)?"""
         if item == ("v", None):
             return True
-        if item is None or item[0] != "ref":
+        if ref_name(item) is None:
             return False
-        bound = self.lookup_constant(item[1])
+        bound = self.lookup_constant(ref_name(item))
         if bound is None:
             return False
-        if bound[0] == "v":
+        if is_literal(bound):
             return True
-        return bound[0] == "call" and self.canonical(bound[1]) in ("object", "builtins.object")
+        return as_call(bound) is not None and self.canonical(as_call(bound).target) in ("object", "builtins.object")
 
     def queue_puts(self, holder: str) -> list:
         """Every put into the queue kept at ``holder`` (``pkg.mod.Q``, ``pkg.mod.Cls().q``) anywhere in the
@@ -371,9 +370,9 @@ class ProjectIndex:
         path = self.canonical(irmod.ir_path(iterated))
         if path and knowledge.STREAM_CONSUMERS.fullmatch(path):
             return True
-        if iterated[0] != "call" or not iterated[1]:
+        if not call_name(iterated):
             return False
-        target = self.canonical(iterated[1].lstrip("?")) or ""
+        target = self.canonical(call_name(iterated).lstrip("?")) or ""
         if target in knowledge.SIZED_ITERATION_CALLS or target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
             return False
         if holder and holder in repr(iterated):
@@ -509,7 +508,7 @@ class ProjectIndex:
                 for func in summary.functions.values():
                     targets.update(func.calls)
                 for call, _scope in summary.recorded_calls:
-                    targets.update(arg[1] for arg in call[2] if arg[0] == "ref")
+                    targets.update(ref_name(arg) for arg in as_call(call).args if ref_name(arg) is not None)
             self._memo["call_targets"] = targets
         return targets
 

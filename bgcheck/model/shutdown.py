@@ -21,7 +21,7 @@ from typing import Optional
 from weakref import WeakKeyDictionary
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import IR, as_call, as_seconds
+from bgcheck.syntax.ir import IR, as_call, as_seconds, call_name, callee_name, ref_name, seq_items
 from bgcheck.model.project import ProjectIndex, reads_facts
 
 
@@ -86,24 +86,23 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
 
 
 def _ref(index: ProjectIndex, value: Optional[IR]) -> Optional[str]:
-    if value is None or value[0] != "ref":
+    if ref_name(value) is None:
         return None
-    return index.resolve_function(value[1])
+    return index.resolve_function(ref_name(value))
 
 
 def _signal_names(index: ProjectIndex, value: Optional[IR]) -> Optional[set]:
     """The canonical signal names an argument denotes; None when it cannot be told."""
-    if value is None:
-        return None
-    if value[0] == "ref":
-        return {index.canonical(value[1])}
+    if ref_name(value) is not None:
+        return {index.canonical(ref_name(value))}
     return None
 
 
 def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, scope: str) -> None:
-    target = index.canonical(call[1]) or ""
-    args = call[2]
-    kwargs = dict(kw for kw in call[3] if kw[0] not in ("*", "**"))
+    parts = as_call(call)
+    target = index.canonical(parts.target) or ""
+    args = parts.args
+    kwargs = parts.named
     if target in knowledge.SIGNAL_INSTALLERS or knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target):
         signals = _signal_names(index, args[0] if args else kwargs.get("signalnum") or kwargs.get("sig"))
         handler = args[1] if len(args) > 1 else kwargs.get("handler") or kwargs.get("callback")
@@ -139,7 +138,7 @@ def _is_signal_installer(target: str) -> bool:
 def _unrecorded_installers(index: ProjectIndex, model: ShutdownModel, summary) -> None:
     """A handler installed through a renamed import (``from signal import signal as install``) is not among
     the recorded calls, so its signal is unknown: like any unknown signal, it may well be SIGTERM."""
-    recorded = {scope for call, scope in summary.recorded_calls if _is_signal_installer(index.canonical(call[1]) or "")}
+    recorded = {scope for call, scope in summary.recorded_calls if _is_signal_installer(index.canonical(call_name(call)) or "")}
     scopes = [(summary.module, summary.module_calls)] + [(name, func.calls) for name, func in summary.functions.items()]
     for scope, calls in scopes:
         if scope in recorded:
@@ -150,14 +149,15 @@ def _unrecorded_installers(index: ProjectIndex, model: ShutdownModel, summary) -
 
 
 def _from_decorator(index: ProjectIndex, model: ShutdownModel, summary, qualname: str, decorator: IR) -> None:
-    target = index.canonical(decorator[1]) if decorator[0] in ("ref", "call") else None
+    target = index.canonical(callee_name(decorator))
     if not target:
         return
     if target in knowledge.ATEXIT_REGISTER:
         model.roots.setdefault(qualname, ShutdownRoot(qualname, "atexit hook", summary.path))
         return
     base, _, last = target.rpartition(".")
-    if last == "on_event" and decorator[0] == "call" and decorator[2] and index.fold(decorator[2][0]) == "shutdown":
+    call = as_call(decorator)
+    if last == "on_event" and call is not None and call.args and index.fold(call.first_arg) == "shutdown":
         if knowledge.WEB_APPS.fullmatch(base):
             model.roots.setdefault(qualname, ShutdownRoot(qualname, "shutdown event handler", summary.path))
         return
@@ -168,15 +168,16 @@ def _from_decorator(index: ProjectIndex, model: ShutdownModel, summary, qualname
 def _from_web_apps(index: ProjectIndex, model: ShutdownModel, summary) -> None:
     """``FastAPI(lifespan=..., on_shutdown=[...])`` bound to a module-level name."""
     for value in summary.constants.values():
-        if value[0] != "call" or not knowledge.WEB_APPS.fullmatch(index.canonical(value[1]) or ""):
+        call = as_call(value)
+        if call is None or not knowledge.WEB_APPS.fullmatch(index.canonical(call.target) or ""):
             continue
-        for key, argument in value[3]:
+        for key, argument in call.kwargs:
             if key == "lifespan":
                 function = _ref(index, argument)
                 if function:
                     model.roots.setdefault(function, ShutdownRoot(function, "lifespan", summary.path, after_yield_only=True))
-            elif key == "on_shutdown" and argument[0] == "seq":
-                for item in argument[2]:
+            elif key == "on_shutdown" and seq_items(argument) is not None:
+                for item in seq_items(argument):
                     function = _ref(index, item)
                     if function:
                         model.roots.setdefault(function, ShutdownRoot(function, "shutdown event handler", summary.path))
@@ -188,7 +189,7 @@ def _entry_points(index: ProjectIndex, console_scripts: dict[str, str]) -> list[
         if summary.has_main_block:
             entries.append(EntryPoint("main block", summary.module, summary.path))
         for call, scope in summary.recorded_calls:
-            if scope == summary.module and index.canonical(call[1]) in knowledge.ASYNCIO_RUN and not summary.has_main_block:
+            if scope == summary.module and index.canonical(call_name(call)) in knowledge.ASYNCIO_RUN and not summary.has_main_block:
                 coroutine = as_call(as_call(call).first_arg)  # asyncio.run(main())
                 function = index.resolve_function(coroutine.target) if coroutine is not None else None
                 entries.append(EntryPoint("asyncio.run", summary.module, summary.path, function))
@@ -239,7 +240,7 @@ def background_starts(index: ProjectIndex, scopes: set[str]) -> list[str]:
         for call, scope in summary.recorded_calls:
             if scope not in scopes:
                 continue
-            target = index.canonical(call[1]) or ""
+            target = index.canonical(call_name(call)) or ""
             if knowledge.ENTRY_STARTS.fullmatch(target) or _starts_thread_subclass(index, target):
                 found.append(f"`{_short(target)}()`")
     for scope in sorted(scopes):
@@ -282,7 +283,7 @@ def _handover_tables(index: ProjectIndex) -> tuple[set, dict]:
         recorded: set[str] = set()
         holders: dict[str, list] = {}
         for summary in index.modules.values():
-            recorded.update(scope for call, scope in summary.recorded_calls if scope not in recorded and _hands_over(index, call[1]))
+            recorded.update(scope for call, scope in summary.recorded_calls if scope not in recorded and _hands_over(index, call_name(call)))
             for scope in (*summary.functions, summary.module):
                 holders.setdefault(scope, []).append(summary)
         tables = _HANDOVER[index] = (recorded, holders)
@@ -320,23 +321,24 @@ def timed_waits(index: ProjectIndex, scopes) -> list[TimedWait]:
 
 def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) -> Optional[TimedWait]:
     """The explicit wait bound of one call (its IR), or None when it is not a timed wait."""
-    if not call[1]:
+    parts = as_call(call)
+    if not parts.target:
         return None
-    name = call[1].rsplit(".", 1)[-1]
+    name = parts.target.rsplit(".", 1)[-1]
     spec = knowledge.TIMED_WAITS.get(name)
     if spec is None:
         return None
     keyword, position = spec
     value = None
-    for key, arg in call[3]:
+    for key, arg in parts.kwargs:
         if key == keyword or (name == "sleep" and key == "delay"):
             value = arg
-    if value is None and position is not None and len(call[2]) > position:
-        value = call[2][position]
+    if value is None and position is not None:
+        value = parts.arg(position)
     seconds = as_seconds(index.fold(value)) if value is not None else None
     if not seconds or seconds <= 0:
         return None
-    receiver = call[1].rsplit(".", 2)[-2] if call[1].count(".") else ""
+    receiver = parts.target.rsplit(".", 2)[-2] if parts.target.count(".") else ""
     receiver = receiver.replace("()", "")
     text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({seconds:g})"
     if name == "sleep":

@@ -15,22 +15,23 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import as_call
+from bgcheck.syntax.ir import as_call, call_name, callee_name, ref_name
 from bgcheck.model.project import ProjectIndex
 
 
 def on_commit_callbacks(index: ProjectIndex) -> set[str]:
     found: set[str] = set()
     for summary in index.modules.values():
-        for call, _scope in summary.recorded_calls:
-            if index.canonical(call[1]) not in knowledge.ON_COMMIT or not call[2]:
+        for recorded, _scope in summary.recorded_calls:
+            call = as_call(recorded)
+            if index.canonical(call.target) not in knowledge.ON_COMMIT or not call.args:
                 continue
-            argument = as_call(call).first_arg
+            argument = call.first_arg
             inner = as_call(argument)
             if inner is not None and inner.target in knowledge.PARTIALS and inner.args:
                 argument = inner.first_arg
-            if argument[0] == "ref":
-                function = index.resolve_function(argument[1])
+            if ref_name(argument) is not None:
+                function = index.resolve_function(ref_name(argument))
                 if function:
                     found.add(function)
     return found
@@ -46,10 +47,11 @@ def _read_only_scopes(index: ProjectIndex) -> set[str]:
     writes: set[str] = set()
     reads: set[str] = set()
     for summary in index.modules.values():
-        for call, scope in summary.recorded_calls:
-            if call[0] != "call" or index.canonical(call[1]) not in knowledge.TRANSACTION_CONTEXTS:
+        for recorded, scope in summary.recorded_calls:
+            call = as_call(recorded)
+            if call is None or index.canonical(call.target) not in knowledge.TRANSACTION_CONTEXTS:
                 continue
-            using = dict(call[3]).get("using")
+            using = call.keyword("using")
             (reads if using is not None and read_only_alias(index.fold(using)) else writes).add(scope)
     return reads - writes
 
@@ -57,8 +59,9 @@ def _read_only_scopes(index: ProjectIndex) -> set[str]:
 def _opens_transaction(index: ProjectIndex, func, read_only: set[str]) -> bool:
     """Does the function's own body open a transaction: ``atomic()``, ``@atomic`` or ``x.begin()``?"""
     for decorator in func.decorators:
-        if decorator[0] in ("ref", "call") and index.canonical(decorator[1]) in knowledge.TRANSACTION_CONTEXTS:
-            using = dict(decorator[3]).get("using") if decorator[0] == "call" else None
+        if index.canonical(callee_name(decorator)) in knowledge.TRANSACTION_CONTEXTS:
+            call = as_call(decorator)
+            using = call.keyword("using") if call is not None else None
             if using is None or not read_only_alias(index.fold(using)):
                 return True
     for call in func.calls:
@@ -80,7 +83,7 @@ def transaction_helpers(index: ProjectIndex) -> set[str]:
     read_only = _read_only_scopes(index)
     found: set[str] = set()
     for qualname, (_summary, func) in index.functions.items():
-        decorators = {index.canonical(d[1]) for d in func.decorators if d[0] in ("ref", "call")}
+        decorators = {index.canonical(callee_name(d)) for d in func.decorators}
         if decorators & knowledge.CONTEXTMANAGER and _opens_transaction(index, func, read_only):
             found.add(qualname)
     return found
@@ -127,17 +130,18 @@ def atomic_requests(index: ProjectIndex) -> bool:
 def item_label(index: ProjectIndex, item, written: Optional[str] = None) -> Optional[str]:
     """How a ``with`` item opens a transaction (``"`with transaction.atomic():`"``), or None: also for a
     read replica's snapshot. ``written``: the receiver of ``x.begin()`` as written, when known."""
-    if item[0] == "ref":
-        return "`with transaction.atomic:`" if index.canonical(item[1]) in knowledge.TRANSACTION_CONTEXTS else None
-    if item[0] != "call" or not item[1]:
+    if ref_name(item) is not None:
+        return "`with transaction.atomic:`" if index.canonical(ref_name(item)) in knowledge.TRANSACTION_CONTEXTS else None
+    target = call_name(item)
+    if not target:
         return None
     if _reads_replica(index, item):
         return None
-    name = index.canonical(item[1]) or item[1]
+    name = index.canonical(target) or target
     if name in knowledge.TRANSACTION_CONTEXTS:
         return "`with transaction.atomic():`"
-    if item[1].endswith(".begin"):
-        path = item[1][: -len(".begin")]
+    if target.endswith(".begin"):
+        path = target[: -len(".begin")]
         # as written, else the last name of what it resolves to (``Billing().session`` -> ``session``)
         receiver = written or (path.lstrip("?") if path.startswith("?") else path.rsplit(".", 1)[-1].replace("()", ""))
         if knowledge.TRANSACTION_BEGIN.fullmatch(name) or knowledge.TRANSACTION_RECEIVER_WORDS.search(receiver.rsplit(".", 1)[-1]):
@@ -151,12 +155,12 @@ def item_label(index: ProjectIndex, item, written: Optional[str] = None) -> Opti
 def decorator_label(index: ProjectIndex, decorator) -> Optional[str]:
     """How a decorator runs its function in a transaction: ``@transaction.atomic``, ``@atomic(using=...)``
     on a database that writes, a project decorator that opens one (``@in_transaction``, ``@write_session()``)."""
-    if decorator[0] not in ("ref", "call"):
+    is_call = as_call(decorator) is not None
+    if not is_call and ref_name(decorator) is None:
         return None
-    is_call = decorator[0] == "call"
     if is_call and _reads_replica(index, decorator):
         return None
-    target = index.canonical(decorator[1])
+    target = index.canonical(callee_name(decorator))
     if target in knowledge.TRANSACTION_CONTEXTS:
         return "a function decorated with `@transaction.atomic`"
     function = index.resolve_function(target)
@@ -168,7 +172,7 @@ def decorator_label(index: ProjectIndex, decorator) -> Optional[str]:
 
 
 def _reads_replica(index: ProjectIndex, call) -> bool:
-    using = dict(call[3]).get("using")
+    using = as_call(call).keyword("using")
     return using is not None and read_only_alias(index.fold(using))
 
 

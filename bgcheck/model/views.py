@@ -22,6 +22,7 @@ from typing import Iterator, Optional
 
 from bgcheck import knowledge
 from bgcheck.model.project import ProjectIndex
+from bgcheck.syntax.ir import as_call, callee_name, ref_name, sub_nodes
 
 
 def _refs(ir) -> Iterator[str]:
@@ -31,15 +32,11 @@ def _refs(ir) -> Iterator[str]:
         node = stack.pop()
         if not isinstance(node, tuple) or not node:
             continue
-        if node[0] == "ref":
-            yield node[1]
-        elif node[0] == "call":
-            yield node[1] or ""
-            stack.extend(node[2])
-            stack.extend(value for _key, value in node[3])
-            stack.extend(node[4:])
-        else:
-            stack.extend(item for item in node[1:] if isinstance(item, tuple))
+        if ref_name(node) is not None:
+            yield ref_name(node)
+        elif as_call(node) is not None:
+            yield as_call(node).target or ""
+        stack.extend(sub_nodes(node))
 
 
 def _opts_out(index: ProjectIndex, decorators) -> bool:
@@ -47,7 +44,7 @@ def _opts_out(index: ProjectIndex, decorators) -> bool:
 
 
 def _decorated_by(index: ProjectIndex, func, names) -> bool:
-    return any(d[0] in ("ref", "call") and index.canonical(d[1]) in names for d in func.decorators)
+    return any(index.canonical(callee_name(d)) in names for d in func.decorators)
 
 
 def _is_views_module(module: str) -> bool:
@@ -73,24 +70,26 @@ def _routed(index: ProjectIndex) -> tuple[dict[str, str], set[str]]:
     routed: dict[str, str] = {}
     opted_out: set[str] = set()
     for summary in index.modules.values():
-        for call, _scope in summary.recorded_calls:
-            if call[0] != "call" or index.canonical(call[1]) not in knowledge.URL_ROUTES:
+        for recorded, _scope in summary.recorded_calls:
+            call = as_call(recorded)
+            if call is None or index.canonical(call.target) not in knowledge.URL_ROUTES:
                 continue
-            view = dict(call[3]).get("view", call[2][1] if len(call[2]) > 1 else None)
+            view = call.keyword("view") or call.arg(1)
             wrapped = False
             for _ in range(3):
-                if view is None or view[0] != "call" or not view[1]:
+                wrapper = as_call(view)
+                if wrapper is None or not wrapper.target:
                     break
-                name = index.canonical(view[1]) or ""
+                name = index.canonical(wrapper.target) or ""
                 if name in knowledge.NON_ATOMIC_REQUESTS:
                     wrapped = True
                 if name.endswith("." + knowledge.AS_VIEW):
                     view = ("ref", name[: -len(knowledge.AS_VIEW) - 1])
                     break
-                view = view[2][0] if view[2] else None
-            if view is None or view[0] != "ref":
+                view = wrapper.first_arg
+            if ref_name(view) is None:
                 continue
-            target = index.canonical(view[1])
+            target = index.canonical(ref_name(view))
             found = target if target in index.classes else index.resolve_function(target)
             if found is None:
                 continue
@@ -121,7 +120,7 @@ def django_views(index: ProjectIndex) -> dict[str, str]:
                 how = "a method of a view class routed in urls.py"
         elif _decorated_by(index, func, knowledge.VIEW_FUNCTION_DECORATORS):
             how = "a function decorated with `@api_view`"
-        elif any(d[0] == "call" and knowledge.NINJA_OPERATIONS.fullmatch(index.canonical(d[1]) or "") for d in func.decorators):
+        elif any(as_call(d) is not None and knowledge.NINJA_OPERATIONS.fullmatch(index.canonical(as_call(d).target) or "") for d in func.decorators):
             how = "a django-ninja operation"
         elif qualname in routed:
             how = "routed in urls.py"

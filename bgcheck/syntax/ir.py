@@ -21,6 +21,10 @@ Shapes (all tuples, first item is the tag):
     ("dict", ((key, value), ...))     a key of None marks a ``**`` splat
     ("fstr", parts)                   parts: str or expr (kept for key patterns)
     ("?",)                            unknown
+
+The rest of bgcheck reads nodes through the accessors at the end of this module (``as_call``,
+``call_name``, ``callee_name``, ``ref_name``, ``seq_items``, ...) rather than by position, so
+that the tuples' layout is known here and in the cache's codec (load/serial.py).
 """
 
 from __future__ import annotations
@@ -572,6 +576,15 @@ class Call(NamedTuple):
                 return value
         return None
 
+    @property
+    def named(self) -> dict:
+        """The keyword arguments by name, ``**`` splats left out."""
+        return {key: value for key, value in self.kwargs if key not in ("*", "**")}
+
+    def arg(self, position: int) -> IR | None:
+        """The positional argument at ``position``, or None when there are fewer."""
+        return self.args[position] if len(self.args) > position else None
+
 
 def as_call(ir: IR | None) -> Call | None:
     """The named parts of a call IR, or None when ``ir`` is not a call."""
@@ -580,13 +593,77 @@ def as_call(ir: IR | None) -> Call | None:
     return Call(ir[1], ir[2], ir[3], ir[4] if len(ir) > 4 else None)
 
 
-def kwarg(ir: IR, name: str) -> IR | None:
-    """The IR of keyword argument ``name`` in a ("call", ...) IR, or None."""
-    if ir and ir[0] == "call":
-        for key, value in ir[3]:
-            if key == name:
-                return value
-    return None
+def call_name(ir: IR | None) -> str | None:
+    """The callee of a ("call", ...) IR (None also when it does not resolve), or None for any other node."""
+    return ir[1] if ir and ir[0] == "call" else None
+
+
+def callee_name(ir: IR | None) -> str | None:
+    """The name a decorator or a ``with`` item names, called or not: the name of a ("ref", name) IR
+    or the callee of a ("call", ...) IR (None when it does not resolve); None for any other node."""
+    return ir[1] if ir and ir[0] in ("ref", "call") else None
+
+
+def is_literal(ir: IR | None) -> bool:
+    """Is this a ("v", value) literal (any value, None included)?"""
+    return bool(ir) and ir[0] == "v"
+
+
+def seq_items(ir: IR | None) -> tuple | None:
+    """The items' IR of a ("seq", kind, items) tuple, list or set, or None for any other node."""
+    return ir[2] if ir and ir[0] == "seq" else None
+
+
+def fstr_parts(ir: IR | None) -> tuple | None:
+    """The parts of an ("fstr", parts) f-string (text, or the IR of a placeholder), or None."""
+    return ir[1] if ir and ir[0] == "fstr" else None
+
+
+def attribute(ir: IR | None) -> tuple[IR, str] | None:
+    """(the IR of ``x``, ``name``) of an ("attr", x, name) node, or None for any other node."""
+    return (ir[1], ir[2]) if ir and ir[0] == "attr" else None
+
+
+def sub_nodes(ir: IR) -> tuple:
+    """The IR nodes directly inside a node: a call's arguments, keyword values and receiver, an
+    operation's operands, a container's items (a dict's keys and values), an f-string's placeholders."""
+    tag = ir[0]
+    if tag == "call":
+        return (*ir[2], *(value for _key, value in ir[3]), *ir[4:])
+    if tag == "bin":
+        return (ir[2], ir[3])
+    if tag in ("neg", "total_seconds", "attr"):
+        return (ir[1],)
+    if tag == "seq":
+        return ir[2]
+    if tag == "dict":
+        return tuple(part for pair in ir[1] for part in pair if part is not None)
+    if tag == "fstr":
+        return tuple(part for part in ir[1] if not isinstance(part, str))
+    return ()
+
+
+def with_call_targets(ir: IR, rename: Callable[[str], str | None]) -> IR:
+    """The IR with each call's target renamed (``rename``: resolved name -> canonical name), in the
+    calls' arguments, operands and containers too (a receiver, an attribute's base and an
+    f-string's placeholders are kept as they are)."""
+    if not isinstance(ir, tuple) or not ir:
+        return ir
+    tag = ir[0]
+    if tag == "call":
+        target = rename(ir[1]) if ir[1] else ir[1]
+        args = tuple(with_call_targets(a, rename) for a in ir[2])
+        kwargs = tuple((item[0], with_call_targets(item[1], rename)) if len(item) > 1 else item for item in ir[3])
+        return ("call", target, args, kwargs, *ir[4:])
+    if tag == "bin":
+        return (tag, ir[1], with_call_targets(ir[2], rename), with_call_targets(ir[3], rename))
+    if tag in ("neg", "total_seconds"):
+        return (tag, with_call_targets(ir[1], rename), *ir[2:])
+    if tag == "seq":
+        return (tag, ir[1], tuple(with_call_targets(v, rename) for v in ir[2]))
+    if tag == "dict":
+        return (tag, tuple((with_call_targets(k, rename) if k is not None else None, with_call_targets(v, rename)) for k, v in ir[1]))
+    return ir
 
 
 def ref_name(ir: IR | None) -> str | None:
