@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Write the README's rule table and bgcheck/rules/catalog.py from the rule registry.
+"""Write the README's rule table, its list of preview rules and bgcheck/rules/catalog.py from the
+rule registry.
 
-    python scripts/rule_table.py          # rewrite the table in README.md and the catalog
-    python scripts/rule_table.py --check  # exit 1 if either is out of date (the tests do this)
+    python scripts/rule_table.py          # rewrite the README's generated parts and the catalog
+    python scripts/rule_table.py --check  # exit 1 if any is out of date (the tests do this)
 
-The table sits between two markers in README.md; everything else is left as written. The
-catalog is the rules' metadata as data: `bgcheck rules` and `bgcheck explain` read it and
+Each generated part sits between two markers in README.md; everything else is left as written.
+The catalog is the rules' metadata as data: `bgcheck rules` and `bgcheck explain` read it and
 so never import the rules (nor libcst).
 """
 
@@ -19,6 +20,8 @@ README = REPO / "README.md"
 CATALOG = REPO / "bgcheck" / "rules" / "catalog.py"
 START = "<!-- rule table: written by scripts/rule_table.py -->"
 END = "<!-- end of rule table -->"
+PREVIEW_START = "<!-- preview rules: written by scripts/rule_table.py -->"
+PREVIEW_END = "<!-- end of preview rules -->"
 
 
 def registry_rows() -> list[dict]:
@@ -57,10 +60,27 @@ def table() -> str:
     return "\n".join(lines)
 
 
+def preview_sentence() -> str:
+    """The README's sentence naming the rules in preview now."""
+    codes = [row["code"] for row in registry_rows() if row["preview"]]
+    if not codes:
+        return "Today no rule is in preview."
+    if len(codes) == 1:
+        return f"Today {codes[0]} is in preview; its page says what its false alarms were."
+    listed = ", ".join(codes[:-1]) + f" and {codes[-1]}"
+    return f"Today {listed} are in preview; each page says what their false alarms were."
+
+
+def _replace(text: str, start: str, end: str, body: str) -> str:
+    head, rest = text.split(start, 1)
+    _old, tail = rest.split(end, 1)
+    return f"{head}{start}\n{body}\n{end}{tail}"
+
+
 def render(text: str) -> str:
-    head, rest = text.split(START, 1)
-    _old, tail = rest.split(END, 1)
-    return f"{head}{START}\n{table()}\n{END}{tail}"
+    """README.md with its generated parts (the rule table, the preview rules) written afresh."""
+    text = _replace(text, START, END, table())
+    return _replace(text, PREVIEW_START, PREVIEW_END, preview_sentence())
 
 
 def main() -> int:
@@ -69,7 +89,7 @@ def main() -> int:
     old_catalog = CATALOG.read_text(encoding="utf-8") if CATALOG.exists() else ""
     new_catalog = catalog()
     if "--check" in sys.argv[1:]:
-        stale = [name for name, old, fresh in (("README.md's rule table", text, new), ("bgcheck/rules/catalog.py", old_catalog, new_catalog)) if old != fresh]
+        stale = [name for name, old, fresh in (("README.md's rule table or preview rules", text, new), ("bgcheck/rules/catalog.py", old_catalog, new_catalog)) if old != fresh]
         for name in stale:
             print(f"{name} is out of date: run python scripts/rule_table.py", file=sys.stderr)
         return 1 if stale else 0

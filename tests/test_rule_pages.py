@@ -368,16 +368,32 @@ def test_pages_link_to_the_failure_model():
     assert len(linked) == len(PAGES), f"pages without a link to the failure model: {sorted({p.name for p in PAGES} - set(linked))}"
 
 
-def test_readme_rule_table_is_the_registry():
-    """The README's rule table is written by scripts/rule_table.py from the registry."""
+def _rule_table_script():
     import importlib.util
 
-    repo = PAGES_DIR.parent
-    spec = importlib.util.spec_from_file_location("rule_table", repo / "scripts" / "rule_table.py")
+    spec = importlib.util.spec_from_file_location("rule_table", PAGES_DIR.parent / "scripts" / "rule_table.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    text = (repo / "README.md").read_text(encoding="utf-8")
-    assert module.render(text) == text, "README.md's rule table is out of date: run python scripts/rule_table.py"
+    return module
+
+
+def test_readme_rule_table_is_the_registry():
+    """The README's rule table and its sentence naming the preview rules are written by
+    scripts/rule_table.py from the registry."""
+    module = _rule_table_script()
+    text = (PAGES_DIR.parent / "README.md").read_text(encoding="utf-8")
+    assert module.render(text) == text, "README.md's rule table or preview rules are out of date: run python scripts/rule_table.py"
+
+
+def test_readme_names_the_preview_rules_of_the_registry():
+    """The sentence names every preview rule of the registry and no other, and a stale one is rewritten."""
+    module = _rule_table_script()
+    sentence = module.preview_sentence()
+    preview = {row["code"] for row in rule_table() if row["preview"]}
+    assert set(re.findall(r"BG\d{3}", sentence)) == preview
+    text = (PAGES_DIR.parent / "README.md").read_text(encoding="utf-8")
+    stale = text.replace(sentence, "Today BG102 is in preview; its page says what its false alarms were.")
+    assert stale != text and module.render(stale) == text
 
 
 # ---------------------------------------------------------------------------
