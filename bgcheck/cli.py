@@ -265,7 +265,7 @@ def check(
         output_format = chosen_format or config.output_format or "text"
         for warning in _preview_warnings(config, select_codes):
             click.echo(f"bgcheck: warning: {warning}", err=True)
-        from bgcheck.report.baseline import apply_baseline, read_baseline, write_baseline
+        from bgcheck.report.baseline import read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
@@ -285,26 +285,13 @@ def check(
             fixed = fix_run(result, recheck, unsafe_fixes, stdin=stdin, write=apply_fixes and not show_diff and stdin is None)
             if show_diff:
                 return _print_diff(fixed)
-        if not result.files_checked:
-            shown = ", ".join(str(p) for p in paths)
-            click.echo(f"bgcheck: warning: no Python files found in {shown}", err=True)
-        if not result.codes:
-            click.echo("bgcheck: warning: no rules selected: select, extend-select, ignore and preview leave nothing to check", err=True)
-        if verbose:
-            for note in result.notes + _skipped_checks(result.index):
-                click.echo(f"bgcheck: note: {note}", err=True)
+        _warn_about_the_run(result, paths, verbose)
         if write_baseline_file is not None:
             count = write_baseline(write_baseline_file, result)
             click.echo(f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline_file}.", err=True)
             return EXIT_OK
         if known_findings is not None:
-            gone = apply_baseline(result, known_findings)
-            if gone:
-                click.echo(
-                    f"bgcheck: {gone} baseline {'entries no longer occur' if gone != 1 else 'entry no longer occurs'} "
-                    "(update the baseline with --write-baseline).",
-                    err=True,
-                )
+            _apply_baseline(result, known_findings)
         # With `- --fix` the fixed source goes to stdout, as ruff does, and the report to stderr.
         source_out = stdin is not None and fixed is not None
         is_tty = output_file is None and (sys.stderr if source_out else sys.stdout).isatty()
@@ -321,19 +308,49 @@ def check(
         if source_out:
             sys.stdout.buffer.write(fixed.stdin_output)
             sys.stdout.flush()
-        if output_file is not None:
-            try:
-                output_file.write_text(report, encoding="utf-8")
-            except OSError as exc:
-                raise UsageError(f"cannot write the report to {output_file}: {exc.strerror or exc}") from None
-        else:
-            # color=True: click strips escapes when stdout is not a terminal, even with --color always
-            click.echo(report, nl=False, color=options.color or None, err=source_out)
+        _write_report(report, output_file, options.color, to_stderr=source_out)
         if result.diagnostics and not exit_zero:
             return EXIT_FINDINGS
         return EXIT_OK
 
     sys.exit(_run_guarded(work))
+
+
+def _warn_about_the_run(result, paths, verbose: bool) -> None:
+    """On stderr: no file found, no rule selected; under --verbose, what was not checked and why."""
+    if not result.files_checked:
+        shown = ", ".join(str(p) for p in paths)
+        click.echo(f"bgcheck: warning: no Python files found in {shown}", err=True)
+    if not result.codes:
+        click.echo("bgcheck: warning: no rules selected: select, extend-select, ignore and preview leave nothing to check", err=True)
+    if verbose:
+        for note in result.notes + _skipped_checks(result.index):
+            click.echo(f"bgcheck: note: {note}", err=True)
+
+
+def _apply_baseline(result, known_findings) -> None:
+    """Leave out the findings the baseline records; say on stderr how many of its entries are gone."""
+    from bgcheck.report.baseline import apply_baseline
+
+    gone = apply_baseline(result, known_findings)
+    if gone:
+        click.echo(
+            f"bgcheck: {gone} baseline {'entries no longer occur' if gone != 1 else 'entry no longer occurs'} "
+            "(update the baseline with --write-baseline).",
+            err=True,
+        )
+
+
+def _write_report(report: str, output_file: Optional[Path], color: bool, to_stderr: bool) -> None:
+    """The report to --output-file, else to stdout (stderr when stdout carries the fixed source)."""
+    if output_file is not None:
+        try:
+            output_file.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write the report to {output_file}: {exc.strerror or exc}") from None
+    else:
+        # color=True: click strips escapes when stdout is not a terminal, even with --color always
+        click.echo(report, nl=False, color=color or None, err=to_stderr)
 
 
 def _print_diff(fixed) -> int:

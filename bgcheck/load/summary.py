@@ -578,8 +578,15 @@ class SummaryBuilder(cst.CSTVisitor):
         module_resolve = summary.resolver(None)
         resolved_module = _resolve_bindings(self.module_scope, summary, module_resolve, module_level=True)
         summary.constants = resolved_module
+        self._add_skeletons(summary, lines)
+        self._fill_functions(summary, sites, may_lock)
+        self._fill_classes(summary)
+        self._fill_module_records(summary, sites)
+        return summary
 
-        # Function skeletons, so that closures can see their parents' locals.
+    def _add_skeletons(self, summary: ModuleSummary, lines: dict) -> None:
+        """Function and class skeletons, then the functions' locals in definition order (outer
+        functions before inner ones), so that closures can see their parents' locals."""
         for qualname, (node, scope, class_qualname) in self.functions.items():
             summary.functions[qualname] = FunctionSummary(
                 qualname=qualname,
@@ -593,10 +600,12 @@ class SummaryBuilder(cst.CSTVisitor):
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name.value, line=lines.get(qualname, 0))
-        # Locals in definition order (outer functions before inner ones).
         for qualname, (node, scope, class_qualname) in self.functions.items():
             func = summary.functions[qualname]
             func.locals = _resolve_bindings(scope, summary, None, module_level=False, function=func)
+
+    def _fill_functions(self, summary: ModuleSummary, sites: dict, may_lock: bool) -> None:
+        """Each function's decorators, calls (where, in which contexts, under which conditions), handoffs and return."""
         for qualname, (node, scope, class_qualname) in self.functions.items():
             func = summary.functions[qualname]
             resolve = summary.resolver(func)
@@ -609,6 +618,9 @@ class SummaryBuilder(cst.CSTVisitor):
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
             if node.asynchronous is None and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
+
+    def _fill_classes(self, summary: ModuleSummary) -> None:
+        """Each class's bases, decorators, attributes, methods and ``self.x`` attributes."""
         for qualname, (node, scope) in self.classes.items():
             cls = summary.classes[qualname]
             parent_func = _enclosing_function(summary, qualname)
@@ -631,6 +643,8 @@ class SummaryBuilder(cst.CSTVisitor):
                 else:
                     cls.self_attrs[attr] = UNKNOWN_IR
 
+    def _fill_module_records(self, summary: ModuleSummary, sites: dict) -> None:
+        """The module's own calls, attribute assignments, recorded calls, queue puts and passed refs."""
         module_resolve = summary.resolver(None)
         summary.module_calls, summary.module_call_sites = _resolved_calls(self.module_scope.calls, module_resolve, sites)
         summary.attr_assignments = tuple(
@@ -657,7 +671,6 @@ class SummaryBuilder(cst.CSTVisitor):
                 passed.setdefault(path, None)
         summary.passed_refs = tuple(passed)
         summary.has_main_block = self.has_main_block
-        return summary
 
     def _resolver_for(self, summary: ModuleSummary, scope: _Scope):
         if scope.kind == "function":
