@@ -13,6 +13,29 @@ from bgcheck.load.config import load_config
 from bgcheck.run.engine import RunRequest, run
 
 
+def stale_generated_files() -> list[str]:
+    """The files scripts/rule_table.py writes from the rule registry that disagree with it now (a
+    rule added, renamed, or moved in or out of preview without running the script)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rule_table", Path(__file__).resolve().parent.parent / "scripts" / "rule_table.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    readme = script.README.read_text(encoding="utf-8")
+    catalog = script.CATALOG.read_text(encoding="utf-8") if script.CATALOG.exists() else ""
+    return [name for name, stale in (("README.md", script.render(readme) != readme), ("bgcheck/rules/catalog.py", script.catalog() != catalog)) if stale]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """After failures, say once when they may come from a stale generated file: `bgcheck rules`,
+    `bgcheck explain`, the SARIF driver and the page tests read the catalog, not the registry."""
+    if not terminalreporter.stats.get("failed"):
+        return
+    stale = stale_generated_files()
+    if stale:
+        terminalreporter.write_line(f"{' and '.join(stale)} {'is' if len(stale) == 1 else 'are'} out of date with the rule registry: run python scripts/rule_table.py", red=True, bold=True)
+
+
 def write_project(root: Path, files: dict[str, str], config: str = "") -> None:
     """Write ``files`` (relative path -> source, dedented) and a pyproject.toml with ``config``
     as the body of ``[tool.bgcheck]``. Rule tests run preview rules too (``preview = true``)

@@ -54,7 +54,7 @@ def test_the_demo_messages_before_and_after():
     project = FIXTURES / "demo_service"
     result = run(RunRequest([project], load_config(start=project)))
     lengths = sorted(len(d.message) for d in result.diagnostics)
-    assert len(lengths) == 32
+    assert lengths, "the demo finds nothing"  # which findings: tests/test_demo.py
     assert lengths[-1] <= MAX_MESSAGE
     assert lengths[len(lengths) // 2] < 90
 
