@@ -523,6 +523,16 @@ class ProjectIndex:
         return qualname is not None and qualname in self.job_code
 
 
+def recorded_calls_to(index: ProjectIndex, names: Container[str]) -> Iterator[tuple[ModuleSummary, irmod.Call, str]]:
+    """(module summary, the call, scope qualname) of every recorded call (``summary.recorded_calls``)
+    whose callee's canonical name is one of ``names``, module by module."""
+    for summary in index.modules.values():
+        for ir, scope in summary.recorded_calls:
+            call = as_call(ir)
+            if call is not None and index.canonical(call.target) in names:
+                yield summary, call, scope
+
+
 def reads_facts(*facts: str):
     """Mark a model function that answers from the whole project (it goes over every module):
     what it returns is covered by these project facts (bgcheck.model.facts). A rule that calls

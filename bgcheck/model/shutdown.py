@@ -221,15 +221,23 @@ def entry_roots(index: ProjectIndex, entry: EntryPoint) -> list[str]:
     return found
 
 
+# index -> entry point -> its scopes and modules: asked by the project facts (twice) and by BG404,
+# each a search of everything the entry reaches, so computed once per index.
+_ENTRY_SCOPES: "WeakKeyDictionary[ProjectIndex, dict]" = WeakKeyDictionary()
+
+
 @reads_facts("shutdown")
-def entry_scopes(index: ProjectIndex, entry: EntryPoint) -> tuple[set[str], set[str]]:
+def entry_scopes(index: ProjectIndex, entry: EntryPoint) -> tuple[frozenset[str], frozenset[str]]:
     """(scopes the entry runs: reachable functions plus, for a module, its top level; modules involved)."""
-    reached = set(index.reachable(entry_roots(index, entry)))
-    scopes = set(reached)
-    if not entry.function:
-        scopes.add(entry.module)
-    modules = {entry.module} | {index.functions[f][0].module for f in reached if f in index.functions}
-    return scopes, modules
+    known = _ENTRY_SCOPES.setdefault(index, {})
+    if entry not in known:
+        reached = set(index.reachable(entry_roots(index, entry)))
+        scopes = set(reached)
+        if not entry.function:
+            scopes.add(entry.module)
+        modules = {entry.module} | {index.functions[f][0].module for f in reached if f in index.functions}
+        known[entry] = (frozenset(scopes), frozenset(modules))
+    return known[entry]
 
 
 @reads_facts("shutdown")

@@ -16,24 +16,22 @@ from typing import Mapping, Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import as_call, call_name, callee_name, ref_name
-from bgcheck.model.project import ProjectIndex
+from bgcheck.model.project import ProjectIndex, recorded_calls_to
 
 
 def on_commit_callbacks(index: ProjectIndex) -> set[str]:
     found: set[str] = set()
-    for summary in index.modules.values():
-        for recorded, _scope in summary.recorded_calls:
-            call = as_call(recorded)
-            if index.canonical(call.target) not in knowledge.ON_COMMIT or not call.args:
-                continue
-            argument = call.first_arg
-            inner = as_call(argument)
-            if inner is not None and inner.target in knowledge.PARTIALS and inner.args:
-                argument = inner.first_arg
-            if ref_name(argument) is not None:
-                function = index.resolve_function(ref_name(argument))
-                if function:
-                    found.add(function)
+    for _summary, call, _scope in recorded_calls_to(index, knowledge.ON_COMMIT):
+        if not call.args:
+            continue
+        argument = call.first_arg
+        inner = as_call(argument)
+        if inner is not None and inner.target in knowledge.PARTIALS and inner.args:
+            argument = inner.first_arg
+        if ref_name(argument) is not None:
+            function = index.resolve_function(ref_name(argument))
+            if function:
+                found.add(function)
     return found
 
 
@@ -46,13 +44,9 @@ def _read_only_scopes(index: ProjectIndex) -> set[str]:
     """Functions whose every ``atomic(...)`` call names a read replica in ``using=``."""
     writes: set[str] = set()
     reads: set[str] = set()
-    for summary in index.modules.values():
-        for recorded, scope in summary.recorded_calls:
-            call = as_call(recorded)
-            if call is None or index.canonical(call.target) not in knowledge.TRANSACTION_CONTEXTS:
-                continue
-            using = call.keyword("using")
-            (reads if using is not None and read_only_alias(index.fold(using)) else writes).add(scope)
+    for _summary, call, scope in recorded_calls_to(index, knowledge.TRANSACTION_CONTEXTS):
+        using = call.keyword("using")
+        (reads if using is not None and read_only_alias(index.fold(using)) else writes).add(scope)
     return reads - writes
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 from bgcheck import knowledge
-from bgcheck.model.project import ProjectIndex
+from bgcheck.model.project import ProjectIndex, recorded_calls_to
 from bgcheck.syntax.ir import as_call, callee_name, ref_name, sub_nodes
 
 
@@ -69,34 +69,30 @@ def _routed(index: ProjectIndex) -> tuple[dict[str, str], set[str]]:
     (``login_required(views.fn)``): the first argument is followed through two of them."""
     routed: dict[str, str] = {}
     opted_out: set[str] = set()
-    for summary in index.modules.values():
-        for recorded, _scope in summary.recorded_calls:
-            call = as_call(recorded)
-            if call is None or index.canonical(call.target) not in knowledge.URL_ROUTES:
-                continue
-            view = call.keyword("view") or call.arg(1)
-            wrapped = False
-            for _ in range(3):
-                wrapper = as_call(view)
-                if wrapper is None or not wrapper.target:
-                    break
-                name = index.canonical(wrapper.target) or ""
-                if name in knowledge.NON_ATOMIC_REQUESTS:
-                    wrapped = True
-                if name.endswith("." + knowledge.AS_VIEW):
-                    view = ("ref", name[: -len(knowledge.AS_VIEW) - 1])
-                    break
-                view = wrapper.first_arg
-            if ref_name(view) is None:
-                continue
-            target = index.canonical(ref_name(view))
-            found = target if target in index.classes else index.resolve_function(target)
-            if found is None:
-                continue
-            if wrapped:
-                opted_out.add(found)
-            else:
-                routed.setdefault(found, "routed in urls.py")
+    for _summary, call, _scope in recorded_calls_to(index, knowledge.URL_ROUTES):
+        view = call.keyword("view") or call.arg(1)
+        wrapped = False
+        for _ in range(3):
+            wrapper = as_call(view)
+            if wrapper is None or not wrapper.target:
+                break
+            name = index.canonical(wrapper.target) or ""
+            if name in knowledge.NON_ATOMIC_REQUESTS:
+                wrapped = True
+            if name.endswith("." + knowledge.AS_VIEW):
+                view = ("ref", name[: -len(knowledge.AS_VIEW) - 1])
+                break
+            view = wrapper.first_arg
+        if ref_name(view) is None:
+            continue
+        target = index.canonical(ref_name(view))
+        found = target if target in index.classes else index.resolve_function(target)
+        if found is None:
+            continue
+        if wrapped:
+            opted_out.add(found)
+        else:
+            routed.setdefault(found, "routed in urls.py")
     return routed, opted_out
 
 

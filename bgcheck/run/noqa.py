@@ -93,17 +93,23 @@ def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
     return frozenset(codes)
 
 
+def _noqa_comment_tokens(source: str) -> list[tokenize.TokenInfo]:
+    """The comment tokens of `source` that mention noqa: tokenized, so that "# noqa" inside a
+    string literal is not taken for a comment. Raises tokenize.TokenError or SyntaxError (an
+    IndentationError) for a file that does not tokenize."""
+    return [
+        tok
+        # newline=None: a lone "\r" ends a line too, as it does for Python
+        for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline)
+        if tok.type == tokenize.COMMENT and _HAS_NOQA.search(tok.string)
+    ]
+
+
 def _comments(source: str) -> Iterable[tuple[int, str]]:
     """(line, text) of the comments in `source` that mention noqa."""
     try:
-        # Tokenize so that "# noqa" inside a string literal is not taken for a comment.
-        return [
-            (tok.start[0], tok.string)
-            # newline=None: a lone "\r" ends a line too, as it does for Python
-            for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline)
-            if tok.type == tokenize.COMMENT and _HAS_NOQA.search(tok.string)
-        ]
-    except (tokenize.TokenError, SyntaxError):  # IndentationError is a SyntaxError
+        return [(tok.start[0], tok.string) for tok in _noqa_comment_tokens(source)]
+    except (tokenize.TokenError, SyntaxError):
         # A broken file still gets its suppressions: take text from the first
         # "#" before "noqa" on each line (strings may fool this; it is a fallback).
         found = []
@@ -132,11 +138,7 @@ def listed_directives(source: str) -> list[Directive]:
     if not _HAS_NOQA.search(source):
         return []
     try:
-        tokens = [
-            tok
-            for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline)
-            if tok.type == tokenize.COMMENT and _HAS_NOQA.search(tok.string)
-        ]
+        tokens = _noqa_comment_tokens(source)
     except (tokenize.TokenError, SyntaxError):
         return []
     found = []

@@ -15,7 +15,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.syntax.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
 from bgcheck.syntax.ir import dotted_name
-from bgcheck.syntax.walk import walk
+from bgcheck.syntax.walk import find_all, walk
 
 
 class _Words(cst.CSTVisitor):
@@ -66,20 +66,11 @@ def checks_stop_signal(node: cst.CSTNode) -> bool:
 
 
 def exits_on_stop_signal(body: cst.CSTNode) -> bool:
-    """Is there an ``if <stop signal>:`` in the body whose block always leaves the loop (raise, exit)?"""
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_If(self, node: cst.If) -> None:
-            nonlocal found
-            if not found and FALL not in exits(node.body, _looks_like_exit) and checks_stop_signal(node.test):
-                found = True
-
-    walk(body, _Finder())
-    return found
+    """Is there an ``if <stop signal>:`` in the body whose block always leaves the loop (raise, exit)?
+    (Not inside a nested function: it runs elsewhere.)"""
+    return any(
+        FALL not in exits(node.body, _looks_like_exit) and checks_stop_signal(node.test) for node in find_all(body, (cst.If,))
+    )
 
 
 def _looks_like_exit(call: cst.Call) -> bool:
