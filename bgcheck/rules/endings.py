@@ -14,7 +14,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Fix, Severity, short_name
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.ir import as_call, callee_name, dotted_name, is_literal, ref_name
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
@@ -199,8 +199,8 @@ def _resolves_to_class(call: cst.Call, class_qualname: str, ctx: FileContext) ->
     name = dotted_name(call.func)
     if name is None or name.rsplit(".", 1)[-1] != class_qualname.rsplit(".", 1)[-1]:
         return False  # cheap test first: the called name ends with the class's name
-    ref = ctx.summary.global_ref(name)
-    return ref is not None and ctx.index.canonical(ref[1]) == class_qualname
+    ref = ref_name(ctx.summary.global_ref(name))
+    return ref is not None and ctx.index.canonical(ref) == class_qualname
 
 
 def _created_as_daemon(call: cst.Call, stack: list, functions: list, ctx: FileContext) -> bool:
@@ -346,11 +346,11 @@ def _is_sentinel_test(test: cst.Comparison, name: str, ctx: FileContext) -> bool
     other = comparison.comparator
     if isinstance(other, cst.Name) and other.value == "None":
         return True
-    value = ctx.to_ir(other)
-    if value[0] != "ref":
+    name = ref_name(ctx.to_ir(other))
+    if name is None:
         return False
-    bound = ctx.index.lookup_constant(value[1])
-    return bound is not None and bound[0] in ("call", "v")  # ``STOP = object()``, ``STOP = "stop"``
+    bound = ctx.index.lookup_constant(name)
+    return as_call(bound) is not None or is_literal(bound)  # ``STOP = object()``, ``STOP = "stop"``
 
 
 def _leaves(body: cst.BaseSuite) -> bool:
@@ -530,7 +530,7 @@ def _takes_lock(qualname: str, ctx: FileContext) -> bool:
     index = ctx.index
     function = index.function(qualname)
     for decorator in function.decorators if function else ():
-        target = decorator[1] if decorator[0] in ("ref", "call") else None
+        target = callee_name(decorator)
         if target and knowledge.LOCK_DECORATOR_WORDS.search(target.rsplit(".", 1)[-1]):
             return True
         if target and lock_api(index.canonical(target)) is not None:
