@@ -14,7 +14,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.ir import as_call, dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.model.project import breadth_first
@@ -183,7 +183,7 @@ class ShutdownWithoutWait(Rule):
         kind = receiver_kind(node, ctx)
         if kind is not None and kind not in ("task", "future"):
             return  # known to be something else (an executor, a thread, a queue...)
-        if kind is None and isinstance(node.func.value, cst.Name) and ctx.to_ir(node.func.value)[0] == "call":
+        if kind is None and isinstance(node.func.value, cst.Name) and as_call(ctx.to_ir(node.func.value)) is not None:
             return  # a local holding what some other call returned (``st = self.futures.pop(key)``): not known to be a task
         names = {receiver}
         loop = ctx.enclosing(cst.For)
