@@ -87,10 +87,17 @@ PINNED = {
     "tornado==6.6.1": "tornado",
     "hypercorn==0.18.0": "src/hypercorn",
     "slack-bolt==1.30.0": "slack_bolt",
+    "weblate==2026.10.1": "weblate",
+    "label-studio==1.23.2": "label_studio",
+    "mailman==3.3.10": "src/mailman",
+    "ckan==2.12.0": "ckan",
+    "hyperkitty==1.3.12": "hyperkitty",
 }
 
 VERDICTS = ("real", "false", "debatable")
 TEST_DIRS = {"tests", "test", "testing_tests"}
+# A Django app's tests are often one tests.py module beside its models.
+TEST_FILES = {"conftest.py", "tests.py"}
 
 
 @dataclass(frozen=True)
@@ -179,7 +186,7 @@ def _ignore_tests(directory: str, names: list[str]) -> set[str]:
     return {
         n for n in names
         if n in TEST_DIRS
-        or n == "conftest.py"
+        or n in TEST_FILES
         or (n.endswith(".py") and (n.startswith("test_") or n.endswith("_test.py")))
     }
 
