@@ -302,6 +302,36 @@ def test_after_a_first_run_a_comment_rechecks_only_its_file(tmp_path, monkeypatc
     assert runs.parsed == [rel] and runs.checked == [rel]
 
 
+def test_interface_hashes_kept_in_the_cache_are_those_of_the_summaries(celery_project):
+    """The result keys read each unchanged summary's interface hash back from the cache (one
+    entry): every hash kept is the one its summary gives, an edit that changes an interface
+    replaces its hash, and a lost or tampered-with entry gives the keys of a run without it."""
+    from bgcheck.load import cache_keys
+    from bgcheck.load.unit import load_unit, summary_digest
+
+    runs = celery_project
+
+    def check_hashes() -> dict:
+        kept = runs.cache.get("interfaces", cache_keys.INTERFACES_KEY, counted=False)
+        units = [load_unit(p, p.relative_to(runs.root).as_posix()) for p in sorted(runs.root.rglob("*.py"))]
+        fresh = {summary_digest(u.summary): digest(u.summary.module, cache_keys.interface(u.summary))[:32] for u in units}
+        assert kept == fresh
+        return kept
+
+    runs.cached()
+    before = check_hashes()
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)  # a new import: billing's interface changes
+    assert found(runs.cached()[1], "BG603") == TASK_BG603
+    after = check_hashes()
+    assert len(after) == len(before) and after != before
+    entry = entries(runs.root / CACHE_DIR_NAME, "interfaces")
+    assert len(entry) == 1
+    entry[0].write_bytes(entry[0].read_bytes().replace(b'"', b"'"))  # no longer JSON: a miss, rewritten
+    runs.write("proj/billing.py", CELERY_PROJECT["proj/billing.py"] + "# restored\n")  # bytes no earlier run saw
+    assert found(runs.cached()[1], "BG603") == []
+    assert check_hashes() == before
+
+
 # ---------------------------------------------------------------------------
 # cross-file facts
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load import serial
@@ -47,12 +47,13 @@ def project_key(static: str, units) -> str:
     return digest(static, sorted((u.display, u.content_key, u.summary_digest) for u in units))
 
 
-def file_keys(units, facts: str, static: str) -> dict[str, str]:
+def file_keys(units, facts: str, static: str, cache=None) -> dict[str, str]:
     """Each file's result key: its own bytes, the interfaces of the project modules it imports
     (transitively: names resolve through them), and the project-wide facts every rule consults
     (jobs, job code, shutdown paths, locks, money chains, Celery settings, ...). An edit that
-    changes none of these for a file leaves its cached result valid. ``facts``: model/facts.py's digest."""
-    closures = import_closure_hashes(units)
+    changes none of these for a file leaves its cached result valid. ``facts``: model/facts.py's digest.
+    ``cache``: where the interface hashes of the last run's summaries are kept (``interface_hashes``)."""
+    closures = import_closure_hashes(units, interface_hashes(units, cache))
     keys = {}
     for unit in units:
         if unit.summary is not None and unit.content_key:
@@ -85,15 +86,45 @@ def interface(summary: ModuleSummary) -> bytes:
         return os.urandom(16)
 
 
-def import_closure_hashes(units) -> dict[str, int]:
+# The one entry of kind "interfaces": summary digest -> its interface's hash, for the summaries of the last run.
+INTERFACES_KEY = digest("interface hashes")
+
+
+def interface_hashes(units, cache=None) -> dict[str, str]:
+    """summary digest -> the hash (32 hex digits) of that summary's module name and interface,
+    for every unit with a summary. An interface is a function of the summary, so the hashes of
+    the summaries the last run saw are read back from the cache (one entry) instead of being
+    encoded again; the entry is rewritten when the set of summaries changed."""
+    known = (cache.get("interfaces", INTERFACES_KEY, counted=False) or {}) if cache is not None else {}
+    hashes: dict[str, str] = {}
+    for unit in units:
+        summary = unit.summary
+        if summary is None:
+            continue
+        key = unit.summary_digest
+        found = known.get(key) if key else None
+        if found is None:
+            found = digest(summary.module, interface(summary))[:32]
+        if key:
+            hashes[key] = found
+    if cache is not None and hashes != known:
+        cache.put("interfaces", INTERFACES_KEY, hashes)
+    return hashes
+
+
+def import_closure_hashes(units, hashes: Optional[dict] = None) -> dict[str, int]:
     """module -> a hash of the interfaces of every project module it imports, directly or not.
+    ``hashes``: summary digest -> interface hash (``interface_hashes``), when known.
 
     Sets of modules are bitsets (one bit per module), grown to a fixpoint (import
     cycles are common); a closure's hash is the XOR of its members' hashes."""
     by_module = {u.summary.module: u for u in units if u.summary is not None}
     names = sorted(by_module)
     position = {name: i for i, name in enumerate(names)}
-    member_hash = [int(digest(name, interface(by_module[name].summary))[:32], 16) for name in names]
+    hashes = hashes or {}
+    member_hash = [
+        int(hashes.get(by_module[name].summary_digest) or digest(name, interface(by_module[name].summary))[:32], 16) for name in names
+    ]
     direct: list[int] = []
     for name in names:
         bits = 1 << position[name]

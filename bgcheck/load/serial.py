@@ -716,6 +716,26 @@ def _states_from_data(data) -> dict:
     return states
 
 
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def _interfaces_to_data(value: dict) -> dict:
+    """summary digest -> the hash of that summary's interface (cache_keys.interface), 32 hex digits."""
+    return {_str(key): _hex32(hash_) for key, hash_ in value.items()}
+
+
+def _interfaces_from_data(data) -> dict:
+    if type(data) is not dict:
+        raise DataError("interface hashes are a map")
+    return {key: _hex32(hash_) for key, hash_ in data.items()}
+
+
+def _hex32(value) -> str:
+    if type(value) is not str or len(value) != 32 or not _HEX_DIGITS.issuperset(value):
+        raise DataError("expected 32 hex digits")
+    return value
+
+
 # kind -> (to plain data, from plain data)
 ENTRY_CODECS = {
     "summaries": (_summary_entry_to_data, _summary_entry_from_data),
@@ -723,4 +743,5 @@ ENTRY_CODECS = {
     "results": (diagnostics_to_data, diagnostics_from_data),
     "bundles": (_bundle_to_data, _bundle_from_data),
     "states": (_states_to_data, _states_from_data),
+    "interfaces": (_interfaces_to_data, _interfaces_from_data),
 }

@@ -47,6 +47,8 @@ class ProjectIndex:
             for qualname, cls in summary.classes.items():
                 self.classes[qualname] = (summary, cls)
         self._canonical_cache: dict[str, str] = {}
+        self._resolved: dict[Optional[str], Optional[str]] = {}  # call target -> project function (resolve_function)
+        self._callees: dict[str, tuple[str, ...]] = {}  # qualname -> the project functions it calls (callees)
         self._reach_by_kind: dict[frozenset, dict[str, str]] = {}
         self._memo: dict[str, object] = {}  # what is computed once on first use (call targets, thread holders)
         self.job_roots = {}  # no jobs until the job model is set: nothing is job code yet
@@ -421,26 +423,36 @@ class ProjectIndex:
         return entry[1] if entry else None
 
     def resolve_function(self, path: Optional[str]) -> Optional[str]:
-        """The qualname of the project function a call target denotes, or None."""
+        """The qualname of the project function a call target denotes, or None. Memoised: the
+        summaries, and so what a name resolves to, never change once the index is made."""
+        try:
+            return self._resolved[path]
+        except KeyError:
+            pass
         name = self.canonical(path)
+        found = None
         if name in self.functions:
-            return name
-        if name in self.classes:  # calling a class runs its __init__
+            found = name
+        elif name in self.classes:  # calling a class runs its __init__
             init = f"{name}.__init__"
-            return init if init in self.functions else None
-        return None
+            found = init if init in self.functions else None
+        self._resolved[path] = found
+        return found
 
     def callees(self, qualname: str) -> list[str]:
-        func = self.function(qualname)
-        if func is None:
-            return []
-        found: dict[str, None] = {}
-        for target in func.calls:
-            callee = self.resolve_function(target)
-            if callee and callee != qualname:
-                found.setdefault(callee, None)
-        # Nested functions run as part of their parent more often than not.
-        return list(found)
+        """The project functions ``qualname`` calls, in the order of their first call (memoised:
+        the models and the rules ask again and again while searching the call graph)."""
+        cached = self._callees.get(qualname)
+        if cached is None:
+            func = self.function(qualname)
+            found: dict[str, None] = {}
+            for target in func.calls if func is not None else ():
+                callee = self.resolve_function(target)
+                if callee and callee != qualname:
+                    found.setdefault(callee, None)
+            # Nested functions run as part of their parent more often than not.
+            cached = self._callees[qualname] = tuple(found)
+        return list(cached)
 
     # --- where calls are written (for chains shown as notes) -----------------
     def target_site(self, scope: str, wanted) -> Optional[tuple[str, int, int]]:

@@ -277,7 +277,7 @@ class _Phase2:
             from bgcheck.rules import facts_read
 
             facts = facts_digest(self.index(), facts_read(self.codes))  # the facts the enabled rules read
-            file_keys = cache_keys.file_keys(self.units, facts, static)
+            file_keys = cache_keys.file_keys(self.units, facts, static, self.cache)
         to_check = self.from_cache(bundle, file_keys)
         raw_results = self.check(to_check, file_keys) if to_check else {}
         if self.cache is not None and bundle is None and self.report_for is None:
