@@ -1,3 +1,21 @@
-from bgcheck.cli import main
+"""``python -m bgcheck`` and the ``bgcheck`` command: the command line (bgcheck/cli.py).
 
-main()
+``bgcheck --version`` is answered here, before the command line and click are imported:
+start-up is what a version check (a pre-commit hook's, an editor's) waits on."""
+
+import sys
+
+
+def main() -> None:
+    if sys.argv[1:] == ["--version"]:
+        from bgcheck import __version__
+
+        print(f"bgcheck, version {__version__}")  # click's version_option says the same (tests/test_startup.py)
+        sys.exit(0)
+    from bgcheck.cli import main as cli_main
+
+    cli_main()
+
+
+if __name__ == "__main__":
+    main()

@@ -64,3 +64,20 @@ def test_catalog_is_the_registry():
     registered = [(r.code, r.name, r.severity.value, r.summary, r.preview, r.fixable) for r in all_rules()]
     assert list(RULES) == registered, "bgcheck/rules/catalog.py is out of date: run python scripts/rule_table.py"
     assert [row["code"] for row in rule_table()] == ["BG000"] + [code for code, *_ in registered]
+
+
+def test_version_answered_before_the_command_line_says_what_click_says():
+    """`bgcheck --version` is answered before click is imported (bgcheck/__main__.py): the same
+    line as the command line's own --version, from the entry point pyproject.toml installs."""
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    expected = CliRunner().invoke(main, ["--version"]).output
+    done = subprocess.run(
+        [sys.executable, "-m", "bgcheck", "--version"], cwd=REPO, capture_output=True, text=True, timeout=60,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0 and done.stdout == expected and expected.startswith("bgcheck, version ")
+    assert 'bgcheck = "bgcheck.__main__:main"' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert "click" not in imported_by("--version")["modules"]

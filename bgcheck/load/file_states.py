@@ -64,7 +64,7 @@ class FileStates:
             self.known[path] = FileState(*row)
         self.stats: dict[str, os.stat_result] = {}  # absolute path -> stat taken before reading
         self.current: dict[str, FileState] = {}  # this run's states, written by save()
-        self.folders: dict = {}  # folder -> holds __init__.py (module names, for this run)
+        self.folders: dict = {}  # what this run learnt of folders: __init__.py, packages (module names)
 
     def lookup(self, path: Path, display: str) -> Optional[FileState]:
         """The recorded state of an unchanged file, or None (then the caller reads the file: its

@@ -29,7 +29,7 @@ def display_path(path: Path, cwd: Optional[Path] = None) -> str:
         if absolute.startswith(base + "/"):
             return absolute[len(base) + 1 :]
         if base:
-            return Path(absolute).as_posix()
+            return absolute  # already normalised (os.path.abspath): what Path(absolute).as_posix() gives
     try:
         return Path(absolute).relative_to(cwd).as_posix()
     except ValueError:
@@ -38,17 +38,31 @@ def display_path(path: Path, cwd: Optional[Path] = None) -> str:
 
 def module_name(path: Path, folders: Optional[dict] = None) -> tuple[str, bool]:
     """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg and sub hold ``__init__.py``.
-    ``folders``: folder -> whether it holds ``__init__.py``, remembered across the files of one run."""
+    ``folders``: what one run learnt of each folder (whether it holds ``__init__.py``, and the
+    package it is), remembered across the files of the run."""
     absolute = os.path.abspath(path)
     folder, name = os.path.split(absolute)
     is_package = name == "__init__.py"
-    parts = [] if is_package else [Path(name).stem]
-    while _holds_init(folder, folders) and os.path.dirname(folder) != folder:
-        parts.append(os.path.basename(folder))
-        folder = os.path.dirname(folder)
+    parts = list(_package_parts(folder, folders))
+    if not is_package:
+        parts.append(os.path.splitext(name)[0])  # Path(name).stem, without a Path
     if not parts:  # a lone __init__.py outside any package
         parts.append(os.path.basename(os.path.dirname(absolute)) or "__init__")
-    return ".".join(reversed(parts)), is_package
+    return ".".join(parts), is_package
+
+
+def _package_parts(folder: str, folders: Optional[dict]) -> tuple[str, ...]:
+    """The dotted parts of the package a folder is (outermost first): () when it holds no ``__init__.py``."""
+    key = "\0package " + folder  # never a folder's path: beside the folders' ``__init__.py`` flags
+    if folders is not None and key in folders:
+        return folders[key]
+    parent = os.path.dirname(folder)
+    parts: tuple[str, ...] = ()
+    if _holds_init(folder, folders) and parent != folder:
+        parts = (*_package_parts(parent, folders), os.path.basename(folder))
+    if folders is not None:
+        folders[key] = parts
+    return parts
 
 
 def _holds_init(folder: str, folders: Optional[dict]) -> bool:
