@@ -3,6 +3,7 @@
 
     python benchmarks/run.py                 # build the corpus if needed, time bgcheck and ruff
     python benchmarks/run.py --repeat 1      # one repetition (quicker)
+    python benchmarks/run.py --cold-repeat 1 # the cold rows (minutes each) once, the others --repeat times
     python benchmarks/run.py --peers none    # bgcheck only (the peers' last figures are kept)
     python benchmarks/run.py --peers all     # also flake8-async and Fixit (about 15 minutes)
     python benchmarks/run.py --readme-only   # rewrite the README table from results.json
@@ -17,7 +18,9 @@ Every row is measured against its target (TARGETS): the table is printed,
 written to benchmarks/results.json and into README.md's performance section.
 Each row records the median wall time and the least CPU time (user + system
 of the process and its workers) of its runs: on a busy machine the CPU time
-is the steadier figure. This is a benchmark, not a test: CI does not run it.
+is the steadier figure, and when the load average at the start is above the
+number of CPUs, time targets are judged on it. This is a benchmark, not a
+test: CI does not run it.
 """
 
 from __future__ import annotations
@@ -298,7 +301,7 @@ README_START = "<!-- performance table: written by benchmarks/run.py -->"
 README_END = "<!-- end of performance table -->"
 
 
-def measure_bgcheck(rows: dict, repeat: int, jobs: int) -> None:
+def measure_bgcheck(rows: dict, repeat: int, jobs: int, cold_repeat: Optional[int] = None) -> None:
     env = bgcheck_env()
     cache = Path(tempfile.mkdtemp(prefix="bgcheck-bench-cache-"))
     changed = CORPUS / CHANGED_FILE
@@ -319,13 +322,13 @@ def measure_bgcheck(rows: dict, repeat: int, jobs: int) -> None:
                 break
         changed.write_bytes("".join(lines).encode("utf-8"))
 
-    def run(key: str, command: list[str], before=None) -> None:
-        rows[key] = median_of(repeat, command, before=before, env=env)
+    def run(key: str, command: list[str], before=None, times: Optional[int] = None) -> None:
+        rows[key] = median_of(times or repeat, command, before=before, env=env)
         print(f"  {key}: {rows[key]['seconds']:.2f} s (CPU {rows[key]['cpu_seconds']:.2f} s)", file=sys.stderr)
 
     try:
-        run("cold_1", bgcheck("--no-cache", "--jobs", "1"))
-        run("cold_n", bgcheck("--no-cache", "--jobs", str(jobs)))
+        run("cold_1", bgcheck("--no-cache", "--jobs", "1"), times=cold_repeat)
+        run("cold_n", bgcheck("--no-cache", "--jobs", str(jobs)), times=cold_repeat)
         warm = bgcheck("--cache-dir", str(cache), "--jobs", str(jobs))
         named = bgcheck("--cache-dir", str(cache), "--jobs", str(jobs), target=changed)
         timed(warm, env=env)  # fill the cache
@@ -358,14 +361,23 @@ def measure_peers(rows: dict, repeat: int, names: list[str]) -> None:
         rows[name] = median_of(1 if name != "ruff" else repeat, commands[name])
 
 
-def meets(key: str, row: dict, lines: int) -> str:
-    """The row against its target: "yes", "no", or "" (no target)."""
+def busy(results: dict) -> bool:
+    """Was the machine busier than its CPUs when the benchmark started (a load average above
+    their number)? Wall times then measure the other work too: "s" targets are judged on CPU time."""
+    load = results.get("load")
+    return load is not None and load > results["machine"]["cpus"]
+
+
+def meets(key: str, row: dict, lines: int, by_cpu: bool = False) -> str:
+    """The row against its target: "yes", "no", or "" (no target). ``by_cpu``: judge a time
+    target on the row's CPU seconds where it has them (a busy machine, see ``busy``)."""
     target = TARGETS.get(key)
     if target is None or row is None:
         return ""
     unit, limit = target
     if unit == "s":
-        return "yes" if row["seconds"] < limit else "no"
+        seconds = row["cpu_seconds"] if by_cpu and row.get("cpu_seconds") is not None else row["seconds"]
+        return "yes" if seconds < limit else "no"
     if unit == "lines/s":
         return "yes" if lines / row["seconds"] >= limit else "no"
     return "yes" if 0 < row["peak_mib"] < limit else "no"
@@ -392,7 +404,7 @@ def table(results: dict) -> str:
         cpu = f"{row['cpu_seconds']:.2f}" if row.get("cpu_seconds") is not None else ""
         peak = f"{row['peak_mib']}" if row.get("peak_mib") else ""
         out.append(
-            f"| {label.format(jobs=jobs)} | {target_text(key)} | {row['seconds']:.2f} | {cpu} | {speed} | {peak} | {meets(key, row, lines_total)} |"
+            f"| {label.format(jobs=jobs)} | {target_text(key)} | {row['seconds']:.2f} | {cpu} | {speed} | {peak} | {meets(key, row, lines_total, busy(results))} |"
         )
     return "\n".join(out)
 
@@ -409,12 +421,18 @@ def write_readme(results: dict) -> None:
         f"Measured on {results['date']} ({machine['arch']}, {machine['cpus']} CPUs, Python {machine['python']}"
         f"{', load average ' + format(results['load'], '.1f') + ' at the start' if results.get('load') is not None else ''})."
     )
+    if busy(results):
+        note += (
+            " The machine was busier than its CPUs: time targets are judged on CPU seconds where a row has them;"
+            " lines/s are from wall time, and so count the other work too (the cold rows' CPU seconds are the comparable figure)."
+        )
     README.write_text(f"{head}{README_START}\n{note}\n\n{table(results)}\n{README_END}{tail}", encoding="utf-8")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cold-repeat", type=int, help="repetitions of the cold rows (default: --repeat); they take minutes each")
     parser.add_argument("--peers", choices=["none", "ruff", "all"], default="ruff", help="which peers to time (default: ruff, the reference)")
     parser.add_argument("--no-peers", action="store_true", help="the same as --peers none")
     parser.add_argument("--readme-only", action="store_true", help="rewrite README.md's table from benchmarks/results.json")
@@ -441,7 +459,7 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     rows: dict[str, dict] = {}
     try:
-        measure_bgcheck(rows, options.repeat, jobs)
+        measure_bgcheck(rows, options.repeat, jobs, options.cold_repeat)
         previous = json.loads(RESULTS.read_text()).get("rows", {}) if RESULTS.exists() else {}
         rows.update({key: row for key, row in previous.items() if key in PEER_PACKAGES and key not in peers})  # keep the last measured
         measure_peers(rows, options.repeat, peers)
