@@ -780,6 +780,20 @@ TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.tra
 TRANSACTION_BEGIN = re.compile(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")
 TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|db|tx)$", re.IGNORECASE)
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
+# Methods that write rows, by their name on any receiver (Django's ORM and related managers,
+# SQLAlchemy sessions, DB-API cursors): a transaction that makes none of them on the way to a
+# publish has nothing for a rollback to take back (BG604). Generous on purpose (``update`` of a
+# dict counts too): a name here only keeps a finding.
+TRANSACTION_WRITES = frozenset(
+    {
+        "save", "delete", "create", "bulk_create", "bulk_update", "update", "get_or_create",
+        "update_or_create", "add", "remove", "clear", "set", "execute", "executemany",
+        "executescript", "merge", "flush", "add_all", "insert", "upsert", "refresh_from_db",
+    }
+)
+# Stores whose writes no database rollback takes back (calls resolved into these packages are not
+# a transaction's writes, whatever their method's name): Django's cache, redis clients.
+WRITES_OUTSIDE_TRANSACTIONS = ("django.core.cache.", "redis.")
 NON_ATOMIC_REQUESTS = frozenset({"django.db.transaction.non_atomic_requests"})
 CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 

@@ -1150,7 +1150,7 @@ def test_project_transaction_wrapper_and_job_wrapper_edits_reach_cached_results(
         "proj/tasks.py": "from celery import shared_task\n\n\n@shared_task\ndef notify(pk):\n    pass\n",
         "proj/services.py": (
             "from proj.db import in_tx\nfrom proj.jobs import periodic\nfrom proj.tasks import notify\n\n\n"
-            "@in_tx\ndef place(order):\n    notify.delay(order.pk)\n\n\n"
+            "@in_tx\ndef place(order):\n    notify.delay(Order.objects.create(ref=order.pk).pk)\n\n\n"
             "@periodic\ndef poll(stream):\n    while True:\n        stream.read_one()\n"
         ),
     }
@@ -1211,7 +1211,7 @@ def test_publishes_through_calls_follow_edits_in_modules_not_imported(tmp_path, 
     modules the publishing module does not import, and a call inside a transaction depends on what the
     callee does: cached results must follow both."""
     root = tmp_path / "svc"
-    notify = "from proj.tasks import send\n\n\ndef notify(order):\n    send.delay(order.pk)\n"
+    notify = "from proj.tasks import send\n\n\ndef notify(order):\n    send.delay(Order.objects.create(ref=order.pk).pk)\n"
     orders = "from django.db import transaction\n\nfrom proj.notify import notify\n\n\ndef place(order):\n    with transaction.atomic():\n        notify(order)\n"
     files = {
         "proj/__init__.py": "",

@@ -501,6 +501,7 @@ def test_bg604_a_row_lock_in_a_comment_is_no_relay(bg):
                         rows = Outbox.objects.filter(sent=False)  # .select_for_update(skip_locked=True)
                         for row in rows:
                             producer.send(row.topic, row.payload)
+                            row.delete()
                 """,
         },
         select=["BG604"],

@@ -1,6 +1,9 @@
 """BG604 through the project's own transaction wrappers: decorators and context managers that open
 ``transaction.atomic()`` or SQLAlchemy ``begin()``, defined in one module and used in another; a
-read replica's snapshot (``using=`` naming a replica) is no transaction."""
+read replica's snapshot (``using=`` naming a replica) is no transaction.
+
+Each publish sends an order the transaction creates: a transaction that writes nothing has nothing
+to roll back and is not flagged (tests/rules/BG604/transactions_that_write_nothing)."""
 
 from __future__ import annotations
 
@@ -88,15 +91,15 @@ def test_project_decorators_open_a_transaction_in_another_module(bg):
 
             @in_transaction
             def bare(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             @in_transaction(using="default")
             def with_arguments(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             @atomic_job
             def decorated_inner(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
             """
         ),
         select=["BG604"],
@@ -116,11 +119,11 @@ def test_project_context_manager_with_arguments_and_as_decorator(bg):
             def place(order):
                 with db.write_session(using="default"):
                     order.save()
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             @db.write_session()
             def place_decorated(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
             """
         ),
         select=["BG604"],
@@ -138,17 +141,17 @@ def test_wrappers_that_open_no_transaction_are_not_flagged(bg):
 
             @logged
             def place(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def later(order):
                 with timer():
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def after(order):
                 from shop.core.db import write_session
                 with write_session():
                     order.save()
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
             """
         ),
         select=["BG604"],
@@ -169,27 +172,27 @@ def test_read_replica_snapshot_is_not_a_transaction(bg):
 
             @in_transaction(using="replica")
             def report(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def snapshot(order):
                 with replica_snapshot():
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def direct(order):
                 with transaction.atomic(using=READ_DB):
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def helper(order):
                 with write_session(using="replica"):
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             @transaction.atomic(using="reader")
             def decorated(order):
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def on_primary(order):
                 with transaction.atomic(using="default"):
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
             """
         ),
         select=["BG604"],
@@ -208,12 +211,12 @@ def test_sqlalchemy_begin_wrappers(bg):
             @transactional
             def place(session, order):
                 session.add(order)
-                send_receipt.delay(order.id)
+                send_receipt.delay(Order.objects.create(ref=order.id).id)
 
             def place_with(order):
                 with unit_of_work() as session:
                     session.add(order)
-                    send_receipt.delay(order.id)
+                    send_receipt.delay(Order.objects.create(ref=order.id).id)
             """,
             **{
                 "shop/core/sa.py": """

@@ -2,7 +2,10 @@
 called. Views are Django REST framework APIView / viewset / generic view handlers, ``@api_view``
 functions, django-ninja operations, class-based views' handlers and whatever ``urls.py`` routes to;
 ``@transaction.non_atomic_requests`` (on the view, its class, or around the route) opts one out,
-and an ``async def`` view never runs under ATOMIC_REQUESTS."""
+and an ``async def`` view never runs under ATOMIC_REQUESTS.
+
+Each publish sends an order the transaction creates: a transaction that writes nothing has nothing
+to roll back and is not flagged (tests/rules/BG604/transactions_that_write_nothing)."""
 
 from __future__ import annotations
 
@@ -44,30 +47,30 @@ from shop.tasks import send_receipt
 
 class OrderView(APIView):
     def post(self, request):
-        send_receipt.delay(1)
+        send_receipt.delay(Order.objects.create(ref=1).id)
 
 
 class OrderViewSet(viewsets.ModelViewSet):
     def perform_create(self, serializer):
         order = serializer.save()
-        send_receipt.delay(order.id)
+        send_receipt.delay(Order.objects.create(ref=order.id).id)
 
     @action(detail=True, methods=["post"])
     def resend(self, request, pk=None):
-        send_receipt.delay(pk)
+        send_receipt.delay(Order.objects.create(ref=pk).id)
 
     def _helper(self, order):
-        send_receipt.delay(order.id)
+        send_receipt.delay(Order.objects.create(ref=order.id).id)
 
 
 class Create(generics.CreateAPIView):
     def create(self, request, *args, **kwargs):
-        send_receipt.delay(2)
+        send_receipt.delay(Order.objects.create(ref=2).id)
 
 
 @api_view(["POST"])
 def refund(request):
-    send_receipt.delay(3)
+    send_receipt.delay(Order.objects.create(ref=3).id)
 """
 
 
@@ -101,14 +104,14 @@ def test_view_classes_through_a_project_base_class_in_another_module(bg):
 
                     class CheckoutView(BaseView):
                         def post(self, request):
-                            send_receipt.delay(1)
+                            send_receipt.delay(Order.objects.create(ref=1).id)
 
                         def notify(self, order):  # not a handler: judged through its callers
-                            send_receipt.delay(order.id)
+                            send_receipt.delay(Order.objects.create(ref=order.id).id)
 
                     class Plain:
                         def post(self, request):  # not a view class
-                            send_receipt.delay(2)
+                            send_receipt.delay(Order.objects.create(ref=2).id)
                     """,
             }
         ),
@@ -132,15 +135,15 @@ def test_ninja_operations_are_views_and_async_ones_are_not(bg):
 
                     @router.post("/orders")
                     def create_order(request):
-                        send_receipt.delay(1)
+                        send_receipt.delay(Order.objects.create(ref=1).id)
 
                     @api.get("/orders/{pk}")
                     def show_order(request, pk: int):
-                        send_receipt.delay(pk)
+                        send_receipt.delay(Order.objects.create(ref=pk).id)
 
                     @router.post("/fast")
                     async def create_fast(request):
-                        send_receipt.delay(2)
+                        send_receipt.delay(Order.objects.create(ref=2).id)
                     """,
             }
         ),
@@ -158,17 +161,17 @@ def test_what_urls_routes_to_is_a_view(bg):
                     from shop.tasks import send_receipt
 
                     def create_order(req):
-                        send_receipt.delay(1)
+                        send_receipt.delay(Order.objects.create(ref=1).id)
 
                     def cancel_order(req):
-                        send_receipt.delay(2)
+                        send_receipt.delay(Order.objects.create(ref=2).id)
 
                     def not_routed(req):
-                        send_receipt.delay(3)
+                        send_receipt.delay(Order.objects.create(ref=3).id)
 
                     class Legacy:
                         def post(self, req):
-                            send_receipt.delay(4)
+                            send_receipt.delay(Order.objects.create(ref=4).id)
 
                         @classmethod
                         def as_view(cls):
@@ -210,17 +213,17 @@ def test_non_atomic_requests_opts_views_out(bg):
                     @method_decorator(transaction.non_atomic_requests, name="dispatch")
                     class OrderView(APIView):
                         def post(self, request):
-                            send_receipt.delay(1)
+                            send_receipt.delay(Order.objects.create(ref=1).id)
 
                     @api_view(["POST"])
                     @transaction.non_atomic_requests
                     def refund(request):
-                        send_receipt.delay(2)
+                        send_receipt.delay(Order.objects.create(ref=2).id)
 
                     class Other(APIView):
                         @method_decorator(transaction.non_atomic_requests)
                         def post(self, request):
-                            send_receipt.delay(3)
+                            send_receipt.delay(Order.objects.create(ref=3).id)
                     """,
             }
         ),

@@ -256,6 +256,9 @@ class TransactionModel:
     publishes: Mapping[str, Publish] = field(default_factory=dict)
     # Modules with a function that calls one of ``publishes`` (where a call inside a transaction may be).
     calling_modules: frozenset[str] = frozenset()
+    # Functions that publish inside a transaction of their own and that another project function
+    # calls: their transaction may be a savepoint of the caller's, which may have written rows.
+    called_publishers: frozenset[str] = frozenset()
 
     def facts(self) -> tuple:
         """What the model says, as plain sorted data (the cache's project facts)."""
@@ -263,6 +266,7 @@ class TransactionModel:
             sorted((q, [(s.function, s.text) for s in steps]) for q, steps in self.runs_inside.items()),
             sorted((q, list(chain), label, target) for q, (chain, label, target) in self.publishes.items()),
             sorted(self.calling_modules),
+            sorted(self.called_publishers),
         )
 
 
@@ -331,7 +335,8 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
                     if "sure" in where:
                         surely[qualname] = (label, target)
                         break
-    if not direct:
+    own_publishers = {q for q, targets in places.items() if own[q] and any(_target_publishes(index, t) for t in targets)}
+    if not direct and not own_publishers:
         return TransactionModel()
     callers: dict[str, list[tuple[str, set]]] = {}
     for qualname, targets in places.items():
@@ -339,6 +344,9 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
             callee = index.resolve_function(target)
             if callee and callee != qualname:
                 callers.setdefault(callee, []).append((qualname, where))
+    called_publishers = frozenset(q for q in own_publishers if q in callers)
+    if not direct:
+        return TransactionModel(called_publishers=called_publishers)
     # A call made inside a transaction is claimed to publish only when the publish is sure to follow
     # (no condition on the way, such as an argument the caller passes); a publish every caller
     # makes inside a transaction is inside one whatever the conditions.
@@ -347,7 +355,7 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
     calling_modules = frozenset(
         index.functions[caller][0].module for callee in publishes for caller, _where in callers.get(callee, ())
     )
-    return TransactionModel(runs_inside, publishes, calling_modules)
+    return TransactionModel(runs_inside, publishes, calling_modules, called_publishers)
 
 
 def _short(qualname: str) -> str:

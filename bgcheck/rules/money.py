@@ -20,7 +20,8 @@ from bgcheck.rules.base import Rule, register
 from bgcheck.rules.edits import decorator_keyword_set, keyword_set, name_for_import
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
 from bgcheck.syntax.rows import locks_rows
-from bgcheck.syntax.walk import walk
+from bgcheck.model.project import breadth_first
+from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 
 
@@ -414,7 +415,7 @@ class PublishInsideTransaction(Rule):
     fixable = "unsafe"
     name = "publish-inside-transaction"
     severity = Severity.ERROR
-    reads = ("call_sites", "jobs", "transactions")
+    reads = ("call_graph", "call_sites", "jobs", "transactions")
     summary = "A message is published or a task enqueued inside an open database transaction."
 
     def is_relevant(self, unit) -> bool:
@@ -496,6 +497,8 @@ class PublishInsideTransaction(Rule):
                     if label:
                         if _relays_locked_rows(ancestor.body, node, ctx):
                             return None  # an outbox relay: it publishes rows it locked
+                        if not _writes_on_the_way(ancestor.body, ctx):
+                            return None  # nothing for a rollback to take back
                         return f"`async {label[1:]}" if ancestor.asynchronous is not None and label.startswith("`with ") else label
             if isinstance(ancestor, cst.FunctionDef):
                 return self._function_transaction(ancestor, node, ctx, through_callers)
@@ -510,10 +513,10 @@ class PublishInsideTransaction(Rule):
         for decorator in function.decorators:
             label = transactions.decorator_label(ctx.index, ctx.to_ir(decorator.decorator))
             if label:
-                return None if _relays_locked_rows(function.body, node, ctx) else label
+                return None if _relays_locked_rows(function.body, node, ctx) or not _writes_on_the_way(function.body, ctx) else label
         view = transactions.view_label(ctx.index, qualname)
         if view is not None:
-            return view
+            return view if _writes_on_the_way(function.body, ctx) else None
         model = ctx.index.transactions
         if through_callers and model is not None and qualname in model.runs_inside:
             return f"{_THROUGH_CALLERS}: {model.runs_inside[qualname][0].text}"
@@ -635,6 +638,56 @@ def _relays_locked_rows(body: cst.CSTNode, publish: cst.Call, ctx: FileContext) 
                 changed = True
     published = set().union(*(_names(arg.value) for arg in publish.args)) if publish.args else set()
     return bool(published & locked)
+
+
+# How many calls down from the transaction a project function's write is looked for.
+_WRITE_DEPTH = 3
+
+
+def _writes_on_the_way(body: cst.CSTNode, ctx: FileContext) -> bool:
+    """Whether the transaction whose code is ``body`` writes rows on a path through the node being
+    visited (a publish, or a call of a function that publishes): a write anywhere in ``body``,
+    before or after it, except in the branches of an ``if`` or ``match`` that the node is not in.
+    A write is a method of ``knowledge.TRANSACTION_WRITES`` on any receiver, or a call of a project
+    function that makes one (up to ``_WRITE_DEPTH`` calls down). With none, a rollback takes back
+    nothing the message could announce, and the consumer reads what it would after the commit.
+    A function that a caller may run inside the caller's own transaction (a nested ``atomic`` is a
+    savepoint of it) counts as writing: that transaction is larger than ``body``."""
+    model = ctx.index.transactions
+    qualname = ctx.function_qualname or ""
+    if model is not None and (qualname in model.runs_inside or qualname in model.called_publishers):
+        return True  # a caller's transaction, which may write, holds this one: we cannot see it all
+    chain = ctx.ancestors
+    start = next((position for position, node in enumerate(chain) if node is body), len(chain))
+    skipped: set[int] = set()
+    for parent, child in zip(chain[start:], chain[start + 1 :]):
+        if isinstance(parent, cst.If) and parent.orelse is not None and child in (parent.body, parent.orelse):
+            skipped.add(id(parent.orelse if child is parent.body else parent.body))
+        elif isinstance(parent, cst.Match):
+            skipped.update(id(case) for case in parent.cases if case is not child)
+    return any(_writes(call, ctx) for call in find_all(body, (cst.Call,), frozenset(skipped)))
+
+
+def _writes(call: cst.Call, ctx: FileContext) -> bool:
+    target = ctx.resolve_call(call)
+    func = call.func
+    method = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    if _is_transaction_write(target or f"?.{method}"):  # unresolved: ``?.save``, as summaries keep it
+        return True
+    callee = ctx.index.resolve_function(target)
+    if callee is None:
+        return False
+    for function, _parent in breadth_first([callee], lambda q: sorted(ctx.index.callees(q)), max_depth=_WRITE_DEPTH):
+        summary = ctx.index.function(function)
+        if summary is not None and any(_is_transaction_write(recorded) for recorded in summary.calls):
+            return True
+    return False
+
+
+def _is_transaction_write(target: str) -> bool:
+    """A call target (canonical, or ``?receiver.method`` as summaries keep an unresolved one) that
+    writes rows: a write method by name, unless it resolves into a store no rollback reaches."""
+    return target.rsplit(".", 1)[-1] in knowledge.TRANSACTION_WRITES and not target.startswith(knowledge.WRITES_OUTSIDE_TRANSACTIONS)
 
 
 def _transaction_item(item: cst.BaseExpression, ctx: FileContext) -> Optional[str]:

@@ -154,15 +154,15 @@ def _walk_methods(root: cst.CSTNode, visitor: cst.CSTVisitor, visitor_type: type
             stack.extend(kids)
 
 
-def find_all(root: cst.CSTNode, types: tuple) -> list[cst.CSTNode]:
+def find_all(root: cst.CSTNode, types: tuple, skip: frozenset = frozenset()) -> list[cst.CSTNode]:
     """The nodes of ``types`` under ``root``, in source order, leaving out the bodies of nested
     functions and lambdas (they run later, elsewhere): the question rules ask of a ``try`` body,
-    a handler or a condition."""
+    a handler or a condition. ``skip``: ids of nodes left out with everything below them."""
     found: list[cst.CSTNode] = []
     stack: list[cst.CSTNode] = [root]
     while stack:
         node = stack.pop()
-        if node is not root and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        if node is not root and isinstance(node, (cst.FunctionDef, cst.Lambda)) or id(node) in skip:
             continue
         if isinstance(node, types):
             found.append(node)

@@ -9,6 +9,7 @@ def after_commit(request, order_id):
     send_receipt.delay(order_id)
 
 def not_a_callback(request, order_id):
+    request.user.orders.filter(pk=order_id).update(state="placed")
     send_receipt.delay(order_id)  # error: BG604
 
 def place_order(request):
