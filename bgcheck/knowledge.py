@@ -471,6 +471,11 @@ ROW_LOCK_METHODS: dict[str, tuple[str, ...]] = {
     "select_for_update": ("skip_locked", "nowait"),  # Django QuerySet
     "with_for_update": ("skip_locked", "nowait"),  # SQLAlchemy Select / Query
 }
+# A locked query that names one row: a method of the chain that returns exactly one (Django's
+# ``get``, SQLAlchemy's ``one``), or a filter on the primary key (BG204: such a lock is a mutex on
+# that row, and skip_locked would make the row vanish, not let replicas split a batch).
+SINGLE_ROW_METHODS = frozenset({"get", "get_or_create", "update_or_create", "one", "one_or_none", "scalar_one", "scalar_one_or_none"})
+PRIMARY_KEY_FILTERS = {"filter": frozenset({"pk", "id"}), "filter_by": frozenset({"id"})}
 SQL_FOR_UPDATE = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.IGNORECASE)
 SQL_NOT_WAITING = re.compile(r"\bSKIP\s+LOCKED\b|\bNOWAIT\b", re.IGNORECASE)
 SQL_SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)

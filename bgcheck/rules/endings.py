@@ -403,6 +403,8 @@ class RowLockWithoutSkipLocked(Rule):
                 return
         if any(arg.star == "**" for arg in node.args):
             return
+        if _locks_one_named_row(node, ctx):
+            return  # a mutex on that row: there is no batch for replicas to split
         self._report(node, f"`{func.attr.value}()`", ctx, fix=_skip_locked_fix(node, ctx))
 
     def visit_SimpleString(self, node: cst.SimpleString, ctx: FileContext) -> None:
@@ -439,6 +441,32 @@ class RowLockWithoutSkipLocked(Rule):
             related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
             fix=fix,
         )
+
+
+def _locks_one_named_row(node: cst.Call, ctx: FileContext) -> bool:
+    """The locking call is part of a method chain that names one row: ``.get(pk=...)``, ``.one()``,
+    or a filter on the primary key (``.filter(pk=x)``), before or after the lock."""
+    chain: list[cst.Call] = []
+    current: cst.BaseExpression = node.func.value if isinstance(node.func, cst.Attribute) else node.func
+    while isinstance(current, cst.Call) and isinstance(current.func, cst.Attribute):  # before: ``X.filter(pk=1).select_for_update()``
+        chain.append(current)
+        current = current.func.value
+    ancestors = ctx.ancestors
+    position = len(ancestors) - 1
+    while position >= 2:  # after: ``.select_for_update().get(pk=1)``
+        attribute, call = ancestors[position - 1], ancestors[position - 2]
+        if not (isinstance(attribute, cst.Attribute) and attribute.value is ancestors[position] and isinstance(call, cst.Call) and call.func is attribute):
+            break
+        chain.append(call)
+        position -= 2
+    for call in chain:
+        method = call.func.attr.value
+        if method in knowledge.SINGLE_ROW_METHODS:
+            return True
+        keys = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        if keys & knowledge.PRIMARY_KEY_FILTERS.get(method, frozenset()):
+            return True
+    return False
 
 
 def _skip_locked_fix(node: cst.Call, ctx: FileContext) -> Optional[Fix]:

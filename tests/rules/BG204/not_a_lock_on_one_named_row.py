@@ -1,0 +1,24 @@
+# Not flagged: a lock on one row named by its key is a mutex on that row, not a batch for replicas
+# to split (skip_locked would make the row vanish while another transaction holds it).
+from celery import shared_task
+from django.db import transaction
+from shop.db import Order, session
+from shop.models import Addon, DjangoOrder, User
+
+@shared_task
+def settle_order(order_id):
+    with transaction.atomic():
+        order = DjangoOrder.objects.select_for_update().get(pk=order_id)
+        order.settle()
+        User.objects.select_for_update().filter(pk=order.user_id).first()
+        DjangoOrder.objects.filter(id=order_id).select_for_update().update(state="settled")
+        Addon.objects.select_for_update().select_related("project").get(project=order.project_id)
+        session.query(Order).filter_by(id=order_id).with_for_update().first()
+
+@shared_task
+def claim_orders(user_id):
+    with transaction.atomic():
+        # Flagged: the next paid orders, or all of a user's: a batch that replicas could split.
+        DjangoOrder.objects.select_for_update().filter(state="paid").first()  # error: BG204
+        DjangoOrder.objects.select_for_update().filter(pk__in=[1, 2, 3])  # error: BG204
+        DjangoOrder.objects.filter(user_id=user_id).select_for_update()  # error: BG204
