@@ -654,6 +654,9 @@ class LockApi:
     absolute_ttl: tuple = ()  # exat=/pxat=/keepttl=: an expiry we do not fold
     none_means_forever: bool = True  # False: the API has no "never expire" (pottery)
     key_prefix: str = ""  # the key as stored is prefix + the key as written (python-redis-lock "lock:")
+    # A write-if-absent that says whether it wrote (set nx, cache.add): a lock only for a caller that
+    # reads the answer; as a statement of its own it sets a key once (a cache default), locks nothing.
+    result_decides: bool = False
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -672,6 +675,7 @@ LOCK_APIS: tuple[LockApi, ...] = (
         requires_kw=("nx", True),
         other_ttl=(("px", 0.001),),
         absolute_ttl=("exat", "pxat", "keepttl"),
+        result_decides=True,
     ),
     LockApi(
         r"redis_lock\.(Lock|RedisLock)",
@@ -701,7 +705,7 @@ LOCK_APIS: tuple[LockApi, ...] = (
     ),
     LockApi(r"sherlock(\.lock)?\.(Lock|RedisLock|EtcdLock|MCLock)", "sherlock Lock", ("lock_name", 0), ("expire", None, 1.0, 60.0)),
     LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.lock", "django-redis cache.lock()", ("key", 0), ("timeout", 2, 1.0, None)),
-    LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.add", "Django cache.add()", ("key", 0), ("timeout", 2, 1.0, 300.0), zero_means_forever=False),
+    LockApi(r"django\.core\.cache\.(cache|caches(\.\w+)*)\.add", "Django cache.add()", ("key", 0), ("timeout", 2, 1.0, 300.0), zero_means_forever=False, result_decides=True),
     # huey.contrib.djhuey re-exports HUEY.lock_task as a module function.
     LockApi(
         r"huey(\.\w+)*\.\w*Huey\(\)\.lock_task|huey\.contrib\.djhuey(\.HUEY)?\.lock_task",
@@ -712,7 +716,7 @@ LOCK_APIS: tuple[LockApi, ...] = (
     # With limit=1 (the default) a distributed mutex; any limit keeps runs from piling up.
     LockApi(r"dramatiq(\.\w+)*\.ConcurrentRateLimiter", "dramatiq ConcurrentRateLimiter", ("key", 1), ("ttl", None, 0.001, 900.0)),
     # Locks whose key and TTL are not read: they count as taking a lock, nothing more.
-    LockApi(rf"{_REDIS_CLIENT}\.setnx", "redis setnx()"),
+    LockApi(rf"{_REDIS_CLIENT}\.setnx", "redis setnx()", result_decides=True),
     LockApi(r"sherlock(\.lock)?\.FileLock", "sherlock FileLock"),
     LockApi(r"django_redis(\.\w+)*\.lock", "django-redis lock"),
     # a ``.lock(...)`` or ``acquire_lock(...)`` on anything that is not an in-process lock
@@ -726,6 +730,8 @@ CELERY_ONCE_BASES = frozenset({"celery_once.QueueOnce", "celery_once.tasks.Queue
 CELERY_ONCE_DEFAULT_TTL = 3600.0
 # Deleting a key directly (BG503).
 KEY_DELETES = frozenset({"delete", "unlink", "hdel"})
+# Reading a key's value (BG503: ``if r.get(key) == token: r.delete(key)`` checks the owner first).
+KEY_READS = frozenset({"get"})
 
 # --- money (BG6xx) ------------------------------------------------------------
 #

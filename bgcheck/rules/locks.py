@@ -49,8 +49,8 @@ def _lock_at(node: cst.Call, ctx: FileContext):
     if any(a.star for a in node.args):
         return None, None
     api = match_api(ctx.resolve_call(node))
-    if api is None:
-        return None, None
+    if api is None or (api.result_decides and isinstance(ctx.parent(), cst.Expr)):
+        return None, None  # ``cache.add(key, v, None)`` alone: sets a default once, takes no lock
     return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
 
 
@@ -190,7 +190,7 @@ class LockReleasedWithoutOwnershipCheck(Rule):
                 keys.append(key_text(ctx.index.fold(ir), ir))
         for key in keys:
             site = next((s for s in ctx.index.locks if any(keys_match(key, k) for k in s.keys)), None)
-            if site is None:
+            if site is None or _under_an_owner_check(key, ctx):
                 continue
             in_shutdown = ctx.function_qualname in ctx.index.shutdown.shutdown_code
             where = " in a shutdown path" if in_shutdown else ""
@@ -203,6 +203,30 @@ class LockReleasedWithoutOwnershipCheck(Rule):
                 "object (`lock.release()` compares the owner token), or with a compare-and-delete script.",
             )
             return
+
+
+def _under_an_owner_check(key: str, ctx: FileContext) -> bool:
+    """Is the call inside an ``if`` (same function) whose test compares the key's value with ``==``,
+    as in ``if cache.get(lock_key) == my_token: cache.delete(lock_key)``? The holder deletes the
+    key only while it still holds its own token (a short window remains between the read and the
+    delete; the token check is what the rule asks for)."""
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.If) and any(_compares_the_key(comparison, key, ctx) for comparison in find_all(node.test, (cst.Comparison,))):
+            return True
+    return False
+
+
+def _compares_the_key(comparison: cst.Comparison, key: str, ctx: FileContext) -> bool:
+    if not any(isinstance(target.operator, cst.Equal) for target in comparison.comparisons):
+        return False
+    for side in (comparison.left, *(target.comparator for target in comparison.comparisons)):
+        if isinstance(side, cst.Call) and isinstance(side.func, cst.Attribute) and side.func.attr.value in knowledge.KEY_READS and side.args:
+            ir = ctx.to_ir(side.args[0].value)
+            if keys_match(key, key_text(ctx.index.fold(ir), ir)):
+                return True
+    return False
 
 
 def _under_a_clock_check(ctx: FileContext) -> bool:

@@ -8,6 +8,6 @@ from django.core.cache import cache
 
 @app.task
 def sweep():
-    cache.add("a", 1)  # error: BG501
-    cache.add("b", 1, 60)  # error: BG501
+    taken = cache.add("a", 1)  # error: BG501
+    taken = cache.add("b", 1, 60)  # error: BG501
     cache.add("c", 1, timeout=900)

@@ -8,4 +8,4 @@ from django.core.cache import cache
 
 @app.task
 def sweep():
-    cache.add("a", 1)  # error: BG501
+    taken = cache.add("a", 1)  # error: BG501

@@ -8,4 +8,4 @@ from settings import LOCK_TD
 
 @app.task
 def sweep():
-    r.set("d", 1, nx=True, ex=LOCK_TD)  # error: BG501
+    taken = r.set("d", 1, nx=True, ex=LOCK_TD)  # error: BG501

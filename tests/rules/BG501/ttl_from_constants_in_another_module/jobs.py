@@ -12,4 +12,4 @@ def sweep():
     r.lock("a", timeout=LOCK_TTL)  # error: BG501
     r.lock("b", timeout=settings.LOCK_TTL * 2)
     r.lock("c", timeout=settings.LOCK_TTL)  # error: BG501
-    r.set("d", 1, nx=True, px=LOCK_TTL_MS)  # error: BG501
+    taken = r.set("d", 1, nx=True, px=LOCK_TTL_MS)  # error: BG501

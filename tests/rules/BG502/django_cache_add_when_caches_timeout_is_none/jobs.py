@@ -1,4 +1,4 @@
 from django.core.cache import cache
 
 def take():
-    cache.add("a", 1)  # error: BG502
+    taken = cache.add("a", 1)  # error: BG502
