@@ -47,7 +47,7 @@ RULES = (
      False, ''),
     ('BG304', 'work-dropped-when-full', 'warning',
      '`except queue.Full` / `asyncio.QueueFull` that drops the item silently.',
-     False, ''),
+     True, ''),
     ('BG401', 'executor-never-shut-down', 'warning',
      'An executor, pool or scheduler kept in a global or attribute that nothing in the project ever shuts down.',
      True, ''),
@@ -86,5 +86,5 @@ RULES = (
      False, 'unsafe'),
     ('BG604', 'publish-inside-transaction', 'error',
      'A message is published or a task enqueued inside an open database transaction.',
-     False, 'unsafe'),
+     True, 'unsafe'),
 )

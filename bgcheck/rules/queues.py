@@ -362,6 +362,7 @@ class WorkDroppedWhenFull(Rule):
     code = "BG304"
     name = "work-dropped-when-full"
     severity = Severity.WARNING
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     summary = "`except queue.Full` / `asyncio.QueueFull` that drops the item silently."
 
     def is_relevant(self, unit) -> bool:
