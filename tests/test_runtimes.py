@@ -293,6 +293,28 @@ def test_unmatched_key_is_warned_about_once_on_the_command_line(tmp_path, monkey
     assert "bgcheck: warning: runtime 'ghost' (extra.csv line 2) matches no job or lock" in result.stderr
 
 
+def test_a_warm_run_repeats_the_warning_without_building_the_index(tmp_path, monkeypatch):
+    from bgcheck.run import engine
+
+    write_project(tmp_path, dict(PROJECT), "[tool.bgcheck.runtimes]\nghost = 5\n")
+    monkeypatch.chdir(tmp_path)
+    cold = _runner().invoke(main, ["check", ".", "--select", "BG5"])
+    assert "runtime 'ghost' ([tool.bgcheck.runtimes] in pyproject.toml) matches no job or lock" in cold.stderr
+
+    def no_index(self):
+        raise AssertionError("a run that changed nothing built the index")
+
+    monkeypatch.setattr(engine._Phase2, "index", no_index)
+    warm = _runner().invoke(main, ["check", ".", "--select", "BG5"], catch_exceptions=False)
+    assert (warm.exit_code, warm.stdout, warm.stderr) == (cold.exit_code, cold.stdout, cold.stderr)
+    # A change of the runtimes is a new project key: the warning follows it.
+    write_project(tmp_path, dict(PROJECT), "[tool.bgcheck.runtimes]\nphantom = 5\n")
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    changed = _runner().invoke(main, ["check", ".", "--select", "BG5"])
+    assert "runtime 'phantom'" in changed.stderr and "ghost" not in changed.stderr
+
+
 # ---------------------------------------------------------------------------
 # Every kind of bad runtimes file: ConfigError naming the file, where, and what
 

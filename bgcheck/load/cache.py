@@ -1,6 +1,6 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Six kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
+Seven kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
 each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 
 * ``summaries``: a file's phase-1 result (its summary, or its BG000, and the summary's
@@ -18,6 +18,8 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 * ``interfaces``: one entry, each summary's digest -> the hash of its interface (what other
   modules see of it; cache_keys.py): the result keys of a run that builds the index do not
   encode every unchanged summary again.
+* ``warnings``: the run's warnings about configured runtimes that match no job or lock, under
+  the project key: a run that changed nothing does not build the index to repeat them.
 
 A file's diagnostics can depend on any other module (a callee starts moving
 money, a settings module turns on ``acks_late``), so the facts that cross files

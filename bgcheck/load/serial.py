@@ -736,6 +736,17 @@ def _hex32(value) -> str:
     return value
 
 
+def _warnings_to_data(value: list) -> list:
+    """The run's warnings about its runtimes (strings), in order."""
+    return [_str(item) for item in value]
+
+
+def _warnings_from_data(data) -> list:
+    if type(data) is not list:
+        raise DataError("warnings are a list")
+    return [_str(item) for item in data]
+
+
 # kind -> (to plain data, from plain data)
 ENTRY_CODECS = {
     "summaries": (_summary_entry_to_data, _summary_entry_from_data),
@@ -744,4 +755,5 @@ ENTRY_CODECS = {
     "bundles": (_bundle_to_data, _bundle_from_data),
     "states": (_states_to_data, _states_from_data),
     "interfaces": (_interfaces_to_data, _interfaces_from_data),
+    "warnings": (_warnings_to_data, _warnings_from_data),
 }

@@ -241,6 +241,7 @@ class _Phase2:
         self.per_file = per_file_ignores(config)
         self.found: dict[str, list[Diagnostic]] = {}
         self._index: Optional[ProjectIndex] = None
+        self.project_key = ""  # set by run() when there is a cache
 
     def index(self) -> ProjectIndex:
         from bgcheck.model.build import build_index_isolated
@@ -269,6 +270,7 @@ class _Phase2:
             scripts = console_scripts(self.config.root)
             static = cache_keys.static_key(self.config, self.runtimes, self.codes, scripts)
             project_key = cache_keys.project_key(static, self.units)
+        self.project_key = project_key
         # Nothing changed since a run with the same project key: its results, in one read.
         bundle = self.cached_bundle(project_key)
         file_keys: dict[str, str] = {}
@@ -283,6 +285,26 @@ class _Phase2:
         if self.cache is not None and bundle is None and self.report_for is None:
             cache_keys.store_bundle(self.cache, project_key, self.units, file_keys, raw_results)
         return self.result()
+
+    def runtime_warnings(self) -> list[str]:
+        """Configured runtimes that match no job or lock. They follow from the project key (every
+        file and every setting, runtimes included), so a run under a known key reads them back
+        instead of building the index for them."""
+        key = self.project_key
+        if self.cache is not None and key:
+            cached = self.cache.get("warnings", key)
+            if cached is not None:
+                return cached
+        from bgcheck.model.locks import unmatched_runtime_keys
+
+        index = self.index()
+        warnings = [
+            f"runtime {name!r} ({self.runtimes[name].source}) matches no job or lock"
+            for name in unmatched_runtime_keys(self.runtimes, index.jobs, index.locks)
+        ]
+        if self.cache is not None and key:
+            self.cache.put("warnings", key, warnings)
+        return warnings
 
     def cached_bundle(self, project_key: str) -> Optional[dict]:
         """Every file's results under the project key (named files take theirs from it: a named
@@ -356,14 +378,10 @@ class _Phase2:
         result = RunResult(files_checked=len(self.units) if self.report_for is None else len(self.report_for))
         result.checked_paths = frozenset(u.display for u in self.units if self.reported(u))
         result.codes = frozenset(self.codes + ([BG000_CODE] if self.bg000_enabled else []))
-        if self.runtimes or self.options.need_index:
-            from bgcheck.model.locks import unmatched_runtime_keys
-
-            index = self.index()
-            result.warnings = [
-                f"runtime {key!r} ({self.runtimes[key].source}) matches no job or lock"
-                for key in unmatched_runtime_keys(self.runtimes, index.jobs, index.locks)
-            ]
+        if self.runtimes:
+            result.warnings = self.runtime_warnings()
+        if self.options.need_index:
+            self.index()  # --verbose says what the index could not tell
         units = {unit.display: unit for unit in self.units}
         for display, diagnostics in self.found.items():
             if diagnostics:
