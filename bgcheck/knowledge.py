@@ -113,6 +113,8 @@ RECEIVER_NOTE_METHODS: dict[str, str] = {
 }
 # Methods that put an item into a queue (recorded in the summary for BG301/BG304/BG203).
 QUEUE_PUT_METHODS = frozenset({"put", "put_nowait"})
+# Methods that take an item off a queue (BG203: a queue polled with ``empty()`` and never read is a signal).
+QUEUE_GET_METHODS = frozenset({"get", "get_nowait"})
 # Clock readings: a polling loop whose condition compares one is bounded by it (BG203).
 CLOCK_CALLS = frozenset(
     {"time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns", "time.perf_counter_ns", "datetime.datetime.now", "datetime.datetime.utcnow"}

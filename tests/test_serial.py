@@ -231,6 +231,7 @@ def _valid_summary_data() -> list:
     summary.recorded_calls = ((("call", "g", (), ()), "m"),)
     summary.queue_puts = (("m.Q", ("v", None), "while", "m.f"),)
     summary.passed_refs = ("m.POOL",)
+    summary.alternatives = {"now": (("ref", "time.time"), ("v", None))}
     return through_json(serial.summary_to_data(summary))
 
 
@@ -267,14 +268,17 @@ SUMMARY_DAMAGE = {
     "call handoff holds a number": ((5, 0, 14), [["m.start", "", 1]]),
     "passed refs hold a number": ((12,), [1]),
     "has_main_block null": ((13,), None),
-    "rows not a list": ((14,), {"0": ["v", 1]}),
-    "row unknown tag": ((14, 0), ["exec", "print(1)"]),
-    "row refers forward": ((14, 0), ["neg", 5]),
-    "row refers to itself": ((14, 0), ["neg", 0]),
-    "literal a list": ((14, 0), ["v", [1]]),
-    "literal an object": ((14, 0), ["v", {"__class__": "x"}]),
-    "hex integer not hex": ((14, 0), ["i", "zz"]),
-    "bad operator": ((14, 0), ["bin", "@", 0, 0]),
+    "alternatives a list": ((14,), [["now", [0]]]),
+    "alternative row out of range": ((14, "now"), [999]),
+    "alternatives not a list of rows": ((14, "now"), 0),
+    "rows not a list": ((15,), {"0": ["v", 1]}),
+    "row unknown tag": ((15, 0), ["exec", "print(1)"]),
+    "row refers forward": ((15, 0), ["neg", 5]),
+    "row refers to itself": ((15, 0), ["neg", 0]),
+    "literal a list": ((15, 0), ["v", [1]]),
+    "literal an object": ((15, 0), ["v", {"__class__": "x"}]),
+    "hex integer not hex": ((15, 0), ["i", "zz"]),
+    "bad operator": ((15, 0), ["bin", "@", 0, 0]),
     "call sites not one pair per call": ((5, 0, 6), [3]),
     "call site line a string": ((5, 0, 6), ["3", 5]),
     "module call sites not one pair per call": ((8,), [1, 2, 3, 4]),

@@ -63,7 +63,7 @@ def file_keys(units, facts: str, static: str, cache=None) -> dict[str, str]:
 
 def interface(summary: ModuleSummary) -> bytes:
     """What another module can learn from this one when it resolves names through it: imports
-    (re-exports), module-level bindings, classes, and each function's kind and flags. Not the
+    (re-exports), module-level bindings (and the alternatives of a name bound several times), classes, and each function's kind and flags. Not the
     calls a function makes: those reach other files only through the project-wide facts (job
     code, money chains, shutdown paths), which have their own digest. Encoded canonically (see
     serial.py): the same bytes for a summary built here and one read back from the cache."""
@@ -81,7 +81,8 @@ def interface(summary: ModuleSummary) -> bytes:
             for f in summary.functions.values()
         ]
         constants = [(k, add(v)) for k, v in sorted(summary.constants.items())]
-        return serial.dumps((summary.module, sorted(summary.imports.items()), constants, classes, functions, table.rows))
+        alternatives = [(k, [add(v) for v in irs]) for k, irs in sorted(summary.alternatives.items())]
+        return serial.dumps((summary.module, sorted(summary.imports.items()), constants, alternatives, classes, functions, table.rows))
     except (TypeError, ValueError):  # cannot be encoded: an interface no later run will match
         return os.urandom(16)
 

@@ -389,7 +389,7 @@ def diagnostics_from_data(data) -> list:
 MODULE_FIELDS = (
     "path", "module", "is_package", "imports", "constants", "functions", "classes",
     "module_calls", "module_call_sites", "attr_assignments", "recorded_calls", "queue_puts", "passed_refs",
-    "has_main_block",
+    "has_main_block", "alternatives",
 )
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
@@ -466,6 +466,7 @@ def summary_to_data(summary: ModuleSummary) -> list:
         [[path, add(ir), _loop_to_data(loop, add), scope] for path, ir, loop, scope in summary.queue_puts],
         list(summary.passed_refs),
         summary.has_main_block,
+        {name: [add(ir) for ir in irs] for name, irs in summary.alternatives.items()},
         table.rows,
     ]
     return data
@@ -532,6 +533,13 @@ def _check_strs(*groups) -> None:
             _str(item)
 
 
+def _alternatives_from_data(value, nodes: list) -> dict:
+    if type(value) is not dict:
+        raise DataError("expected a map of alternatives")
+    count = len(nodes)
+    return {_str(name): tuple(nodes[_row_index(row, count)] for row in _list(rows)) for name, rows in value.items()}
+
+
 def _ir_map(value, nodes: list) -> dict:
     if type(value) is not dict:
         raise DataError("expected a map of expressions")
@@ -594,7 +602,7 @@ def summary_from_data(data) -> ModuleSummary:
     from bgcheck.load.summary import ModuleSummary
 
     (path, module, is_package, imports, constants, functions, classes, module_calls, module_call_sites,
-     attr_assignments, recorded_calls, queue_puts, passed_refs, has_main_block, rows) = _record(data, len(MODULE_FIELDS) + 1)
+     attr_assignments, recorded_calls, queue_puts, passed_refs, has_main_block, alternatives, rows) = _record(data, len(MODULE_FIELDS) + 1)
     nodes = decode_rows(rows)
     count = len(nodes)
     function_list = [_function_from_data(item, nodes) for item in _list(functions)]
@@ -617,6 +625,7 @@ def summary_from_data(data) -> ModuleSummary:
         is_package=_bool(is_package),
         imports=dict(_str_map(imports)),
         constants=_ir_map(constants, nodes),
+        alternatives=_alternatives_from_data(alternatives, nodes),
         functions={f.qualname: f for f in function_list},
         classes={c.qualname: c for c in class_list},
         module_calls=_strs(module_calls),

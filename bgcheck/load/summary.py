@@ -24,6 +24,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.loops import is_endless
+from bgcheck.syntax.flow import left_after
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, call_to_ir, call_target, dotted_name, ref_name, to_ir
 from bgcheck.syntax.positions import CallCounter, call_positions
@@ -107,6 +108,10 @@ class ModuleSummary:
     # value): resolved paths. An executor passed to a helper is used even if no method is called on it.
     passed_refs: tuple = ()
     has_main_block: bool = False
+    # Module-level names bound more than once whose bindings do not agree (``if WINDOWS: now = ...
+    # else: now = time.monotonic``): name -> the IR of each binding, in source order (an import as a
+    # ref; a definition, loop target and the like as unknown). Up to _MAX_ALTERNATIVES bindings.
+    alternatives: dict = field(default_factory=dict)
 
     def global_ref(self, name: str) -> Optional[IR]:
         """Resolve a dotted name at module scope to ("ref", qualified) or None."""
@@ -173,6 +178,8 @@ class _Scope:
         self.is_generator = False
         self.returns: list = []  # the values of this function's own ``return`` statements (None: a bare return)
         self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
+        self.loop_nodes: list = []  # the same loops' nodes
+        self.left_after: dict[int, set] = {}  # a loop node's id -> flow.left_after(loop), computed when a put is met in it
         self.withs: list[cst.With] = []  # ``with`` statements around the node being visited, in this scope
         self.in_with_items = 0  # > 0 while visiting the items of the innermost ``with`` (not its body)
         self.lambdas = 0  # lambdas around the node being visited
@@ -392,15 +399,18 @@ class SummaryBuilder(cst.CSTVisitor):
         self.scope.branches += 1
         self._bind_opaque(node.target)
         self.scope.loops.append("async for" if node.asynchronous is not None else ("for", node.iter))
+        self.scope.loop_nodes.append(node)
         return True
 
     def leave_For(self, original_node: cst.For) -> None:
         self.scope.branches -= 1
         self.scope.loops.pop()
+        self.scope.loop_nodes.pop()
 
     def leave_While(self, original_node: cst.While) -> None:
         self.scope.branches -= 1
         self.scope.loops.pop()
+        self.scope.loop_nodes.pop()
 
     def visit_Return(self, node: cst.Return) -> bool:
         if self.scope.kind == "function":
@@ -483,8 +493,21 @@ class SummaryBuilder(cst.CSTVisitor):
         ):
             self.recorded_calls.append((node, self.scope))
         if last in knowledge.QUEUE_PUT_METHODS and isinstance(func, cst.Attribute) and node.args:
-            self.queue_puts.append((node, self.scope, self.scope.loops[-1] if self.scope.loops else None))
+            self.queue_puts.append((node, self.scope, self._repeating_loop(node)))
         return True
+
+    def _repeating_loop(self, call: cst.Call):
+        """The nearest loop around a call that can make it more than once per run: a loop that is always
+        left after the call (``q.put(item)`` then ``raise``: putting back what was taken, on the way
+        out) makes it once, and the next loop out is asked. None when no loop repeats it."""
+        scope = self.scope
+        for kind, loop in zip(reversed(scope.loops), reversed(scope.loop_nodes)):
+            once = scope.left_after.get(id(loop))
+            if once is None:
+                once = scope.left_after[id(loop)] = left_after(loop)
+            if id(call) not in once:
+                return kind
+        return None
 
     def _locate(self, node: cst.Call) -> None:
         # Every call is counted by its callee as written; the first of each in a scope is located
@@ -559,6 +582,7 @@ class SummaryBuilder(cst.CSTVisitor):
         if self.scope.kind == "function" and is_endless(node):
             self.scope.endless_loop = True
         self.scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
+        self.scope.loop_nodes.append(node)
         return True
 
     def visit_If(self, node: cst.If) -> bool:
@@ -578,6 +602,7 @@ class SummaryBuilder(cst.CSTVisitor):
         module_resolve = summary.resolver(None)
         resolved_module = _resolve_bindings(self.module_scope, summary, module_resolve, module_level=True)
         summary.constants = resolved_module
+        summary.alternatives = _alternatives(self.module_scope, resolved_module, module_resolve)
         self._add_skeletons(summary, lines)
         self._fill_functions(summary, sites, may_lock)
         self._fill_classes(summary)
@@ -934,6 +959,29 @@ def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, modu
             result[name] = convert(name)
             in_progress.discard(name)
     return result
+
+
+_MAX_ALTERNATIVES = 8
+
+
+def _alternatives(scope: _Scope, constants: dict, resolve) -> dict:
+    """Module names bound several times to things that do not agree: each binding's IR (see
+    ModuleSummary.alternatives). What one of them is, the name may be: a rule asks whether any
+    binding reads a clock, say, never which one runs."""
+    found: dict[str, tuple] = {}
+    for name, values in scope.bindings.items():
+        if len(values) < 2 or len(values) > _MAX_ALTERNATIVES or constants.get(name) != UNKNOWN_IR:
+            continue
+        irs = []
+        for value in values:
+            if isinstance(value, tuple) and value[0] == "import":
+                irs.append(("ref", value[1]))
+            elif isinstance(value, cst.BaseExpression):
+                irs.append(to_ir(value, resolve))
+            else:
+                irs.append(UNKNOWN_IR)
+        found[name] = tuple(irs)
+    return found
 
 
 _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional", "Optional"})

@@ -402,6 +402,27 @@ class ProjectIndex:
                     bases.add(self.canonical(base))
         return bases
 
+    def reads_a_clock(self, path: Optional[str], depth: int = 0) -> bool:
+        """Does calling what this path names read a clock of the standard library (knowledge.CLOCK_CALLS)?
+        Also the project's own clocks: a function whose every ``return`` is a clock reading (``def now():
+        return time.monotonic()``), an alias (``now = time.monotonic``, folded by ``canonical``), and a
+        module name bound to a clock on one branch and to something else on another (``if WINDOWS:
+        time = _precise_clock else: time = time.time``): one name, called the same way whichever
+        branch ran, is one kind of thing."""
+        name = self.canonical(path)
+        if not name or depth > 4:
+            return False
+        if name in knowledge.CLOCK_CALLS:
+            return True
+        function = self.resolve_function(name)
+        if function is not None:
+            returned = self.function(function).returns
+            return bool(returned) and returned[0] == "call" and self.reads_a_clock(returned[1], depth + 1)
+        summary, rest = self._split_module(name)
+        if summary is None or len(rest) != 1:
+            return False
+        return any(self.reads_a_clock(irmod.ir_path(ir), depth + 1) for ir in summary.alternatives.get(rest[0], ()))
+
     # --- constants ----------------------------------------------------------
     def lookup_constant(self, path: str) -> Optional[IR]:
         """The IR bound to a module-level name (following re-exports), or None."""

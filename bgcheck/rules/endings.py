@@ -261,6 +261,8 @@ class UnboundedWaitInJob(Rule):
             return
         if _compares_a_clock(node.test, ctx):
             return  # ``while time.time() < start + 5``: the condition is the deadline
+        if _waits_for_a_signal_message(node, ctx):
+            return  # ``while control.empty():``, the message never taken: the stop signal itself
         if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
             return  # a daemon thread nobody joins: its loop holds no stop
         ctx.report(
@@ -291,18 +293,62 @@ def _sleeps(loop: cst.While, ctx: FileContext) -> bool:
 
 
 def _compares_a_clock(test: cst.BaseExpression, ctx: FileContext) -> bool:
-    """Does a loop condition compare a clock reading (``time.time()``, ``time.monotonic()``, ...) with something?"""
+    """Does a loop condition compare a clock reading (``time.time()``, ``time.monotonic()``, ..., or the
+    project's own clock function: ``ProjectIndex.reads_a_clock``) with something?"""
     found = False
 
     class _Finder(cst.CSTVisitor):
         def visit_Comparison(self, node: cst.Comparison) -> None:
             nonlocal found
             sides = [node.left, *(c.comparator for c in node.comparisons)]
-            if any(isinstance(side, cst.Call) and ctx.resolve_call(side) in knowledge.CLOCK_CALLS for side in sides):
+            if any(_reads_a_clock(side, ctx) for side in sides):
                 found = True
 
     walk(test, _Finder())
     return found
+
+
+def _reads_a_clock(side: cst.BaseExpression, ctx: FileContext) -> bool:
+    """A clock reading, also inside arithmetic: ``now() - start``, ``(time.time() - begun) * 1000``."""
+    while isinstance(side, cst.UnaryOperation):
+        side = side.expression
+    if isinstance(side, cst.BinaryOperation):
+        return _reads_a_clock(side.left, ctx) or _reads_a_clock(side.right, ctx)
+    return isinstance(side, cst.Call) and ctx.index.reads_a_clock(ctx.resolve_call(side))
+
+
+def _waits_for_a_signal_message(loop: cst.While, ctx: FileContext) -> bool:
+    """``while control.empty():`` (alone or ``and``-ed with other tests) in a function that never takes an
+    item off that queue (no ``get()``/``get_nowait()`` on the same expression): the loop waits for a
+    message whose arrival is all it reads, a signal like an ``Event``'s ``is_set()``, and whoever stops
+    the loop sends it (the stop-message pattern). A queue whose item is then read
+    (``while results.empty(): ...`` then ``results.get()``) is a wait for an answer, and is reported."""
+    scope = ctx.function_node
+    if scope is None:
+        return False
+    tests = [loop.test]
+    while isinstance(tests[-1], cst.BooleanOperation) and isinstance(tests[-1].operator, cst.And):
+        last = tests.pop()
+        tests += [last.left, last.right]
+    receivers = [
+        t.func.value
+        for t in tests
+        if isinstance(t, cst.Call) and isinstance(t.func, cst.Attribute) and t.func.attr.value == "empty" and not t.args
+    ]
+    if not receivers:
+        return False
+    taken = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal taken
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in knowledge.QUEUE_GET_METHODS:
+                if any(func.value.deep_equals(receiver) for receiver in receivers):
+                    taken = True
+
+    walk(scope, _Finder())
+    return not taken
 
 
 def _stops_on_sentinel(node: cst.Call, ctx: FileContext) -> bool:

@@ -110,6 +110,81 @@ def is_non_empty_iterable(node: cst.BaseExpression) -> bool:
     return False
 
 
+def left_after(loop: "cst.While | cst.For") -> set[int]:
+    """Ids of the calls in a loop's body after which the loop is always left: a ``break``,
+    ``return`` or ``raise`` follows them in their block or in an enclosing one (``q.put(item)``
+    then ``raise`` in an ``except:`` of the body). Such a call runs at most once per run of the
+    loop, however often the loop turns. A ``raise`` inside a ``try`` that has handlers does not
+    count (a handler in the loop may catch it); calls in an ``if`` or ``while`` test, a lambda or a
+    nested definition are never included, and a nested loop counts as one statement (all its
+    calls or none)."""
+    found: set[int] = set()
+    _left_after(_flat(_statements(loop.body)), False, True, found)
+    return found
+
+
+def _flat(statements) -> list:
+    """Statements with each simple line opened into its small statements (``q.put(x); break``)."""
+    flat: list = []
+    for statement in statements:
+        flat.extend(statement.body if isinstance(statement, cst.SimpleStatementLine) else (statement,))
+    return flat
+
+
+def _left_after(statements: list, leaving: bool, raise_leaves: bool, found: set) -> None:
+    ways_out = {BREAK, RETURN, RAISE} if raise_leaves else {BREAK, RETURN}
+    for i, statement in enumerate(statements):
+        rest = exits(statements[i + 1 :])
+        after = rest <= ways_out | {FALL} and (FALL not in rest or leaving)
+        if isinstance(statement, (cst.For, cst.While)) or isinstance(statement, cst.BaseSmallStatement):
+            if after:
+                found.update(id(call) for call in _calls_run_here(statement))
+            continue
+        for block, in_handled_try in _blocks(statement):
+            _left_after(_flat(_statements(block)), after, raise_leaves and not in_handled_try, found)
+
+
+def _blocks(statement) -> list:
+    """The blocks of a compound statement, each with whether it is the body of a ``try`` with handlers."""
+    if isinstance(statement, cst.If):
+        blocks = [(statement.body, False)]
+        orelse = statement.orelse
+        while isinstance(orelse, cst.If):
+            blocks.append((orelse.body, False))
+            orelse = orelse.orelse
+        return blocks + ([(orelse.body, False)] if orelse is not None else [])
+    if isinstance(statement, (cst.Try, cst.TryStar)):
+        blocks = [(statement.body, bool(statement.handlers))]
+        blocks += [(handler.body, False) for handler in statement.handlers]
+        blocks += [(part.body, False) for part in (statement.orelse, statement.finalbody) if part is not None]
+        return blocks
+    if isinstance(statement, cst.With):
+        return [(statement.body, False)]
+    if isinstance(statement, cst.Match):
+        return [(case.body, False) for case in statement.cases]
+    return []  # definitions: their calls do not run here
+
+
+def _calls_run_here(node: cst.CSTNode) -> list:
+    calls: list = []
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_ClassDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            calls.append(node)
+
+    walk(node, _Finder())
+    return calls
+
+
 def _loop_exits(statement, flow: "_Flow", may_skip_body: bool) -> set[str]:
     """A loop: its body's ways out, plus the ``else:`` (or falling off) when the loop ends without ``break``.
     The loop ends normally when the body may not run at all, or an iteration can complete."""
