@@ -516,6 +516,14 @@ EXECUTOR_CLASSES = frozenset(
     }
 )
 POOL_CLASSES = frozenset({"multiprocessing.Pool", "multiprocessing.pool.Pool", "multiprocessing.pool.ThreadPool", "multiprocessing.get_context().Pool"})
+# Pools the interpreter's exit stops by losing their work (BG401): multiprocessing's atexit finalizer
+# terminates a Pool or ThreadPool nobody closed, killing the running tasks and dropping the queued ones
+# (cpy3.11 multiprocessing/pool.py: util.Finalize(_terminate_pool, exitpriority=15)). Not here, as their
+# exit loses nothing a shutdown() would keep: concurrent.futures executors, whose workers exit joins
+# after running every queued item, as shutdown(wait=True) does (threading._register_atexit, before
+# atexit hooks); APScheduler 3.x schedulers, whose thread is a daemon and whose running jobs finish in
+# a concurrent.futures executor (4.x registers atexit hooks that shut it down).
+POOLS_TERMINATED_AT_EXIT = POOL_CLASSES
 APSCHEDULER_CLASS = re.compile(r"apscheduler(\.\w+)*\.(\w*Scheduler)")
 # Methods that return a database cursor or iterate one, by name: the connection is often a
 # parameter, so the receiver does not resolve (BG302: not sized).

@@ -606,12 +606,12 @@ def test_cached_runs_equal_fresh_runs_after_edits_of_every_kind(tmp_path, monkey
     assert runs.cached() == reference
 
 
-def test_a_use_in_another_module_reaches_the_executor_it_uses(tmp_path, monkeypatch):
-    """BG401 is silent on an executor nothing uses; a use (a method call, or the executor passed on
-    as a value) can be in any module, also one the executor's module does not import."""
+def test_a_use_in_another_module_reaches_the_pool_it_uses(tmp_path, monkeypatch):
+    """BG401 is silent on a pool nothing uses; a use (a method call, or the pool passed on
+    as a value) can be in any module, also one the pool's module does not import."""
     root = tmp_path / "svc"
-    pools = "from concurrent.futures import ThreadPoolExecutor\n\nPOOL = ThreadPoolExecutor(4)\n"
-    calls = "from proj.pools import POOL\n\n\ndef go(f):\n    return POOL.submit(f)\n"
+    pools = "import multiprocessing\n\nPOOL = multiprocessing.Pool(4)\n"
+    calls = "from proj.pools import POOL\n\n\ndef go(f):\n    return POOL.apply_async(f)\n"
     passes = "from proj import pools\n\n\ndef go(f):\n    helper(pools.POOL, f)\n"
     unused = "def go(f):\n    return f\n"
     write_project(root, {"proj/__init__.py": "", "proj/pools.py": pools, "proj/user.py": calls})

@@ -29,10 +29,10 @@ EXPECTED = [
     ("shop/main.py", 34, "BG404"),  # the worker's __main__ starts consumers and never handles SIGTERM
     ("shop/outbox.py", 17, "BG204"),  # the relay's `FOR UPDATE` without SKIP LOCKED: replicas queue up
     ("shop/outbox.py", 21, "BG203"),  # kafka `send().get()` with no timeout
-    ("shop/reports.py", 13, "BG401"),  # the upload pool is never shut down
-    ("shop/reports.py", 30, "BG302"),  # `renderer.map()` over a generator submits every invoice at once
-    ("shop/reports.py", 31, "BG203"),  # `Future.result()` with no timeout
-    ("shop/reports.py", 38, "BG402"),  # atexit `shutdown(wait=False)` abandons queued renders
+    ("shop/reports.py", 16, "BG401"),  # the backup ThreadPool is never closed: exit terminates the copies
+    ("shop/reports.py", 33, "BG302"),  # `renderer.map()` over a generator submits every invoice at once
+    ("shop/reports.py", 34, "BG203"),  # `Future.result()` with no timeout
+    ("shop/reports.py", 41, "BG402"),  # atexit `shutdown(wait=False)` abandons queued renders
     ("shop/scheduler.py", 20, "BG301"),  # the audit queue has no maxsize
     ("shop/scheduler.py", 25, "BG205"),  # expire-carts runs on all 3 replicas with no lock
     ("shop/scheduler.py", 30, "BG205"),  # sync-stock too

@@ -49,8 +49,8 @@ async def second(queue):
         pass
 """
 
-# BG401 flags the executor; the emoji before it is one code point but two UTF-16 code units.
-EMOJI = 'from concurrent.futures import ThreadPoolExecutor\n\nx = "\U0001F600"; pool = ThreadPoolExecutor(max_workers=2)\nprint(pool.submit(print).result())\n'
+# BG401 flags the pool; the emoji before it is one code point but two UTF-16 code units.
+EMOJI = 'import multiprocessing\n\nx = "\U0001F600"; pool = multiprocessing.Pool(processes=2)\nprint(pool.apply_async(print).get())\n'
 
 
 @contextmanager
@@ -434,7 +434,7 @@ def test_lsp_columns_count_utf16_code_units(tmp_path):
 
 def test_lsp_lines_are_python_lines(tmp_path):
     """A form feed or U+2028 in the file is not a line break for Python, nor for LSP positions."""
-    source = "from concurrent.futures import ThreadPoolExecutor\n\x0c\n# a \u2028 b \x1c c\n" + EMOJI.split("\n\n", 1)[1]
+    source = "import multiprocessing\n\x0c\n# a \u2028 b \x1c c\n" + EMOJI.split("\n\n", 1)[1]
     project = write(tmp_path / "p", {"pool.py": source})
     _, out, _ = check(project, "--format", "lsp")
     (params,) = json.loads(out)

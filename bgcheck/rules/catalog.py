@@ -49,7 +49,7 @@ RULES = (
      '`except queue.Full` / `asyncio.QueueFull` that drops the item silently.',
      True, ''),
     ('BG401', 'executor-never-shut-down', 'warning',
-     'An executor, pool or scheduler kept in a global or attribute that nothing in the project ever shuts down.',
+     'A `multiprocessing` pool kept in a global or attribute that nothing in the project closes: at exit it is terminated, its running tasks killed and the queued ones dropped.',
      True, ''),
     ('BG402', 'shutdown-without-wait', 'error',
      '`shutdown(wait=False)`, `Pool.terminate()` or `task.cancel()` that abandons in-flight work.',

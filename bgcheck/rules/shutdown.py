@@ -32,21 +32,6 @@ from bgcheck.syntax.walk import walk
 from bgcheck.rules.checker import FileContext
 
 
-def _kind_of_pool(name: Optional[str]) -> Optional[str]:
-    if not name:
-        return None
-    if name in knowledge.EXECUTOR_CLASSES:
-        return "executor"
-    if name in knowledge.POOL_CLASSES:
-        return "pool"
-    if knowledge.APSCHEDULER_CLASS.fullmatch(name):
-        return "scheduler"
-    return None
-
-
-_STOP_METHODS = {"executor": ("shutdown",), "pool": ("close", "terminate"), "scheduler": ("shutdown",)}
-
-
 @register
 class ExecutorNeverShutDown(Rule):
     code = "BG401"
@@ -54,30 +39,33 @@ class ExecutorNeverShutDown(Rule):
     name = "executor-never-shut-down"
     severity = Severity.WARNING
     reads = ("call_targets", "passed_refs")
-    summary = "An executor, pool or scheduler kept in a global or attribute that nothing in the project ever shuts down."
+    summary = (
+        "A `multiprocessing` pool kept in a global or attribute that nothing in the project closes: at exit it is "
+        "terminated, its running tasks killed and the queued ones dropped."
+    )
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in ("Executor", "Pool", "Scheduler"))
+        return "Pool" in unit.text
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
-        kind = _kind_of_pool(ctx.resolve_call(node))
-        if kind is None:
+        # Only pools whose exit loses their work: a concurrent.futures executor nobody shuts down is joined
+        # at exit after its queued items ran, as shutdown(wait=True) would (see knowledge.POOLS_TERMINATED_AT_EXIT).
+        if ctx.resolve_call(node) not in knowledge.POOLS_TERMINATED_AT_EXIT:
             return
         holder = holder_of(node, ctx)
         if holder is None:
             return
-        if _stopped_anywhere(ctx.index, holder, _STOP_METHODS[kind]):
+        if _stopped_anywhere(ctx.index, holder, ("close", "terminate")):
             return
         if not _used_anywhere(ctx.index, holder):
-            return  # nothing is ever submitted to it: no work in flight to drop, no thread started
-        what = {"executor": "executor", "pool": "process pool", "scheduler": "scheduler"}[kind]
-        method = {"executor": "shutdown()", "pool": "close() and join()", "scheduler": "shutdown()"}[kind]
+            return  # nothing is ever submitted to it: no work in flight to lose
         ctx.report(
             self,
             node,
-            f"This {what} is kept in `{short_name(holder, 30)}` and nothing in the project calls {method} on it",
-            "At a stop its queued work is dropped or its threads block exit, and nobody decides which. Shut it down in the "
-            "SIGTERM handler or shutdown hook (with a deadline), or use it in a `with` block.",
+            f"This `multiprocessing` pool is kept in `{short_name(holder, 30)}` and nothing in the project closes it",
+            "At exit, multiprocessing terminates a pool nobody closed: the tasks running in it are killed mid-work and "
+            "the queued ones are dropped, with no error. On the shutdown path, close() it and wait for its results "
+            "with a deadline, then join() it; or terminate() it where dropping the work is the choice.",
         )
 
 

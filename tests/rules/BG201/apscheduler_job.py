@@ -2,7 +2,7 @@
 import time
 from apscheduler.schedulers.background import BackgroundScheduler
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 
 @scheduler.scheduled_job("interval", minutes=1)
 def sync_rates():

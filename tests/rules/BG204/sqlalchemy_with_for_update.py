@@ -3,7 +3,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy import select
 from shop.db import Session, Order
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 
 @scheduler.scheduled_job("interval", minutes=1)
 def ship_orders():

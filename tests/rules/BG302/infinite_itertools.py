@@ -2,7 +2,7 @@
 import itertools
 from concurrent.futures import ProcessPoolExecutor
 
-POOL = ProcessPoolExecutor()  # error: BG401
+POOL = ProcessPoolExecutor()
 
 def run(handle):
     POOL.map(handle, itertools.count())  # error: BG302

@@ -2,7 +2,7 @@
 from concurrent.futures import ThreadPoolExecutor
 from kafka import KafkaConsumer
 
-POOL = ThreadPoolExecutor(max_workers=8)  # error: BG401
+POOL = ThreadPoolExecutor(max_workers=8)
 
 def handle(record):
     return record

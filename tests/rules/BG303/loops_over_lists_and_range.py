@@ -2,7 +2,7 @@
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-POOL = ThreadPoolExecutor()  # error: BG401
+POOL = ThreadPoolExecutor()
 
 async def handle(message):
     return message

@@ -2,7 +2,7 @@
 import itertools
 from concurrent.futures import ThreadPoolExecutor
 
-EXECUTOR = ThreadPoolExecutor()  # error: BG401
+EXECUTOR = ThreadPoolExecutor()
 
 def poll(fetch):
     for page in itertools.count():

@@ -1,6 +1,10 @@
-# Not flagged: atexit register of the bound shutdown.
+# Not flagged: the bound stop method handed to atexit.register is a stop call for the pool.
 import atexit
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
 
-EXECUTOR = ThreadPoolExecutor(max_workers=4)
-atexit.register(EXECUTOR.shutdown)
+HOOKED_POOL = multiprocessing.Pool(4)
+atexit.register(HOOKED_POOL.close)
+
+
+def work(jobs):
+    return HOOKED_POOL.map(abs, jobs)

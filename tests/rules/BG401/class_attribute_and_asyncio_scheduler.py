@@ -1,12 +1,14 @@
-# Flagged: class attribute and asyncio scheduler.
-from concurrent.futures import ThreadPoolExecutor
+# Flagged: a pool kept in a class attribute and used through self.
+# Not flagged: an APScheduler scheduler nobody shuts down: exit loses no work a shutdown() would keep
+# (3.x: its thread is a daemon, running jobs finish in its concurrent.futures executor).
+from multiprocessing.pool import ThreadPool
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 class Service:
-    pool = ThreadPoolExecutor()  # error: BG401
+    pool = ThreadPool(4)  # error: BG401
 
     def handle(self, job):
-        self.pool.submit(job)  # error: BG602
+        self.pool.apply_async(job)
 
-scheduler = AsyncIOScheduler()  # error: BG401
+scheduler = AsyncIOScheduler()
 scheduler.start()

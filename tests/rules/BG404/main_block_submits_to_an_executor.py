@@ -2,6 +2,6 @@
 from concurrent.futures import ThreadPoolExecutor
 
 if __name__ == "__main__":  # error: BG404
-    pool = ThreadPoolExecutor()  # error: BG401
+    pool = ThreadPoolExecutor()
     pool.submit(outbox.commit)  # error: BG602
     outbox.commit()

@@ -3,7 +3,7 @@ import asyncio
 from asyncio import create_task
 from concurrent.futures import ThreadPoolExecutor
 
-executor = ThreadPoolExecutor(max_workers=2)  # error: BG401
+executor = ThreadPoolExecutor(max_workers=2)
 
 async def work(): ...
 def blocking(): ...

@@ -2,7 +2,7 @@
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-executor = ThreadPoolExecutor(max_workers=2)  # error: BG401
+executor = ThreadPoolExecutor(max_workers=2)
 background = set()
 
 async def work(): ...

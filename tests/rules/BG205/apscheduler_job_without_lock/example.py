@@ -1,6 +1,6 @@
 from apscheduler.schedulers.background import BackgroundScheduler
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 
 @scheduler.scheduled_job("cron", hour=3)
 def send_invoices():  # error: BG205

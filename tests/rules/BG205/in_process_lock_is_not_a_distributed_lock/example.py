@@ -1,7 +1,7 @@
 import threading
 from apscheduler.schedulers.background import BackgroundScheduler
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 guard = threading.Lock()
 
 @scheduler.scheduled_job("interval", minutes=5)

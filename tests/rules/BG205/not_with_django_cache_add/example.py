@@ -1,7 +1,7 @@
 from apscheduler.schedulers.background import BackgroundScheduler
 from django.core.cache import cache
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 
 @scheduler.scheduled_job("interval", minutes=5)
 def send_invoices():

@@ -2,7 +2,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from pottery import Redlock
 from redis import Redis
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 redis = Redis()
 
 @scheduler.scheduled_job("interval", minutes=5)

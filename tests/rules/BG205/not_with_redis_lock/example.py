@@ -1,7 +1,7 @@
 import redis
 from apscheduler.schedulers.background import BackgroundScheduler
 
-scheduler = BackgroundScheduler()  # error: BG401
+scheduler = BackgroundScheduler()
 r = redis.Redis()
 
 @scheduler.scheduled_job("interval", minutes=5)

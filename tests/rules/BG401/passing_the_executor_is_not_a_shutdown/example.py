@@ -1,6 +1,6 @@
-# Flagged: passing the executor is not a shutdown.
+# Flagged: passing the pool to a function is a use, not a stop.
 import atexit
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
 
-EXECUTOR = ThreadPoolExecutor(max_workers=4)  # error: BG401
-atexit.register(print, EXECUTOR)
+POOL = multiprocessing.Pool(4)  # error: BG401
+atexit.register(print, POOL)

@@ -2,7 +2,7 @@ import redis
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 r = redis.Redis()
-sched = BlockingScheduler()  # error: BG401
+sched = BlockingScheduler()
 
 @sched.scheduled_job("interval", minutes=5, id="heartbeat")
 def beat():

@@ -1,5 +1,5 @@
 from apscheduler.schedulers.blocking import BlockingScheduler
 from proj import jobs
 
-scheduler = BlockingScheduler()  # error: BG401
+scheduler = BlockingScheduler()
 scheduler.add_job(jobs.follow_feed, "cron", hour=3)

@@ -2,7 +2,7 @@ from concurrent.futures import ThreadPoolExecutor
 from app import source
 from app.source import pending_orders
 
-EXECUTOR = ThreadPoolExecutor(max_workers=8)  # error: BG401
+EXECUTOR = ThreadPoolExecutor(max_workers=8)
 
 def run(db, handle):
     list(EXECUTOR.map(handle, pending_orders(db)))  # error: BG302

@@ -3,4 +3,5 @@ from svc.relay import Relay
 RELAY = Relay()
 
 def stop():
-    RELAY.executor.shutdown(wait=True)
+    RELAY.workers.close()
+    RELAY.workers.join()

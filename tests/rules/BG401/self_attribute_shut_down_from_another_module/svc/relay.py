@@ -1,5 +1,8 @@
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
 
 class Relay:
     def __init__(self):
-        self.executor = ThreadPoolExecutor(max_workers=2)
+        self.workers = multiprocessing.Pool(2)
+
+    def send(self, event):
+        self.workers.apply_async(print, (event,))

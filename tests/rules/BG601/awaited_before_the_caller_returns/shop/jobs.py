@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from shop.pay import charge_async, charge_customer
 
-POOL = ThreadPoolExecutor(max_workers=4)  # error: BG401
+POOL = ThreadPoolExecutor(max_workers=4)
 
 async def a(order):
     await asyncio.create_task(charge_async(order))

@@ -2,7 +2,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from shop.pay import charge_customer
 
-POOL = ThreadPoolExecutor(max_workers=4)  # error: BG401
+POOL = ThreadPoolExecutor(max_workers=4)
 
 def checkout(order):
     POOL.submit(charge_customer, order)  # error: BG601  error: BG602
