@@ -789,43 +789,43 @@ def test_join_in_a_shutdown_path_only_on_known_joinables(bg):
     assert codes(found) == [("BG405", 22), ("BG405", 23), ("BG405", 24)]
 
 
-def test_executor_never_used_has_nothing_to_lose(bg):
+def test_pool_never_used_has_nothing_to_lose(bg):
     found = bg.code(
         """
-        import asyncio
-        from concurrent.futures import ThreadPoolExecutor
+        import multiprocessing
+        from multiprocessing.pool import ThreadPool
 
-        IDLE = ThreadPoolExecutor(2)
-        BUSY = ThreadPoolExecutor(2)
-        HANDED = ThreadPoolExecutor(2)
+        IDLE = multiprocessing.Pool(2)
+        BUSY = multiprocessing.Pool(2)
+        HANDED = ThreadPool(2)
 
         class Channel:
             def __init__(self):
-                self.pool = ThreadPoolExecutor(4)
+                self.pool = ThreadPool(4)
 
         def work(item):
-            BUSY.submit(print, item)
+            BUSY.apply_async(print, (item,))
 
-        async def offload(item):
-            await asyncio.get_running_loop().run_in_executor(HANDED, print, item)
+        def offload(item):
+            return run_on(HANDED, print, item)
         """,
         select=["BG401"],
     )
     assert codes(found) == [("BG401", 6), ("BG401", 7)]
 
 
-def test_executor_handed_to_a_helper_or_kept_in_a_table_is_used(bg):
+def test_pool_handed_to_a_helper_or_kept_in_a_table_is_used(bg):
     found = bg.files(
         {
             "app/__init__.py": "",
             "app/pools.py": """
-                from concurrent.futures import ThreadPoolExecutor
+                import multiprocessing
 
-                OFFLOAD = ThreadPoolExecutor(1)
-                LISTED = ThreadPoolExecutor(1)
+                OFFLOAD = multiprocessing.Pool(1)
+                LISTED = multiprocessing.Pool(1)
 
-                def run_with_context(executor, fn):
-                    return executor.submit(fn)
+                def run_with_context(pool, fn):
+                    return pool.apply_async(fn)
 
                 def offload(fn):
                     return run_with_context(OFFLOAD, fn)
@@ -833,7 +833,7 @@ def test_executor_handed_to_a_helper_or_kept_in_a_table_is_used(bg):
             "app/registry.py": """
                 from app import pools
 
-                EXECUTORS = {"listed": pools.LISTED}
+                POOLS = {"listed": pools.LISTED}
                 """,
         },
         select=["BG401"],

@@ -70,14 +70,23 @@ class ExecutorNeverShutDown(Rule):
 
 
 def _used_anywhere(index, holder: str) -> bool:
-    """Is a method called on the holder (``POOL.submit``, ``self._pool.map``, ``scheduler.add_job``), or the
-    holder passed to a recorded call (``loop.run_in_executor(POOL, f)``), anywhere in the project? By its
-    last name, as for stop calls: an unknown spelling counts as a use."""
+    """Is a method called on the holder (``POOL.apply_async``, ``self._pool.map``), or the holder passed to a
+    recorded call or on as a value (``run_on(POOL, f)``), anywhere in the project? By its last name, as for
+    stop calls: an unknown spelling counts as a use. A library's own module of that name is not the holder:
+    ``multiprocessing.pool.ThreadPool`` is no use of a ``self.pool``."""
     name = holder.rsplit(".", 1)[-1]
-    inner, last = f".{name}.", f".{name}"
-    if any(inner in target or target.endswith(last) for target in index.all_call_targets()):
-        return True
-    return any(path.endswith(last) for path in index.passed_refs())
+    targets = index.all_call_targets() | set(index.passed_refs())
+    return any(_names(target, name, index) for target in targets)
+
+
+def _names(target: str, name: str, index) -> bool:
+    """Does a call target or passed path (as resolved in its module) reach something called ``name``
+    through the project's own names (its top-level module or package, an instance) or an unknown receiver?"""
+    parts = target.split(".")
+    if name not in parts[1:]:
+        return False
+    root = parts[0].lstrip("?")
+    return root == "" or root.endswith("()") or root in index.modules
 
 
 def _stopped_anywhere(index, holder: str, methods: tuple) -> bool:

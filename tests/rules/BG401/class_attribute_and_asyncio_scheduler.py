@@ -5,10 +5,10 @@ from multiprocessing.pool import ThreadPool
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 class Service:
-    pool = ThreadPool(4)  # error: BG401
+    crew = ThreadPool(4)  # error: BG401
 
     def handle(self, job):
-        self.pool.apply_async(job)
+        self.crew.apply_async(job)
 
 scheduler = AsyncIOScheduler()
 scheduler.start()
