@@ -416,8 +416,8 @@ class ProjectIndex:
             return True
         function = self.resolve_function(name)
         if function is not None:
-            returned = self.function(function).returns
-            return bool(returned) and returned[0] == "call" and self.reads_a_clock(returned[1], depth + 1)
+            returned = irmod.as_call(self.function(function).returns)
+            return returned is not None and self.reads_a_clock(returned.target, depth + 1)
         summary, rest = self._split_module(name)
         if summary is None or len(rest) != 1:
             return False
