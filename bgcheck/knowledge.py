@@ -146,6 +146,19 @@ CANCELLATION_CLASS_FACTORIES: dict[str, str] = {
     "anyio.get_cancelled_exc_class": "anyio's cancellation exception",
 }
 
+# concurrent.futures' CancelledError is never a stop request to the code that catches it: it is an
+# Exception, and since Python 3.8 neither asyncio's CancelledError (a BaseException) nor a base of it,
+# so a task's own cancellation is never one; it is how a future that was cancelled reports its
+# outcome when read (``future.result()``, ``future.exception()``). BG101 reports it only where it
+# counts that cancelled work as a result.
+FUTURE_CANCELLATION = "concurrent.futures.CancelledError"
+FUTURE_OUTCOME_READS = frozenset({"result", "exception"})
+
+# State tests of asyncio's and threading's Event and of futures: a handler that swallows a
+# cancellation only when one of them says the work was asked to stop (``if stopper.done():
+# return``) and re-raises every other one tells its own stop from the others (BG101, BG102).
+STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
+
 # Process-level interrupts: catching them at the top of a program, around
 # main(), and then exiting is the normal way to end on Ctrl-C.
 PROCESS_INTERRUPTS = frozenset({"KeyboardInterrupt", "SystemExit"})

@@ -218,6 +218,8 @@ def _stops_that_can_arrive(kinds: list, try_node, ctx: FileContext) -> list:
             continue
         if kind in _FUTURE_CANCELLATIONS and context != execution.COROUTINE and execution.drives_another_task(try_node.body):
             continue
+        if kind == knowledge.FUTURE_CANCELLATION and not _reads_future_outcome(try_node.body):
+            continue  # not a stop request anywhere, and no future's outcome read here to count as a result
         result.append(kind)
     return result
 
@@ -232,16 +234,71 @@ def _inspects_another_future(try_node, kinds: list, ctx: FileContext) -> bool:
     the CancelledError is that future's outcome, not a stop request to this code."""
     if ctx.in_coroutine or ctx.in_job_code or not set(kinds) <= _FUTURE_CANCELLATIONS:
         return False
+    return _reads_future_outcome(try_node.body)
+
+
+def _reads_future_outcome(body: cst.CSTNode) -> bool:
+    """Does ``body`` read a future's outcome (``fut.result()``, ``fut.exception()``), which raises
+    CancelledError when that future was cancelled?"""
     found = False
 
     class _Finder(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("result", "exception"):
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value in knowledge.FUTURE_OUTCOME_READS:
                 found = True
 
-    walk(try_node.body, _Finder())
+    walk(body, _Finder())
     return found
+
+
+def _counts_future_as_result(kinds: list, handler_exits: set[str]) -> list:
+    """``kinds`` without concurrent.futures' CancelledError when the handler only raises: turning a
+    cancelled future's outcome into an error (or re-raising it) does not count the cancelled work
+    as a result, and that exception is never a stop request to this code (see knowledge)."""
+    if handler_exits <= {RAISE, CONVERT}:
+        return [k for k in kinds if k != knowledge.FUTURE_CANCELLATION]
+    return kinds
+
+
+def _is_stop_state_test(test: cst.BaseExpression) -> bool:
+    """``stopper.done()``, ``stop.is_set()``, ``fut.cancelled()``, alone or ``and``-ed with other
+    tests (``stopper is not None and stopper.done()``): true only once that event or future says so."""
+    if isinstance(test, cst.BooleanOperation):
+        if not isinstance(test.operator, cst.And):
+            return False
+        return _is_stop_state_test(test.left) or _is_stop_state_test(test.right)
+    return (
+        isinstance(test, cst.Call)
+        and not test.args
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value in knowledge.STOP_STATE_TESTS
+    )
+
+
+def _swallows_only_once_stopped(handler, ctx: FileContext) -> bool:
+    """``except CancelledError: if stopper.done(): return`` then ``raise`` on every other path: the
+    handler tells the stop its event or future asked for (which it honours by returning) from every
+    other cancellation, which it re-raises. Statements before the test must only fall through."""
+    statements = list(handler.body.body)
+    classify = _raise_classifier(handler, ctx)
+    for position, statement in enumerate(statements):
+        if isinstance(statement, cst.If):
+            break
+        if exits([statement], ctx.is_exit_call, classify) != {FALL}:
+            return False
+    else:
+        return False
+    if not _is_stop_state_test(statement.test):
+        return False
+    if not exits(statement.body, ctx.is_exit_call, classify) <= {RETURN, RAISE}:
+        return False
+    rest = statements[position + 1 :]
+    if isinstance(statement.orelse, cst.Else):
+        rest = list(statement.orelse.body.body) + rest
+    elif statement.orelse is not None:
+        rest = [statement.orelse] + rest
+    return exits(rest, ctx.is_exit_call, classify) <= {RAISE}
 
 
 _LOGGING_CALLS = frozenset(
@@ -461,8 +518,11 @@ class CancellationSwallowed(Rule):
             return
         yielded = _yields(node.body) if ctx.in_coroutine or ctx.in_job_code else None
         handler_exits = _handler_exits(node, ctx)
-        if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
+        kinds = _counts_future_as_result(kinds, handler_exits)
+        if not kinds or yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
+        if yielded is None and _swallows_only_once_stopped(node, ctx):
+            return  # re-raises every cancellation but the one its stop event or future asked for
         if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
@@ -577,6 +637,8 @@ class BroadExceptSwallowsCancellation(Rule):
         handler_exits = _handler_exits(node, ctx)
         if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
+        if yielded is None and _swallows_only_once_stopped(node, ctx):
+            return  # re-raises every cancellation but the one its stop event or future asked for
         if _stop_reraised_earlier(node, ctx):
             return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
         if ctx.in_coroutine and _cancellation_taken_earlier(node, ctx):
