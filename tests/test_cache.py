@@ -1187,6 +1187,22 @@ def test_a_direct_await_in_a_module_that_is_not_imported_reaches_the_task_it_awa
         assert found(runs.cached()[1], "BG101") == expected
 
 
+def test_a_call_of_a_cleanup_helper_moved_out_of_finally_in_another_module_reaches_its_bg101(tmp_path, monkeypatch):
+    """BG101 is silent in a coroutine every caller of which calls it in a ``finally:``; a caller in
+    another module (one the helper's module does not import) that calls it outside one makes the
+    helper's cached result stale."""
+    root = tmp_path / "svc"
+    close = "import asyncio\n\n\nasync def close(conn):\n    try:\n        await conn.drain()\n    except asyncio.CancelledError:\n        pass\n"
+    in_finally = "from proj.close import close\n\n\nasync def serve(conn):\n    try:\n        await conn.run()\n    finally:\n        await close(conn)\n"
+    in_loop = "from proj.close import close\n\n\nasync def serve(conn):\n    while True:\n        await conn.run()\n        await close(conn)\n"
+    write_project(root, {"proj/__init__.py": "", "proj/close.py": close, "proj/server.py": in_finally})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG101") == []
+    for source, expected in ((in_loop, [("proj/close.py", 7, "BG101")]), (in_finally, [])):
+        runs.write("proj/server.py", source)
+        assert found(runs.cached()[1], "BG101") == expected
+
+
 def test_a_durable_write_added_where_an_entry_point_reaches_reaches_its_bg404(tmp_path, monkeypatch):
     """BG404 needs the entry point's work to write durably: a write added in a module the entry's
     module does not import (through a function it reaches) changes its finding."""

@@ -71,6 +71,9 @@ class FunctionSummary:
     # too), a loop, an ``except`` handler, a conditional expression, ``and``/``or``, a comprehension or
     # a lambda. Whether calling this function surely makes that call (BG604 through calls).
     conditional_calls: tuple = ()
+    # Indices into ``calls`` of the targets called only inside ``finally:`` blocks that no loop of
+    # this function encloses: cleanup on the way out (BG101: a coroutine run only as such cleanup).
+    cleanup_calls: tuple = ()
 
 
 @dataclass
@@ -185,6 +188,8 @@ class _Scope:
         self.lambdas = 0  # lambdas around the node being visited
         self.branches = 0  # conditions, loops and handlers around the node being visited (see conditional_calls)
         self.sure: set[int] = set()  # ids of the calls made whenever the function runs to them
+        self.finallies: list[bool] = []  # ``finally:`` blocks around the node being visited: is it outside every loop?
+        self.cleanup: set[int] = set()  # ids of the calls inside a ``finally:`` block outside every loop (see cleanup_calls)
         self.placed: list[tuple[cst.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
 
     def bind(self, name: str, value) -> None:
@@ -437,6 +442,13 @@ class SummaryBuilder(cst.CSTVisitor):
             self.scope.bind(node.name.name.value, _OPAQUE)
         return True
 
+    def visit_Finally(self, node: cst.Finally) -> bool:
+        self.scope.finallies.append(not self.scope.loops)
+        return True
+
+    def leave_Finally(self, original_node: cst.Finally) -> None:
+        self.scope.finallies.pop()
+
     def visit_CompFor(self, node: cst.CompFor) -> bool:
         self.scope.branches += 1
         return True  # comprehension variables live in their own scope
@@ -476,6 +488,8 @@ class SummaryBuilder(cst.CSTVisitor):
         self._locate(node)
         if not self.scope.branches and not self.scope.lambdas:
             self.scope.sure.add(id(node))
+        if any(self.scope.finallies) and not self.scope.lambdas:
+            self.scope.cleanup.add(id(node))
         # a call in a ``with``'s items runs before its block opens
         blocks = tuple(self.scope.withs[:-1] if self.scope.in_with_items else self.scope.withs)
         if blocks or self.scope.lambdas:
@@ -641,6 +655,7 @@ class SummaryBuilder(cst.CSTVisitor):
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
             func.call_contexts = _call_contexts(scope, resolve, targets, may_lock)
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
+            func.cleanup_calls = _cleanup_calls(scope, func.calls, targets)
             if node.asynchronous is None and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 
@@ -846,6 +861,15 @@ def _conditional_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int,
     """``FunctionSummary.conditional_calls`` for one function's scope (``targets``: id(call) -> target)."""
     sure = {targets.get(id(call)) for call in scope.calls if id(call) in scope.sure}
     return tuple(position for position, target in enumerate(calls) if target not in sure)
+
+
+def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:
+    """``FunctionSummary.cleanup_calls`` for one function's scope (``targets``: id(call) -> target)."""
+    if not scope.cleanup:
+        return ()
+    elsewhere = {targets.get(id(call)) for call in scope.calls if id(call) not in scope.cleanup}
+    inside = {targets.get(id(call)) for call in scope.calls if id(call) in scope.cleanup}
+    return tuple(position for position, target in enumerate(calls) if target in inside and target not in elsewhere)
 
 
 def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple]:

@@ -17,6 +17,10 @@ Facts rules share about execution, rather than each rule guessing:
   in a plain function (not a coroutine), an asyncio ``CancelledError`` can only come from a
   loop or a future it drives (``loop.run_until_complete()``, ``future.result()``): the caller
   is not a task.
+* **Cleanup** (``ExecutionModel.runs_only_in_cleanup``): a coroutine whose every project caller
+  calls it inside a ``finally:`` block outside every loop of that caller (or is itself such
+  cleanup) runs only on the way out of its caller: a second cancellation it swallows holds the
+  stop off until the cleanup is done, as one swallowed in the ``finally:`` itself does.
 """
 
 from __future__ import annotations
@@ -211,6 +215,7 @@ class ExecutionModel:
     worker_only: frozenset[str] = frozenset()  # functions run only in worker threads
     task_only: frozenset[str] = frozenset()  # coroutine functions run only as tasks of their own
     other_job_code: frozenset[str] = frozenset()  # reached from a job that is not a thread
+    cleanup_only: frozenset[str] = frozenset()  # coroutine functions run only as a caller's cleanup
 
     def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.worker_only
@@ -230,9 +235,18 @@ class ExecutionModel:
         its way out ends the task (as a success), and no caller keeps running through the stop."""
         return qualname is not None and qualname in self.task_only
 
+    def runs_only_in_cleanup(self, qualname: Optional[str]) -> bool:
+        """Is this coroutine function run only as cleanup: every project call of it is in a
+        ``finally:`` block outside every loop of its caller, or in a function that is such cleanup
+        too? Its caller then leaves once it returns, as code in that ``finally:`` does."""
+        return qualname is not None and qualname in self.cleanup_only
+
     def cache_facts(self) -> tuple:
         """Everything this model answers from other modules (for the cache key: bgcheck.model.facts)."""
-        return (sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self.worker_only), sorted(self.task_only))
+        return (
+            sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self.worker_only), sorted(self.task_only),
+            sorted(self.cleanup_only),
+        )
 
     def context(self, qualname: Optional[str]) -> str:
         """coroutine | worker thread | signal handler | main thread (the default when not known)."""
@@ -270,6 +284,7 @@ def build_execution_model(index) -> ExecutionModel:
         worker_only=frozenset(worker_only),
         task_only=frozenset(_task_only(index)),
         other_job_code=frozenset(other_job_code),
+        cleanup_only=frozenset(_cleanup_only(index)),
     )
 
 
@@ -432,3 +447,54 @@ def _task_only(index) -> set[str]:
         if callers.get(function, set()) <= scopes
         and (function not in module_called or any(scope in index.modules for scope in scopes))
     }
+
+
+def _cleanup_only(index) -> set[str]:
+    """Coroutine functions run only as cleanup (``ExecutionModel.runs_only_in_cleanup``): called by
+    project code, never at import time, never a job nor started as a task nor handed on as a value
+    (a callback runs who knows where), and every caller calls them only in its cleanup
+    (``FunctionSummary.cleanup_calls``) or is such a function itself (grown from those callers, so a
+    cycle of calls with no ``finally:`` under it is not cleanup)."""
+    in_cleanup: dict[str, set[str]] = {}  # caller -> callees it calls only in cleanup
+    callers: dict[str, set[str]] = {}
+    for name, (_summary, func) in index.functions.items():
+        cleanup = {func.calls[i] for i in func.cleanup_calls if i < len(func.calls)}
+        resolved_cleanup = {index.resolve_function(t) for t in cleanup} - {None}
+        plain = {index.resolve_function(t) for t in func.calls if t not in cleanup} - {None}
+        in_cleanup[name] = resolved_cleanup - plain
+        for callee in index.callees(name):
+            callers.setdefault(callee, set()).add(name)
+    excluded = set(index.job_roots) | _not_only_called(index)
+    candidates = {
+        name for name, (_summary, func) in index.functions.items()
+        if func.is_async and callers.get(name) and name not in excluded
+    }
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(candidates - found):
+            if all(name in in_cleanup[caller] or caller in found for caller in callers[name]):
+                found.add(name)
+                changed = True
+    return found
+
+
+def _not_only_called(index) -> set[str]:
+    """Project functions that run other than by a call of project code: called at import time,
+    handed on as a value (``passed_refs``), or started as a task or a loop's root."""
+    found: set[str] = set()
+    for summary in index.modules.values():
+        for target in (*summary.module_calls, *summary.passed_refs):
+            resolved = index.resolve_function(target)
+            if resolved:
+                found.add(resolved)
+        for call, _scope in summary.recorded_calls:
+            parts = as_call(call)
+            if parts is None or not parts.target or not _starts_as_root_or_task(index.canonical(parts.target) or parts.target):
+                continue
+            started = as_call(_started_coroutine(call))
+            resolved = index.resolve_function(started.target) if started is not None and started.target else None
+            if resolved:
+                found.add(resolved)
+    return found

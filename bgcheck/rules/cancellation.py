@@ -383,8 +383,13 @@ def _during_cleanup(ctx: FileContext) -> bool:
     """Is this code inside a ``finally:`` block, or inside an ``except`` clause that re-raises on
     every path (same function)? An exception is then already on its way out, and carries on once
     the cleanup is done: swallowing a second cancellation that arrives during the cleanup (the
-    shield-until-cleanup idiom) holds the stop off until then; it does not lose it."""
+    shield-until-cleanup idiom) holds the stop off until then; it does not lose it. A coroutine run
+    only as such cleanup (every caller calls it in a ``finally:``: see bgcheck.model.execution)
+    counts as that ``finally:`` block."""
     for node in reversed(ctx.ancestors[:-1]):
+        if node is ctx.function_node and isinstance(node, cst.FunctionDef):
+            model = ctx.index.execution
+            return model is not None and model.runs_only_in_cleanup(ctx.function_qualname)
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             return False
         if isinstance(node, cst.Finally):
