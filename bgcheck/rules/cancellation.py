@@ -276,6 +276,55 @@ def _is_stop_state_test(test: cst.BaseExpression) -> bool:
     )
 
 
+def _recorded_failure_test(test: cst.BaseExpression) -> Optional[tuple[str, bool]]:
+    """``failure is None`` -> ("failure", False); ``self.error is not None`` -> ("self.error", True):
+    the name tested and whether the test is true when a failure is recorded in it."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    name = dotted_name(test.left)
+    target = test.comparisons[0]
+    if name is None:
+        return None
+    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        return None
+    if isinstance(target.operator, cst.Is):
+        return name, False
+    if isinstance(target.operator, cst.IsNot):
+        return name, True
+    return None
+
+
+def _raises_from(block, name: str) -> bool:
+    """Is every ``raise`` in ``block`` a ``raise ... from name``?"""
+    raises = find_all(block, (cst.Raise,))
+    return bool(raises) and all(
+        isinstance(r.cause, cst.From) and dotted_name(r.cause.item) == name for r in raises
+    )
+
+
+def _reports_a_recorded_failure(handler, ctx: FileContext) -> bool:
+    """``except CancelledError: if failure is None: raise`` / ``raise RuntimeError(...) from failure``:
+    the stop is re-raised unless the work had already failed (an exception recorded before, not the
+    one caught here), and then that failure is what it reports. The work ends either way."""
+    statements = list(handler.body.body)
+    if not statements or not isinstance(statements[0], cst.If) or statements[0].orelse is not None and not isinstance(statements[0].orelse, cst.Else):
+        return False
+    branch = statements[0]
+    tested = _recorded_failure_test(branch.test)
+    if tested is None or tested[0] == _bound_name(handler):
+        return False
+    name, when_failed = tested
+    other = list(branch.orelse.body.body) if branch.orelse is not None else []
+    other += statements[1:]
+    failed, clean = (list(branch.body.body), other) if when_failed else (other, list(branch.body.body))
+    classify = _raise_classifier(handler, ctx)
+    return (
+        exits(clean, ctx.is_exit_call, classify) <= {RAISE}
+        and exits(failed, ctx.is_exit_call, classify) <= {RAISE, CONVERT}
+        and all(_raises_from(statement, name) for statement in failed if find_all(statement, (cst.Raise,)))
+    )
+
+
 def _swallows_only_once_stopped(handler, ctx: FileContext) -> bool:
     """``except CancelledError: if stopper.done(): return`` then ``raise`` on every other path: the
     handler tells the stop its event or future asked for (which it honours by returning) from every
@@ -528,6 +577,8 @@ class CancellationSwallowed(Rule):
             return
         if yielded is None and _swallows_only_once_stopped(node, ctx):
             return  # re-raises every cancellation but the one its stop event or future asked for
+        if yielded is None and _reports_a_recorded_failure(node, ctx):
+            return  # re-raises the stop unless the work had already failed, and then reports that failure
         if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
@@ -644,6 +695,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return
         if yielded is None and _swallows_only_once_stopped(node, ctx):
             return  # re-raises every cancellation but the one its stop event or future asked for
+        if yielded is None and _reports_a_recorded_failure(node, ctx):
+            return  # re-raises the stop unless the work had already failed, and then reports that failure
         if _stop_reraised_earlier(node, ctx):
             return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
         if ctx.in_coroutine and _cancellation_taken_earlier(node, ctx):
