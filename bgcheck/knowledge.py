@@ -159,6 +159,12 @@ FUTURE_OUTCOME_READS = frozenset({"result", "exception"})
 # return``) and re-raises every other one tells its own stop from the others (BG101, BG102).
 STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
 
+# The running task (``asyncio.current_task()``): its ``cancelling()`` (Python 3.11+) counts the
+# cancellations requested of it and not yet undone, so a handler that re-raises when it is non-zero
+# re-raises every cancellation of the running task and swallows only an awaited future's own.
+CURRENT_TASK_CALLS = frozenset({"asyncio.current_task", "asyncio.tasks.current_task"})
+CANCELLING_METHOD = "cancelling"
+
 # Process-level interrupts: catching them at the top of a program, around
 # main(), and then exiting is the normal way to end on Ctrl-C.
 PROCESS_INTERRUPTS = frozenset({"KeyboardInterrupt", "SystemExit"})

@@ -325,6 +325,44 @@ def _reports_a_recorded_failure(handler, ctx: FileContext) -> bool:
     )
 
 
+def _tests_own_cancelling(test: cst.BaseExpression, ctx: FileContext) -> bool:
+    """``asyncio.current_task().cancelling()``, or ``(task := asyncio.current_task()) and
+    task.cancelling()``, alone or ``and``-ed with other tests: true only while the running task is
+    being cancelled."""
+    operands, bound = [], set()
+    pending = [test]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.BooleanOperation):
+            if not isinstance(node.operator, cst.And):
+                return False
+            pending += [node.left, node.right]
+        else:
+            operands.append(node)
+    for node in operands:
+        if isinstance(node, cst.NamedExpr) and isinstance(node.value, cst.Call) and ctx.resolve_call(node.value) in knowledge.CURRENT_TASK_CALLS:
+            bound.add(dotted_name(node.target))
+    for node in operands:
+        if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) and node.func.attr.value == knowledge.CANCELLING_METHOD:
+            receiver = node.func.value
+            if isinstance(receiver, cst.Call) and ctx.resolve_call(receiver) in knowledge.CURRENT_TASK_CALLS:
+                return True
+            if dotted_name(receiver) in bound:
+                return True
+    return False
+
+
+def _reraises_own_cancellation(handler, ctx: FileContext) -> bool:
+    """``except CancelledError: if asyncio.current_task().cancelling(): raise`` first thing: every
+    cancellation of the running task goes on; what is swallowed after it is an awaited future's
+    own cancellation (Python 3.11's idiom for telling them apart)."""
+    statements = list(handler.body.body)
+    if not statements or not isinstance(statements[0], cst.If):
+        return False
+    first = statements[0]
+    return _tests_own_cancelling(first.test, ctx) and always_raises(first.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
+
+
 def _swallows_only_once_stopped(handler, ctx: FileContext) -> bool:
     """``except CancelledError: if stopper.done(): return`` then ``raise`` on every other path: the
     handler tells the stop its event or future asked for (which it honours by returning) from every
@@ -579,6 +617,8 @@ class CancellationSwallowed(Rule):
             return  # re-raises every cancellation but the one its stop event or future asked for
         if yielded is None and _reports_a_recorded_failure(node, ctx):
             return  # re-raises the stop unless the work had already failed, and then reports that failure
+        if yielded is None and _reraises_own_cancellation(node, ctx):
+            return  # re-raises while the running task is being cancelled: only an awaited future's cancel is swallowed
         if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
@@ -697,6 +737,8 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # re-raises every cancellation but the one its stop event or future asked for
         if yielded is None and _reports_a_recorded_failure(node, ctx):
             return  # re-raises the stop unless the work had already failed, and then reports that failure
+        if yielded is None and _reraises_own_cancellation(node, ctx):
+            return  # re-raises while the running task is being cancelled: only an awaited future's cancel is swallowed
         if _stop_reraised_earlier(node, ctx):
             return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
         if ctx.in_coroutine and _cancellation_taken_earlier(node, ctx):
