@@ -14,9 +14,9 @@ Facts rules share about execution, rather than each rule guessing:
 * **Whose cancellation** (``caught_cancellation_is_anothers``): a ``CancelledError`` caught
   around ``await t`` after ``t.cancel()`` (in the same function, or ``self.t.cancel()`` in any
   method of the class) is the outcome of the task that was cancelled, not a stop to this one;
-  in a plain function (not a coroutine), an asyncio ``CancelledError`` can only come from a
-  loop or a future it drives (``loop.run_until_complete()``, ``future.result()``): the caller
-  is not a task.
+  in a plain function (not a coroutine), a library's cancellation is never delivered (there is
+  no suspension point): one caught there was raised by code it calls (``loop.run_until_complete()``,
+  ``future.result()``, a callback), as that work's outcome; the caller is not a task.
 * **Cleanup** (``ExecutionModel.runs_only_in_cleanup``): a coroutine whose every project caller
   calls it inside a ``finally:`` block outside every loop of that caller (or is itself such
   cleanup) runs only on the way out of its caller: a second cancellation it swallows holds the
@@ -175,29 +175,6 @@ def awaited_names(node: cst.Await) -> set[str]:
         values = [a.value for a in expression.args if a.keyword is None and a.star == ""]
     names = {dotted_name(v) for v in values}
     return set() if None in names or not names else names
-
-
-# Calls that drive an event loop or read a future from plain code: a CancelledError they raise
-# is the outcome of the task or future they run, not a stop to the caller.
-_DRIVES_ANOTHER_TASK = frozenset({"run_until_complete", "run", "result", "exception", "run_forever"})
-
-
-def drives_another_task(body: cst.CSTNode) -> bool:
-    """Does plain (non-coroutine) code in ``body`` run a loop or read a future
-    (``loop.run_until_complete(...)``, ``asyncio.run(...)``, ``future.result()``)?"""
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value in _DRIVES_ANOTHER_TASK:
-                found = True
-
-    walk(body, _Finder())
-    return found
 
 
 # --- thread context --------------------------------------------------------------------------

@@ -206,35 +206,23 @@ def _cancellation_taken_earlier(node, ctx: FileContext) -> bool:
 def _stops_that_can_arrive(kinds: list, try_node, ctx: FileContext) -> list:
     """The caught stop kinds that can reach this ``try`` body (see bgcheck.model.execution): a library's
     cancellation only at a suspension point of a coroutine; KeyboardInterrupt and SystemExit not in
-    code that runs only in worker threads; an asyncio CancelledError in a plain function only from a
-    loop or future it drives, which is that task's outcome, not a stop to the caller."""
+    code that runs only in worker threads; never a library's cancellation in a plain function (only
+    code it calls raises one there, as that work's outcome), unless its ``try`` body yields (a
+    generator run as a coroutine); concurrent.futures' only around a read of a future's outcome."""
     context = ctx.thread_context
     library = lambda k: k not in knowledge.PROCESS_INTERRUPTS and k not in (knowledge.EINTR, "concurrent.futures.CancelledError")  # noqa: E731
     result = []
     for kind in kinds:
         if library(kind) and context == execution.COROUTINE and not _can_receive_cancellation(try_node.body, ctx):
             continue
+        if library(kind) and not ctx.in_coroutine and _yields(try_node.body) is None:
+            continue  # plain code: only code it calls raises one, as that work's outcome; nothing is suspended here
         if kind in knowledge.PROCESS_INTERRUPTS and context == execution.WORKER_THREAD:
-            continue
-        if kind in _FUTURE_CANCELLATIONS and context != execution.COROUTINE and execution.drives_another_task(try_node.body):
             continue
         if kind == knowledge.FUTURE_CANCELLATION and not _reads_future_outcome(try_node.body):
             continue  # not a stop request anywhere, and no future's outcome read here to count as a result
         result.append(kind)
     return result
-
-
-# Only asyncio's: a concurrent.futures CancelledError caught and turned into a
-# result is the catalog's "cancelled work counted as done".
-_FUTURE_CANCELLATIONS = frozenset({"asyncio.CancelledError"})
-
-
-def _inspects_another_future(try_node, kinds: list, ctx: FileContext) -> bool:
-    """A plain callback reading another future (``fut.result()``) and handling its cancellation:
-    the CancelledError is that future's outcome, not a stop request to this code."""
-    if ctx.in_coroutine or ctx.in_job_code or not set(kinds) <= _FUTURE_CANCELLATIONS:
-        return False
-    return _reads_future_outcome(try_node.body)
 
 
 def _reads_future_outcome(body: cst.CSTNode) -> bool:
@@ -625,8 +613,6 @@ class CancellationSwallowed(Rule):
             return  # the legacy EINTR retry loop
         if kinds == [knowledge.EINTR] and "BlockingIOError" in _caught_names(node, ctx):
             return  # ``except (BlockingIOError, InterruptedError)``: non-blocking I/O's "try again later"
-        if _inspects_another_future(try_node, kinds, ctx):
-            return
         if yielded is None and _ends_the_task(ctx, handler_exits):
             return  # the task stops when asked (as a success), and nothing goes on from it
         if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
