@@ -134,13 +134,14 @@ def project_name(pin: str) -> str:
 # -- fetching ---------------------------------------------------------------------------
 
 
-def fetch(pin: str, folder: str) -> Path:
-    """Unpack the package folder of ``pin`` into .ecosystem/src/<name>/ (once)."""
+def fetch(pin: str, folder: str, work: Path = WORK, label: str | None = None) -> Path:
+    """Unpack the package folder of ``pin`` into <work>/src/<label>/ (once); the label is the
+    project's name unless given (scripts/recall.py keeps several versions of one project)."""
     name = project_name(pin)
-    dest = WORK / "src" / name
+    dest = work / "src" / (label or name)
     if dest.exists():
         return dest
-    sdists = WORK / "sdists"
+    sdists = work / "sdists"
     sdists.mkdir(parents=True, exist_ok=True)
     version = pin.split("==")[1]
     found = _find_sdist(sdists, name, version)
@@ -327,16 +328,16 @@ def build_report(
     return "\n".join(lines), unjudged
 
 
-def write_readme_table(report: str) -> None:
-    """Put the report's two tables between the README's markers (the README shows the
-    default rules, as a user runs them)."""
+def write_readme_table(report: str, start: str = README_START, end: str = README_END, tables: int = 2) -> None:
+    """Put the report's first tables between the README's markers (for the ecosystem check its
+    two tables; scripts/recall.py passes its own markers)."""
     text = README.read_text(encoding="utf-8")
-    if README_START not in text or README_END not in text:
+    if start not in text or end not in text:
         return
-    tables = [block for block in report.split("\n\n") if block.startswith("|")]
-    head, rest = text.split(README_START, 1)
-    _old, tail = rest.split(README_END, 1)
-    README.write_text(head + README_START + "\n" + "\n\n".join(tables[:2]) + "\n" + README_END + tail, encoding="utf-8")
+    blocks = [block for block in report.split("\n\n") if block.startswith("|")]
+    head, rest = text.split(start, 1)
+    _old, tail = rest.split(end, 1)
+    README.write_text(head + start + "\n" + "\n\n".join(blocks[:tables]) + "\n" + end + tail, encoding="utf-8")
 
 
 def preview_rules() -> set[str]:

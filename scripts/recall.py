@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""bgcheck's recall check: bugs that real projects fixed, on the release from before the fix.
+
+    python scripts/recall.py                   # fetch if needed, check every case, write the report
+    python scripts/recall.py --project anyio   # one project only (the report is not rewritten)
+
+Each case in scripts/recall/cases.tsv is a bug a project fixed: the PyPI sdist of a version
+from before the fix (pinned), the file and the lines of the bug, the rule that should flag it
+and where the fix is known from (issue, pull request or fixed version). Every case was
+confirmed by reading the pinned sdist: the code is there and it is the failure the rule
+describes. The package folders are fetched into scripts/.recall/ (git-ignored) the way
+scripts/ecosystem.py fetches its corpus, and bgcheck runs on each with the preview rules on.
+A case is found when a finding of the expected code lies within the case's lines in that
+file. The report (per case found or missed, recall per rule, default rules and preview rules
+apart) is printed and written to scripts/recall/report.md, and its rule table to the README.
+
+An optional eighth column says why bgcheck missed the case when it was written down (what
+the model does not see); a case found while it still carries such a note is listed, so the
+note is removed once a rule learns the case. The exit code is 0 whatever the recall: misses
+are the measure, not a failure. Like the ecosystem check this is run by hand: CI does not
+run it (it needs the network the first time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import ecosystem  # noqa: E402  (fetching and running are the ecosystem check's)
+
+WORK = HERE / ".recall"
+CASES = HERE / "recall" / "cases.tsv"
+REPORT = HERE / "recall" / "report.md"
+README_START = "<!-- recall table: written by scripts/recall.py -->"
+README_END = "<!-- end of recall table -->"
+
+
+@dataclass(frozen=True)
+class Case:
+    pin: str  # name==version of the sdist from before the fix
+    folder: str  # the package folder inside the sdist, as in ecosystem.PINNED
+    path: str  # the buggy file, relative to the sdist's top folder
+    first: int
+    last: int
+    code: str
+    source: str  # what the bug is and where its fix is known from
+    note: str = ""  # why bgcheck missed it when the case was written down
+
+    @property
+    def project(self) -> str:
+        return ecosystem.project_name(self.pin)
+
+    @property
+    def label(self) -> str:
+        """The folder the sdist is unpacked into: one per project and version."""
+        return self.pin.replace("==", "-")
+
+    @property
+    def checked_path(self) -> str:
+        """The path bgcheck reports: ecosystem.fetch keeps the package folder's last part."""
+        inside = self.path[len(self.folder):].lstrip("/")
+        return f"{Path(self.folder).name}/{inside}"
+
+    @property
+    def where(self) -> str:
+        lines = f"{self.first}" if self.first == self.last else f"{self.first}-{self.last}"
+        return f"{self.path}:{lines}"
+
+
+def read_cases(path: Path = CASES) -> list[Case]:
+    cases: list[Case] = []
+    with open(path, encoding="utf-8", newline="") as handle:
+        for number, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
+            if not row or row[0].startswith("#") or row[0] == "pin":
+                continue
+            if len(row) not in (7, 8) or "==" not in row[0] or not row[6].strip():
+                sys.exit(f"recall: {path.name}:{number}: want pin (name==version), folder, path, first line, "
+                         f"last line, code, source[, why missed]; got {row!r}")
+            case = Case(row[0], row[1].strip("/"), row[2], int(row[3]), int(row[4]), row[5], row[6].strip(),
+                        row[7].strip() if len(row) == 8 else "")
+            if case.first > case.last or not (case.path + "/").startswith(case.folder + "/"):
+                sys.exit(f"recall: {path.name}:{number}: the lines must be in order and the path inside the folder")
+            cases.append(case)
+    return cases
+
+
+def is_found(case: Case, findings: list[ecosystem.Finding]) -> bool:
+    """A finding of the case's code in the case's file, on one of its lines."""
+    return any(
+        f.code == case.code and f.path == case.checked_path and case.first <= f.line <= case.last
+        for f in findings
+    )
+
+
+def others_in_range(case: Case, findings: list[ecosystem.Finding]) -> list[str]:
+    """Other codes reported on the case's lines (a neighbouring rule may have it)."""
+    return sorted({
+        f.code for f in findings
+        if f.code != case.code and f.path == case.checked_path and case.first <= f.line <= case.last
+    })
+
+
+def recall(found: int, total: int) -> str:
+    return f"{100 * found / total:.0f}%" if total else "n/a"
+
+
+def rule_table(results: list[tuple[Case, bool]], preview_codes: set[str]) -> list[str]:
+    """Recall per rule, then the default rules and the preview rules apart, then all."""
+    lines = ["| rule | cases | found | missed | recall |", "|---|---:|---:|---:|---:|"]
+    by_rule: dict[str, Counter] = defaultdict(Counter)
+    for case, found in results:
+        by_rule[case.code]["found" if found else "missed"] += 1
+
+    def row(label: str, c: Counter) -> str:
+        n = c["found"] + c["missed"]
+        return f"| {label} | {n} | {c['found']} | {c['missed']} | {recall(c['found'], n)} |"
+
+    for code in sorted(by_rule):
+        lines.append(row(f"{code} (preview)" if code in preview_codes else code, by_rule[code]))
+    for title, preview in (("default rules", False), ("preview rules", True)):
+        total = Counter()
+        for code, c in by_rule.items():
+            if (code in preview_codes) == preview:
+                total.update(c)
+        lines.append(row(f"**{title}**", total))
+    everything = Counter()
+    for c in by_rule.values():
+        everything.update(c)
+    lines.append(row("**all**", everything))
+    return lines
+
+
+def build_report(
+    cases: list[Case], findings: dict[str, list[ecosystem.Finding]], preview_codes: set[str]
+) -> str:
+    results = [(case, is_found(case, findings[case.label])) for case in cases]
+    lines = [
+        "# Recall check",
+        "",
+        "Bugs that real projects fixed, checked on the PyPI sdist from before the fix",
+        "(`scripts/recall/cases.tsv`). A case is found when bgcheck reports the expected code on the",
+        "case's lines, with the preview rules on. Produced by `python scripts/recall.py`.",
+        "",
+        *rule_table(results, preview_codes),
+        "",
+        "| | rule | project | where | bug, and where the fix is known from |",
+        "|---|---|---|---|---|",
+    ]
+    for case, found in results:
+        mark = "found" if found else "**missed**"
+        lines.append(f"| {mark} | {case.code} | {case.pin} | `{case.where}` | {case.source} |")
+    lines.append("")
+    missed = [case for case, found in results if not found]
+    if missed:
+        lines += [f"## Missed ({len(missed)})", ""]
+        for case in missed:
+            others = others_in_range(case, findings[case.label])
+            also = f" (reported there instead: {', '.join(others)})" if others else ""
+            why = case.note or "no reason written down yet: read the code and add one to cases.tsv"
+            lines.append(f"- {case.code} {case.pin} `{case.where}`{also}: {why}")
+        lines.append("")
+    stale = [case for case, found in results if found and case.note]
+    if stale:
+        lines += [f"## Found, but cases.tsv still says why they were missed ({len(stale)})", ""]
+        lines += [f"- {case.code} {case.pin} `{case.where}`: remove the note ({case.note})" for case in stale]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--project", action="append", help="only this project (repeatable)")
+    args = parser.parse_args()
+
+    cases = [c for c in read_cases() if not args.project or c.project in args.project]
+    if not cases:
+        sys.exit("recall: no such project in cases.tsv")
+    findings: dict[str, list[ecosystem.Finding]] = {}
+    for case in cases:
+        if case.label in findings:
+            continue
+        root = ecosystem.fetch(case.pin, case.folder, work=WORK, label=case.label)
+        findings[case.label] = ecosystem.check(case.project, root)
+        print(f"{case.pin}: {len(findings[case.label])} findings", file=sys.stderr)
+
+    report = build_report(cases, findings, ecosystem.preview_rules())
+    print(report)
+    if not args.project:
+        REPORT.parent.mkdir(parents=True, exist_ok=True)
+        REPORT.write_text(report + "\n", encoding="utf-8")
+        ecosystem.write_readme_table(report, README_START, README_END, tables=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

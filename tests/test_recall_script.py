@@ -1,0 +1,66 @@
+"""scripts/recall.py, offline: reading cases, matching findings to a case, the report."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+spec = importlib.util.spec_from_file_location("recall_script", SCRIPTS / "recall.py")
+recall = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = recall  # dataclasses look their module up
+spec.loader.exec_module(recall)
+Finding = recall.ecosystem.Finding
+
+HEADER = "pin\tfolder\tpath\tfirst\tlast\tcode\tsource\twhy missed\n"
+
+
+def write_cases(tmp_path: Path, *rows: str) -> Path:
+    path = tmp_path / "cases.tsv"
+    path.write_text(HEADER + "".join(row + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def test_a_case_is_found_by_its_code_on_its_lines_in_its_file(tmp_path):
+    (case,) = recall.read_cases(write_cases(
+        tmp_path, "demo==1.0\tsrc/demo\tsrc/demo/jobs.py\t10\t12\tBG101\tloop swallows cancel; PR #1"))
+    assert case.checked_path == "demo/jobs.py"  # the folder's last part, as ecosystem.fetch copies it
+    assert case.label == "demo-1.0"
+
+    def at(line: int, code: str = "BG101", path: str = "demo/jobs.py") -> list:
+        return [Finding("demo", path, line, code, "message")]
+
+    assert recall.is_found(case, at(10)) and recall.is_found(case, at(12))
+    assert not recall.is_found(case, at(9)) and not recall.is_found(case, at(13))
+    assert not recall.is_found(case, at(11, code="BG102"))
+    assert not recall.is_found(case, at(11, path="demo/other.py"))
+    assert recall.others_in_range(case, at(11, code="BG102")) == ["BG102"]
+
+
+def test_malformed_rows_are_refused(tmp_path):
+    with pytest.raises(SystemExit):
+        recall.read_cases(write_cases(tmp_path, "demo-1.0\tdemo\tdemo/a.py\t1\t2\tBG101\tno pin"))
+    with pytest.raises(SystemExit):
+        recall.read_cases(write_cases(tmp_path, "demo==1.0\tdemo\tother/a.py\t1\t2\tBG101\tpath outside folder"))
+    with pytest.raises(SystemExit):
+        recall.read_cases(write_cases(tmp_path, "demo==1.0\tdemo\tdemo/a.py\t5\t2\tBG101\tlines reversed"))
+
+
+def test_report_counts_default_and_preview_rules_apart(tmp_path):
+    cases = recall.read_cases(write_cases(
+        tmp_path,
+        "demo==1.0\tdemo\tdemo/a.py\t3\t3\tBG101\tswallowed cancel\t",
+        "demo==1.0\tdemo\tdemo/a.py\t8\t8\tBG602\tdropped task\tthe helper's return is not followed",
+        "demo==1.0\tdemo\tdemo/b.py\t1\t1\tBG602\tdropped task, found\tstale note",
+    ))
+    findings = {"demo-1.0": [Finding("demo", "demo/a.py", 3, "BG101", "m"), Finding("demo", "demo/b.py", 1, "BG602", "m")]}
+    report = recall.build_report(cases, findings, preview_codes={"BG101"})
+    assert "| BG101 (preview) | 1 | 1 | 0 | 100% |" in report
+    assert "| BG602 | 2 | 1 | 1 | 50% |" in report
+    assert "| **default rules** | 2 | 1 | 1 | 50% |" in report
+    assert "| **preview rules** | 1 | 1 | 0 | 100% |" in report
+    assert "- BG602 demo==1.0 `demo/a.py:8`: the helper's return is not followed" in report
+    assert "remove the note (stale note)" in report
