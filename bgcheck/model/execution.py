@@ -239,6 +239,7 @@ class ExecutionModel:
 def build_execution_model(index) -> ExecutionModel:
     """The thread context of every project function, once the jobs are known (``index.job_roots``)."""
     thread_roots: set[str] = set()
+    other_roots: set[str] = set()  # run by a job that is not a thread too (a Celery task also started as a thread)
     for qualname, jobs in index.job_roots.items():
         func = index.function(qualname)
         if func is None:
@@ -248,11 +249,12 @@ def build_execution_model(index) -> ExecutionModel:
                 job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
             ):
                 thread_roots.add(qualname)
+            else:
+                other_roots.add(qualname)
     signal_handlers = _signal_handlers(index)
     # Without threads nothing runs only in worker threads, and all job code is of other jobs.
-    worker_only = _worker_thread_only(index, thread_roots, signal_handlers) if thread_roots else set()
-    others = sorted(q for q in index.job_roots if q not in thread_roots)
-    other_job_code = set(index.reachable(others)) if thread_roots else set()
+    worker_only = _worker_thread_only(index, thread_roots, other_roots, signal_handlers) if thread_roots else set()
+    other_job_code = set(index.reachable(sorted(other_roots))) if thread_roots else set()
     return ExecutionModel(
         coroutines=frozenset(q for q, (_summary, func) in index.functions.items() if func.is_async),
         job_code=frozenset(index.job_code),
@@ -265,7 +267,7 @@ def build_execution_model(index) -> ExecutionModel:
     )
 
 
-def _worker_thread_only(index, thread_roots: set[str], signal_handlers: set[str]) -> set[str]:
+def _worker_thread_only(index, thread_roots: set[str], other_roots: set[str], signal_handlers: set[str]) -> set[str]:
     """Functions that run only in worker threads: thread roots nothing else calls, and functions
     whose every caller runs only in worker threads. A function also called at import time, from
     code of another kind, or registered as a signal handler is not."""
@@ -279,7 +281,6 @@ def _worker_thread_only(index, thread_roots: set[str], signal_handlers: set[str]
             resolved = index.resolve_function(target)
             if resolved:
                 module_called.add(resolved)
-    other_roots = {q for q, jobs in index.job_roots.items() if q not in thread_roots}
     candidates = set(index.reachable(sorted(thread_roots)))
     only = set(candidates) - module_called - signal_handlers - other_roots
     changed = True

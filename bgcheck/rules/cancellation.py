@@ -715,6 +715,9 @@ class BroadExceptSwallowsCancellation(Rule):
             return  # no await in the try (or only of finished tasks): no cancellation can arrive there
         if context == execution.WORKER_THREAD:
             return  # a worker thread receives neither KeyboardInterrupt nor a signal handler's SystemExit
+        model = ctx.index.execution
+        if not ctx.in_coroutine and model is not None and model.job_code_only_of_threads(ctx.function_qualname):
+            return  # as a job it runs only in threads; called on the main thread it is program code, not a job
         yielded = _yields(node.body)
         handler_exits = _handler_exits(node, ctx)
         if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
