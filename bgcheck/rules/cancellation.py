@@ -499,6 +499,14 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     return handler_exits <= allowed
 
 
+def _hands_on_every_stop_it_is_asked(node, ctx: FileContext) -> bool:
+    """The handler's own protocol passes every stop meant for this work on: it re-raises every
+    cancellation but the one its stop event or future asked for; or re-raises the stop unless the
+    work had already failed, and then reports that failure; or re-raises while the running task
+    is being cancelled (only an awaited future's own cancel is swallowed). BG101 and BG102 alike."""
+    return _swallows_only_once_stopped(node, ctx) or _reports_a_recorded_failure(node, ctx) or _reraises_own_cancellation(node, ctx)
+
+
 def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Whether swallowing KeyboardInterrupt / SystemExit here keeps work going.
 
@@ -601,12 +609,8 @@ class CancellationSwallowed(Rule):
         kinds = _counts_future_as_result(kinds, handler_exits)
         if not kinds or yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
-        if yielded is None and _swallows_only_once_stopped(node, ctx):
-            return  # re-raises every cancellation but the one its stop event or future asked for
-        if yielded is None and _reports_a_recorded_failure(node, ctx):
-            return  # re-raises the stop unless the work had already failed, and then reports that failure
-        if yielded is None and _reraises_own_cancellation(node, ctx):
-            return  # re-raises while the running task is being cancelled: only an awaited future's cancel is swallowed
+        if yielded is None and _hands_on_every_stop_it_is_asked(node, ctx):
+            return
         if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
@@ -722,12 +726,8 @@ class BroadExceptSwallowsCancellation(Rule):
         handler_exits = _handler_exits(node, ctx)
         if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
-        if yielded is None and _swallows_only_once_stopped(node, ctx):
-            return  # re-raises every cancellation but the one its stop event or future asked for
-        if yielded is None and _reports_a_recorded_failure(node, ctx):
-            return  # re-raises the stop unless the work had already failed, and then reports that failure
-        if yielded is None and _reraises_own_cancellation(node, ctx):
-            return  # re-raises while the running task is being cancelled: only an awaited future's cancel is swallowed
+        if yielded is None and _hands_on_every_stop_it_is_asked(node, ctx):
+            return
         if _stop_reraised_earlier(node, ctx):
             return  # ``except (SystemExit, KeyboardInterrupt): raise`` above takes the stop first
         if ctx.in_coroutine and _cancellation_taken_earlier(node, ctx):
