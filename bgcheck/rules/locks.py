@@ -206,16 +206,11 @@ class LockReleasedWithoutOwnershipCheck(Rule):
 
 
 def _under_an_owner_check(key: str, ctx: FileContext) -> bool:
-    """Is the call inside an ``if`` (same function) whose test compares the key's value with ``==``,
-    as in ``if cache.get(lock_key) == my_token: cache.delete(lock_key)``? The holder deletes the
-    key only while it still holds its own token (a short window remains between the read and the
+    """Is the call guarded by a test that compares the key's value with ``==``, as in
+    ``if cache.get(lock_key) == my_token: cache.delete(lock_key)``? The holder deletes the key
+    only while it still holds its own token (a short window remains between the read and the
     delete; the token check is what the rule asks for)."""
-    for node in reversed(ctx.ancestors[:-1]):
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return False
-        if isinstance(node, cst.If) and any(_compares_the_key(comparison, key, ctx) for comparison in find_all(node.test, (cst.Comparison,))):
-            return True
-    return False
+    return _guarded_by(ctx, lambda test: any(_compares_the_key(c, key, ctx) for c in find_all(test, (cst.Comparison,))))
 
 
 def _compares_the_key(comparison: cst.Comparison, key: str, ctx: FileContext) -> bool:
@@ -230,13 +225,21 @@ def _compares_the_key(comparison: cst.Comparison, key: str, ctx: FileContext) ->
 
 
 def _under_a_clock_check(ctx: FileContext) -> bool:
-    """Is the call inside an ``if`` / ``elif`` (same function) whose test reads a clock, as in
-    ``if time.monotonic() < deadline: r.delete(key)``? A holder that deletes its key only while
-    the deadline computed from the TTL has not passed deletes its own lock."""
-    for node in reversed(ctx.ancestors[:-1]):
+    """Is the call guarded by a test that reads a clock, as in ``if time.monotonic() < deadline:
+    r.delete(key)``? A holder that deletes its key only while the deadline computed from the TTL
+    has not passed deletes its own lock."""
+    return _guarded_by(ctx, lambda test: _reads_a_clock(test, ctx))
+
+
+def _guarded_by(ctx: FileContext, holds) -> bool:
+    """Is the node being visited in the body (not the ``else``) of an ``if`` / ``elif`` of the same
+    function whose test ``holds``? A delete in the ``else`` runs exactly when the guard failed."""
+    chain = ctx.ancestors
+    for position in range(len(chain) - 2, -1, -1):
+        node = chain[position]
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             return False
-        if isinstance(node, cst.If) and _reads_a_clock(node.test, ctx):
+        if isinstance(node, cst.If) and chain[position + 1] is node.body and holds(node.test):
             return True
     return False
 

@@ -26,3 +26,12 @@ def consume_carelessly():
                 cache.delete(LOCK)  # error: BG503
             if cache.get("another-key") == token:
                 cache.delete(LOCK)  # error: BG503
+
+
+def consume_backwards():
+    token = uuid.uuid4().hex
+    if cache.add(LOCK, token, timeout=30):
+        if cache.get(LOCK) == token:
+            pass
+        else:
+            cache.delete(LOCK)  # error: BG503
