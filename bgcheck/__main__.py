@@ -14,7 +14,7 @@ def main() -> None:
         sys.exit(0)
     from bgcheck.cli import main as cli_main
 
-    cli_main()
+    cli_main(prog_name="bgcheck")  # the name help and errors show, also under ``python -m bgcheck``
 
 
 if __name__ == "__main__":

@@ -155,6 +155,15 @@ def test_usage_error_exits_2(three):
     assert "No such option" in result.stderr
 
 
+def test_usage_error_names_the_command_under_python_m(three):
+    """``python -m bgcheck`` says ``bgcheck check --help``, not ``bgcheck -m bgcheck check``."""
+    done = subprocess.run([sys.executable, "-m", "bgcheck", "check", "--no-such-option"], cwd=three, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "bgcheck: error: No such option '--no-such-option'. Did you mean '--no-show-explanations'? (see `bgcheck check --help`)"
+    ]
+
+
 @pytest.mark.parametrize("args", [(), ("--exit-zero",)])
 def test_config_error_exits_2_even_with_exit_zero(three, args):
     (three / "pyproject.toml").write_text("[tool.bgcheck]\nreplicas = 0\n", encoding="utf-8")
