@@ -249,6 +249,8 @@ class UnboundedTaskFanout(Rule):
             return
         if _awaited_in_loop(node, loop, ctx):
             return  # one at a time: the loop waits for each before starting the next
+        if _leaves_loop_after(loop, ctx):
+            return  # started once, on the way out of the loop: not one per item
         if _is_bounded(loop, ctx):
             return
         what = "`async for` loop" if isinstance(loop, cst.For) and loop.asynchronous else (
@@ -271,7 +273,8 @@ def _per_item(start: knowledge.WorkStart) -> bool:
 def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> bool:
     """Is the task or future this call starts awaited in the same pass of the loop? Either the call
     is under an ``await`` (``await loop.run_in_executor(...)``, ``await asyncio.wait_for(create_task(...), 5)``),
-    or its result is bound to a name the loop's body then awaits (``t = create_task(...); await t``)."""
+    or its result is bound to a name the loop's body then awaits, directly or through another name
+    bound to it (``t = create_task(...); waiter = asyncio.wait_for(asyncio.shield(t), 5); await waiter``)."""
     for ancestor in reversed(ctx.ancestors[:-1]):
         if ancestor is loop or isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
             break
@@ -280,28 +283,78 @@ def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> boo
     parent = ctx.parent()
     if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
         return False
-    name = parent.targets[0].target.value
-    found = False
+    found = _AwaitedNames(parent.targets[0].target.value)
+    walk(loop.body, found)
+    return found.awaited
 
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return False
 
-        def visit_Lambda(self, node) -> bool:
-            return False
+def _holds(value: Optional[cst.BaseExpression], names: set) -> bool:
+    """Is the value one of the names, or a call handed one of them (``asyncio.shield(t)``,
+    ``asyncio.wait_for(t, 5)``, ``asyncio.gather(t, u)``), at any depth?"""
+    if isinstance(value, cst.Name):
+        return value.value in names
+    if isinstance(value, cst.Call):
+        return any(_holds(arg.value, names) for arg in value.args)
+    return False
 
-        def visit_Await(self, node: cst.Await) -> None:
-            nonlocal found
-            value = node.expression
-            if isinstance(value, cst.Name) and value.value == name:
-                found = True
-            elif isinstance(value, cst.Call):
-                # ``await asyncio.wait_for(t, 5)``, ``await asyncio.gather(t, u)``, ``await asyncio.shield(t)``
-                if any(isinstance(arg.value, cst.Name) and arg.value.value == name for arg in value.args):
-                    found = True
 
-    walk(loop.body, _Finder())
-    return found
+class _AwaitedNames(cst.CSTVisitor):
+    """Follows the names bound to a task in the loop's body (``alias = task``, ``alias =
+    asyncio.wait_for(task, 5)``, in source order) and notes whether one of them is awaited."""
+
+    def __init__(self, name: str) -> None:
+        self.names = {name}
+        self.awaited = False
+
+    def visit_FunctionDef(self, node) -> bool:
+        return False
+
+    def visit_Lambda(self, node) -> bool:
+        return False
+
+    def leave_Assign(self, node: cst.Assign) -> None:
+        if _holds(node.value, self.names):
+            self.names.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+
+    def leave_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and _holds(node.value, self.names):
+            self.names.add(node.target.value)
+
+    def visit_Await(self, node: cst.Await) -> None:
+        if _holds(node.expression, self.names):
+            self.awaited = True
+
+
+def _leaves_loop_after(loop: cst.CSTNode, ctx: FileContext) -> bool:
+    """Does a block around the call, inside the loop, end by leaving the loop (``return``,
+    ``break``, or a ``raise`` no ``try`` inside the loop catches)? Then the call runs at most once
+    per run of the loop, not once per item."""
+    ancestors = ctx.ancestors
+    start = next(i for i in range(len(ancestors) - 1, -1, -1) if ancestors[i] is loop)
+    inside = ancestors[start + 1 :]
+    for position, block in enumerate(inside):
+        if not isinstance(block, cst.IndentedBlock) or not block.body:
+            continue
+        last = block.body[-1]
+        if not isinstance(last, cst.SimpleStatementLine) or not last.body:
+            continue
+        leaving = last.body[-1]
+        if isinstance(leaving, (cst.Return, cst.Break)):
+            return True
+        if isinstance(leaving, cst.Raise) and not _caught_inside(inside[: position + 1]):
+            return True
+    return False
+
+
+def _caught_inside(outer: list) -> bool:
+    """Is a raise at the end of the last of these nested nodes caught by a ``try`` among them
+    (raised in its body, with handlers)? A raise in a handler, ``else`` or ``finally`` leaves that ``try``."""
+    for position, node in enumerate(outer):
+        if isinstance(node, (cst.Try, cst.TryStar)) and node.handlers:
+            below = outer[position + 1] if position + 1 < len(outer) else None
+            if below is node.body:
+                return True
+    return False
 
 
 def _enclosing_stream_loop(ctx: FileContext) -> Optional[cst.CSTNode]:
