@@ -500,6 +500,11 @@ PRIMARY_KEY_FILTERS = {"filter": frozenset({"pk", "id"}), "filter_by": frozenset
 SQL_FOR_UPDATE = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.IGNORECASE)
 SQL_NOT_WAITING = re.compile(r"\bSKIP\s+LOCKED\b|\bNOWAIT\b", re.IGNORECASE)
 SQL_SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)
+# A locked query that takes some of the matching rows (BG204 flags only these claims: a lock on
+# every matching row serialises with their other writers, and skip_locked would leave rows out).
+# Methods of the chain (a slice ``[:n]`` counts too) and the SQL that does the same.
+ROW_BATCH_METHODS = frozenset({"first", "last", "earliest", "latest", "limit", "slice", "fetch"})
+SQL_BATCH = re.compile(r"\bLIMIT\b|\bFETCH\s+(FIRST|NEXT)\b|\bTOP\s*\(?\s*\d", re.IGNORECASE)
 
 # A decorator whose name says it takes a lock (``@single_instance``, ``@redis_lock(...)``): a scheduled
 # job under one is guarded against its twin on another replica (BG205), whatever the lock.

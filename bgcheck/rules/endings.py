@@ -449,8 +449,11 @@ class RowLockWithoutSkipLocked(Rule):
                 return
         if any(arg.star == "**" for arg in node.args):
             return
-        if _locks_one_named_row(node, ctx):
+        chain = _query_chain(node, ctx)
+        if _locks_one_named_row(chain):
             return  # a mutex on that row: there is no batch for replicas to split
+        if not _takes_a_batch(chain):
+            return  # every matching row, locked to serialise with their other writers: nothing to split
         self._report(node, f"`{func.attr.value}()`", ctx, fix=_skip_locked_fix(node, ctx))
 
     def visit_SimpleString(self, node: cst.SimpleString, ctx: FileContext) -> None:
@@ -472,6 +475,8 @@ class RowLockWithoutSkipLocked(Rule):
             return
         if knowledge.SQL_NOT_WAITING.search(text):
             return
+        if not knowledge.SQL_BATCH.search(text):
+            return  # every matching row: as for the ORM calls (_takes_a_batch)
         self._report(node, "`SELECT ... FOR UPDATE`", ctx)
 
     def _report(self, node, what: str, ctx: FileContext, fix: Optional[Fix] = None) -> None:
@@ -489,30 +494,62 @@ class RowLockWithoutSkipLocked(Rule):
         )
 
 
-def _locks_one_named_row(node: cst.Call, ctx: FileContext) -> bool:
-    """The locking call is part of a method chain that names one row: ``.get(pk=...)``, ``.one()``,
-    or a filter on the primary key (``.filter(pk=x)``), before or after the lock."""
-    chain: list[cst.Call] = []
+def _query_chain(node: cst.Call, ctx: FileContext) -> list:
+    """The calls and subscripts of the query the locking call is part of, before it
+    (``X.filter(pk=1).select_for_update()``) and after it (``.select_for_update().get(pk=1)``,
+    ``.select_for_update()[:100]``)."""
+    chain: list = []
     current: cst.BaseExpression = node.func.value if isinstance(node.func, cst.Attribute) else node.func
-    while isinstance(current, cst.Call) and isinstance(current.func, cst.Attribute):  # before: ``X.filter(pk=1).select_for_update()``
-        chain.append(current)
-        current = current.func.value
+    while True:
+        if isinstance(current, cst.Call) and isinstance(current.func, cst.Attribute):
+            chain.append(current)
+            current = current.func.value
+        elif isinstance(current, cst.Subscript):
+            chain.append(current)
+            current = current.value
+        else:
+            break
     ancestors = ctx.ancestors
     position = len(ancestors) - 1
-    while position >= 2:  # after: ``.select_for_update().get(pk=1)``
-        attribute, call = ancestors[position - 1], ancestors[position - 2]
-        if not (isinstance(attribute, cst.Attribute) and attribute.value is ancestors[position] and isinstance(call, cst.Call) and call.func is attribute):
+    while position >= 1:
+        outer = ancestors[position - 1]
+        if isinstance(outer, cst.Subscript) and outer.value is ancestors[position]:
+            chain.append(outer)
+            position -= 1
+            continue
+        if position < 2:
+            break
+        call = ancestors[position - 2]
+        if not (isinstance(outer, cst.Attribute) and outer.value is ancestors[position] and isinstance(call, cst.Call) and call.func is outer):
             break
         chain.append(call)
         position -= 2
-    for call in chain:
-        method = call.func.attr.value
+    return chain
+
+
+def _locks_one_named_row(chain: list) -> bool:
+    """The locked query names one row: ``.get(pk=...)``, ``.one()``, or a filter on the primary key
+    (``.filter(pk=x)``), before or after the lock."""
+    for link in chain:
+        if not isinstance(link, cst.Call):
+            continue
+        method = link.func.attr.value
         if method in knowledge.SINGLE_ROW_METHODS:
             return True
-        keys = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        keys = {arg.keyword.value for arg in link.args if arg.keyword is not None}
         if keys & knowledge.PRIMARY_KEY_FILTERS.get(method, frozenset()):
             return True
     return False
+
+
+def _takes_a_batch(chain: list) -> bool:
+    """Does the locked query take some of the matching rows, not all of them: a slice
+    (``[:100]``, ``[0]``), or a method that limits it (``.first()``, ``.limit(n)``)? Only such a
+    claim is work replicas can split: a run that locks every matching row wants all of them, and
+    ``skip_locked`` would make it leave some out."""
+    return any(
+        isinstance(link, cst.Subscript) or link.func.attr.value in knowledge.ROW_BATCH_METHODS for link in chain
+    )
 
 
 def _skip_locked_fix(node: cst.Call, ctx: FileContext) -> Optional[Fix]:

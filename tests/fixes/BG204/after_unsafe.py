@@ -22,10 +22,10 @@ def relay_outbox(batch_size: int = 100) -> int:
             OutboxEvent.objects.filter(failed=True).select_for_update(
                 of=("self",),
                 skip_locked=True,
-            )
+            )[:batch_size]
         )
         pending = OutboxEvent.objects.select_for_update(
             of=("self",),
             skip_locked=True,
-        ).filter(sent_at__isnull=True)
+        ).filter(sent_at__isnull=True)[:batch_size]
     return len(events) + len(retried) + pending.count()

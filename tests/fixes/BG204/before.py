@@ -22,9 +22,9 @@ def relay_outbox(batch_size: int = 100) -> int:
             OutboxEvent.objects.filter(failed=True).select_for_update(
                 of=("self",),
                 skip_locked=False,
-            )
+            )[:batch_size]
         )
         pending = OutboxEvent.objects.select_for_update(
             of=("self",),
-        ).filter(sent_at__isnull=True)
+        ).filter(sent_at__isnull=True)[:batch_size]
     return len(events) + len(retried) + pending.count()
