@@ -377,7 +377,7 @@ class ProjectIndex:
         target = self.canonical(call_name(iterated).lstrip("?")) or ""
         if target in knowledge.SIZED_ITERATION_CALLS or target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
             return False
-        if holder and holder in repr(iterated):
+        if holder and _mentions(iterated, holder):
             return False  # ``for item in iter_queue(self.q)``: taking items off the same queue
         return True
 
@@ -630,3 +630,19 @@ def _known_instance(path: str) -> str:
 
 def _join(base: str, tail: list[str]) -> str:
     return ".".join([base, *tail]) if tail else base
+
+
+def _mentions(ir, holder: str) -> bool:
+    """Does the IR use the object at ``holder`` anywhere inside it: the object itself, one of its
+    attributes or methods (``iter(q.get, None)``), or a call on it?"""
+    stack = [ir]
+    while stack:
+        node = stack.pop()
+        if not node:
+            continue
+        path = irmod.ref_name(node) or call_name(node)
+        if path and (path == holder or path.startswith((holder + ".", holder + "("))):
+            return True
+        stack.extend(irmod.sub_nodes(node))
+    return False
+
