@@ -255,6 +255,7 @@ class JobSource:
     name_pos: Optional[int] = None  # positional index of the job's id, when it can be passed so
     # Matched by method name on any receiver (``x.submit(f)``): a job only when ``f`` is a project function.
     any_receiver: bool = False
+    awaitable: bool = False  # the function argument is a coroutine object, as in WorkStart
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -299,7 +300,9 @@ JOB_CALLS: tuple[JobSource, ...] = (
     JobSource(r"apscheduler(\.\w+)*\.(Async)?Scheduler\(\)\.add_schedule$", "APScheduler 4", "scheduled", ("arg", 0, "func_or_task_id"), "apscheduler", True, name_options=("id",)),
     JobSource(r"flask_apscheduler(\.scheduler)?\.APScheduler\(\)\.add_job$", "Flask-APScheduler", "scheduled", ("arg", 1, "func"), "apscheduler", True, _APS_LIMITS, name_options=("id",), name_pos=0),
     JobSource(r"(^|.*\.)add_periodic_task$", "Celery beat", "scheduled", ("arg", 1, "sig"), "celery-arg", False),
-    JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue|enqueue_call)$", "RQ", "queued", ("arg", 0, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
+    JobSource(r"rq(\.queue)?\.Queue\(\)\.enqueue$", "RQ", "queued", ("arg", 0, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
+    # ``enqueue_call(func, args, kwargs, timeout=...)``: its own parameter names
+    JobSource(r"rq(\.queue)?\.Queue\(\)\.enqueue_call$", "RQ", "queued", ("arg", 0, "func"), None, False, (("timeout", "job_timeout", 1.0),)),
     JobSource(r"rq(\.queue)?\.Queue\(\)\.(enqueue_in|enqueue_at)$", "RQ", "queued", ("arg", 1, "f"), None, False, (("job_timeout", "job_timeout", 1.0),)),
     JobSource(r"rq\.cron\.register$", "RQ cron", "scheduled", ("arg", 0, "func"), "rq-cron", False, (("job_timeout", "job_timeout", 1.0),)),
     JobSource(r"rq_scheduler(\.scheduler)?\.Scheduler\(\)\.schedule$", "rq-scheduler", "scheduled", ("arg", 1, "func"), "interval-kw", False, (("timeout", "timeout", 1.0),), name_options=("id",)),
@@ -894,6 +897,7 @@ class WorkStart:
     methods: tuple = ()  # method names that start it on a receiver that may not resolve
     receiver: Optional[str] = None  # what the receiver must be: "executor" (``rules.calls.is_executor_receiver``), "background-tasks"
     func: Optional[tuple] = None  # (keyword, position) of the function the work runs
+    awaitable: bool = False  # that argument is a coroutine object (``create_task(worker())``), not a function
     handle: Optional[str] = None  # what the call returns to wait on: "task" | "future" | "thread" | "results"
     started_by: Optional[str] = None  # the method of the instance that starts it (``Thread(...).start()``)
     spelled: tuple = ()  # words a file that makes the call contains (the rules' cheap relevance test)
@@ -915,12 +919,27 @@ class WorkStart:
         return bool(self.pattern and canonical and self.regex.fullmatch(canonical)) or (method is not None and method in self.methods)
 
 
+# Types of callables (what a parameter annotated ``fn: Callable`` holds): ``add_job(fn)`` of one
+# runs a function bgcheck cannot name (the job model lists it as unknown, not as ``typing.Callable``).
+CALLABLE_TYPES = frozenset({"typing.Callable", "collections.abc.Callable", "typing_extensions.Callable", "typing.Any"})
+# Classes of awaitable objects (what a parameter annotated so holds): ``create_task(x)`` of one runs
+# no coroutine function bgcheck can name (the job model lists its function as unknown).
+AWAITABLE_TYPES = frozenset(
+    {
+        f"{module}.{name}"
+        for module in ("typing", "collections.abc", "typing_extensions")
+        for name in ("Awaitable", "Coroutine", "Generator", "Any")
+    }
+    | {"asyncio.Future", "asyncio.futures.Future", "asyncio.Task", "asyncio.tasks.Task", "concurrent.futures.Future"}
+)
+
 WORK_STARTS: tuple[WorkStart, ...] = (
     WorkStart(
         "",
         r"asyncio(\.tasks)?\.(create_task|ensure_future)",
         methods=("create_task", "ensure_future"),
         func=("coro", 0),
+        awaitable=True,
         handle="task",
         spelled=("create_task", "ensure_future"),
         task_group=True,
@@ -934,6 +953,7 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         r"(.*\.)?create_task",
         methods=("create_task",),
         func=("coro", 0),
+        awaitable=True,
         handle="task",
         spelled=("create_task",),
         task_group=True,
@@ -1015,6 +1035,7 @@ JOB_CALLS = JOB_CALLS + tuple(
         ("arg", start.func[1], start.func[0]),
         name_options=start.job[2],
         any_receiver=start.any_receiver,
+        awaitable=start.awaitable,
     )
     for start in WORK_STARTS
     if start.job is not None

@@ -250,6 +250,7 @@ def build_report(
     projects: list[tuple[str, str, int]],
     checked: set[str],
     preview_codes: set[str],
+    rule_codes: frozenset = frozenset(),
 ) -> tuple[str, list[Finding]]:
     now = {f.key: f for f in findings}
     unjudged = [f for f in findings if f.key not in judged]
@@ -311,6 +312,13 @@ def build_report(
     out(f"| **preview rules** | {sum(preview.values())} | {preview['real']} | {preview['false']} | "
         f"{preview['debatable']} | {preview['unjudged']} | {precision(preview['real'], preview['false'])} |")
     out("")
+    silent = sorted(set(rule_codes) - set(by_rule))
+    if silent:
+        default_silent = [code for code in silent if code not in preview_codes]
+        preview_silent = [code for code in silent if code in preview_codes]
+        out("No finding in the corpus, so precision not measured here (the rule tests and the recall set")
+        out(f"cover them): {', '.join(default_silent) or 'none'}; preview: {', '.join(preview_silent) or 'none'}.")
+        out("")
     if gone:
         out(f"## Judged findings no longer reported ({len(gone)})")
         out("")
@@ -341,12 +349,22 @@ def write_readme_table(report: str, start: str = README_START, end: str = README
 
 
 def preview_rules() -> set[str]:
+    return {code for code, preview in _rules() if preview}
+
+
+def rule_codes() -> frozenset:
+    return frozenset(code for code, _preview in _rules())
+
+
+def _rules() -> list[tuple[str, bool]]:
+    """(code, preview) of every rule of this checkout that checks code (BG0xx say a file could not be read
+    or a suppression is unused)."""
     sys.path.insert(0, str(REPO))
     try:
         from bgcheck.rules import all_rules  # type: ignore[attr-defined]
     except ImportError:
-        return set()
-    return {r.code for r in all_rules() if getattr(r, "preview", False)}
+        return []
+    return [(r.code, bool(getattr(r, "preview", False))) for r in all_rules() if not r.code.startswith("BG0")]
 
 
 def main() -> int:
@@ -370,7 +388,7 @@ def main() -> int:
 
     judged = read_judged()
     report, unjudged = build_report(
-        findings, judged, projects, {project_name(p) for p in pins}, preview_rules()
+        findings, judged, projects, {project_name(p) for p in pins}, preview_rules(), rule_codes()
     )
     print(report)
     if not args.project:

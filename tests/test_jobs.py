@@ -59,6 +59,7 @@ EXPECTED = [
     ("inventory.rq_jobs.resize_avatar", "inventory.rq_jobs.resize_avatar", "queued", "RQ", None, {"job_timeout": 60}, False, "inventory/rq_jobs.py:17", "inventory/rq_jobs.py"),
     ("inventory.work.send_welcome", "inventory.work.send_welcome", "queued", "RQ", None, {"job_timeout": 120}, False, "inventory/work.py:24", "inventory/rq_jobs.py"),
     ("inventory.work.send_reminders", "inventory.work.send_reminders", "queued", "RQ", None, {}, False, "inventory/work.py:28", "inventory/rq_jobs.py"),
+    ("inventory.work.rebuild_index", "inventory.work.rebuild_index", "queued", "RQ", None, {"job_timeout": 600}, False, "inventory/work.py:8", "inventory/rq_jobs.py"),
     ("refresh-rates", "inventory.work.refresh_rates", "scheduled", "rq-scheduler", ("interval", 600.0, None), {"timeout": 120}, False, "inventory/work.py:12", "inventory/rq_jobs.py"),
     ("compact", "inventory.work.compact_tables", "scheduled", "rq-scheduler", ("cron", None, "0 4 * * *"), {"timeout": 1800}, False, "inventory/work.py:16", "inventory/rq_jobs.py"),
     ("inventory.work.warm_cache", "inventory.work.warm_cache", "queued", "rq-scheduler", None, {}, False, "inventory/work.py:20", "inventory/rq_jobs.py"),
@@ -415,4 +416,52 @@ def test_keyword_arguments_for_the_function_do_not_name_the_job(tmp_path, monkey
         ("RQ", "proj.jobs.greet"),
         ("concurrent.futures", "proj.jobs.greet"),
         ("schedule", "proj.jobs.greet"),
+    ]
+
+
+def test_a_task_runs_the_coroutine_function_it_was_handed(tmp_path, monkeypatch):
+    """``create_task(worker())`` runs ``worker``; a plain function called there only returned an
+    awaitable, and a name (a parameter annotated ``Awaitable``) or an instance of a class is an
+    object made elsewhere: the task's function is unknown, not the plain function or the class.
+    A thread's target annotated ``Callable`` is unknown too, not ``collections.abc.Callable``."""
+    write_project(
+        tmp_path,
+        {
+            "proj/__init__.py": "",
+            "proj/run.py": """
+                import asyncio
+                import threading
+                from collections.abc import Awaitable, Callable
+
+
+                class Reader:
+                    def get(self):
+                        return asyncio.get_running_loop().create_future()
+
+                    def __await__(self):
+                        yield
+
+
+                async def worker():
+                    await asyncio.sleep(1)
+
+
+                def start(awaitable: Awaitable, reader: Reader, fn: Callable[[], None]):
+                    threading.Thread(target=fn).start()
+                    asyncio.create_task(worker())
+                    asyncio.ensure_future(asyncio.sleep(5))
+                    asyncio.ensure_future(reader.get())
+                    asyncio.ensure_future(awaitable)
+                    asyncio.ensure_future(Reader())
+            """,
+        },
+    )
+    found = [(job["framework"], job["name"], job["function"]) for job in jobs_json(tmp_path, monkeypatch)]
+    assert sorted(found) == [
+        ("asyncio", "?", None),
+        ("asyncio", "?", None),
+        ("asyncio", "?", None),
+        ("asyncio", "asyncio.sleep", None),
+        ("asyncio", "proj.run.worker", "proj.run.worker"),
+        ("threading", "?", None),
     ]

@@ -148,6 +148,21 @@ class _JobFinder:
             return None, folded
         return None, "?"
 
+    def makes_a_coroutine(self, value: IR, function: Optional[str]) -> bool:
+        """Is ``create_task(value)``'s task the body of ``function``: the value is a call, and of a
+        coroutine function (``async def``, or a generator-based one), or of one the project does not
+        define? A plain project function called there only returned an awaitable (``q.get()``
+        returning a future): it ran before the task, and what the task runs is not known; a bare
+        name, or an instance of a class (a parameter annotated ``Awaitable``), is an object made elsewhere."""
+        target = call_name(value)
+        if not target:
+            return False
+        entry = self.index.functions.get(function or "")
+        if entry is not None:
+            return entry[1].is_async or entry[1].is_generator
+        made = self.index.canonical(target) or target
+        return made not in self.index.classes and made not in knowledge.AWAITABLE_TYPES  # ``x: Awaitable``: an instance
+
     def location(self, qualname: Optional[str], fallback_path: str) -> tuple[str, int]:
         entry = self.index.functions.get(qualname or "")
         if entry is None:
@@ -436,7 +451,11 @@ class _JobFinder:
                 func_arg = _func_arg(source.func, args, kwargs)
                 if func_arg is None:
                     continue  # no function given here: ``@aiocron.crontab("...")`` (the decorator), a partial call
+                if (self.index.canonical(call_name(func_arg)) or "") in knowledge.CALLABLE_TYPES:
+                    func_arg = UNKNOWN_IR  # ``fn: Callable``, a parameter: which function is the caller's to say
                 function, written = self.function_of(func_arg)
+                if source.awaitable and not self.makes_a_coroutine(func_arg, function):
+                    function, written = None, "?"  # ``ensure_future(awaitable)``: an object made elsewhere
                 if source.any_receiver and function is None:
                     continue  # ``x.submit(...)`` on an unknown receiver counts only for a project function
                 position = source.func[1] if isinstance(source.func, tuple) else 0
