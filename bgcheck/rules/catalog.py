@@ -31,7 +31,7 @@ RULES = (
      'A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...).',
      True, ''),
     ('BG204', 'row-lock-without-skip-locked', 'warning',
-     '`select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait.',
+     'A batch of rows (a slice, `.first()`, `LIMIT`) locked with `select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait.',
      False, 'unsafe'),
     ('BG205', 'scheduled-job-without-lock', 'warning',
      'With more than one replica: a scheduled job that runs in every process and takes no distributed lock runs once per replica.',

@@ -432,7 +432,7 @@ class RowLockWithoutSkipLocked(Rule):
     name = "row-lock-without-skip-locked"
     severity = Severity.WARNING
     reads = ("call_graph", "call_sites", "job_code", "jobs", "locks")
-    summary = "`select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait."
+    summary = "A batch of rows (a slice, `.first()`, `LIMIT`) locked with `select_for_update()` / `with_for_update()` / `FOR UPDATE` in job code without skip_locked or nowait."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_job_code and ("for_update" in unit.text or re.search(r"(?i)for\s+update", unit.text) is not None)
