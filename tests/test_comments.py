@@ -420,13 +420,13 @@ def test_bg204_sql_in_a_docstring_is_not_a_query(bg):
 
         @scheduler.scheduled_job("interval", minutes=5)
         def sync(connection):
-            '''Never SELECT ... FOR UPDATE here: we take rows one by one.'''
-            "SELECT id FROM jobs FOR UPDATE"
+            '''Never SELECT ... LIMIT 10 FOR UPDATE here: we take rows one by one.'''
+            "SELECT id FROM jobs LIMIT 10 FOR UPDATE"
             connection.execute("SELECT id FROM jobs WHERE done = false")
 
         @scheduler.scheduled_job("interval", minutes=5)
         def sync_locked(connection):
-            connection.execute("SELECT id FROM jobs FOR UPDATE")
+            connection.execute("SELECT id FROM jobs LIMIT 10 FOR UPDATE")
         """,
         select=["BG204"],
     )

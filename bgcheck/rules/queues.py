@@ -326,22 +326,20 @@ class _AwaitedNames(cst.CSTVisitor):
 
 
 def _leaves_loop_after(loop: cst.CSTNode, ctx: FileContext) -> bool:
-    """Does a block around the call, inside the loop, end by leaving the loop (``return``,
-    ``break``, or a ``raise`` no ``try`` inside the loop catches)? Then the call runs at most once
-    per run of the loop, not once per item."""
+    """Does a block around the call, inside the loop, leave the loop (a ``return``, ``break``, or a
+    ``raise`` no ``try`` inside the loop catches, at the block's own level)? Then the call runs at
+    most once per run of the loop, not once per item."""
     ancestors = ctx.ancestors
     start = next(i for i in range(len(ancestors) - 1, -1, -1) if ancestors[i] is loop)
     inside = ancestors[start + 1 :]
     for position, block in enumerate(inside):
-        if not isinstance(block, cst.IndentedBlock) or not block.body:
+        if not isinstance(block, cst.IndentedBlock):
             continue
-        last = block.body[-1]
-        if not isinstance(last, cst.SimpleStatementLine) or not last.body:
-            continue
-        leaving = last.body[-1]
-        if isinstance(leaving, (cst.Return, cst.Break)):
+        # a leaving statement anywhere at the block's own level: what follows it never runs
+        small = [s for line in block.body if isinstance(line, cst.SimpleStatementLine) for s in line.body]
+        if any(isinstance(s, (cst.Return, cst.Break)) for s in small):
             return True
-        if isinstance(leaving, cst.Raise) and not _caught_inside(inside[: position + 1]):
+        if any(isinstance(s, cst.Raise) for s in small) and not _caught_inside(inside[: position + 1]):
             return True
     return False
 
