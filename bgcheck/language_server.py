@@ -59,6 +59,7 @@ from bgcheck import __version__
 from bgcheck.load.config import Config, ConfigError, default_config, load_config
 from bgcheck.diagnostics import BG000_CODE, Applicability, Diagnostic, Location
 from bgcheck.load.source import display_path
+from bgcheck.load.reparse import Parsed
 from bgcheck.load.unit import FileUnit, analyse_text, load_unit
 from bgcheck.run.engine import CheckOptions, check_units
 from bgcheck.load.files import discover
@@ -110,6 +111,7 @@ class WorkspaceState:
         self.units: dict[str, FileUnit] = {}  # real path -> unit, for the workspace's files
         self.documents: dict[str, str] = {}  # real path -> the editor's text, for open documents
         self.loose: dict[str, FileUnit] = {}  # open documents outside the workspace: checked alone
+        self.parsed: dict[str, Parsed] = {}  # real path -> its last text that parsed: the next edit is spliced into it
         self.errors: list[str] = []  # internal errors of the current job, for window/logMessage
 
     # -- loading -----------------------------------------------------------
@@ -185,6 +187,7 @@ class WorkspaceState:
         """The editor's text is gone: the file is what is on disk again."""
         self.documents.pop(real, None)
         self.loose.pop(real, None)
+        self.parsed.pop(real, None)
         path = self.files.get(real)
         if path is None:
             return
@@ -217,13 +220,30 @@ class WorkspaceState:
         where = self.place(real)
         if where == WORKSPACE:
             path = self.files[real]
-            self.units[real] = _analyse(path, self.display(path), text, self.units.get(real))
+            self.units[real] = _analyse(path, self.display(path), text, self.units.get(real), partial(self._parse, real))
             self.loose.pop(real, None)
         elif where == LOOSE:
             path = Path(real)
-            self.loose[real] = _analyse(path, self.display(path), text, self.loose.get(real))
+            self.loose[real] = _analyse(path, self.display(path), text, self.loose.get(real), partial(self._parse, real))
         else:
             self.loose.pop(real, None)
+
+    def _parse(self, real: str, text: str):
+        """The document's module: the edited statement spliced into the last one that parsed
+        when that is what a full parse would give (load/reparse.py), else a full parse (which
+        raises the syntax error)."""
+        import libcst as cst
+
+        previous = self.parsed.get(real)
+        parsed = previous.edited(text) if previous is not None else None
+        if parsed is None:
+            module = cst.parse_module(text)
+            parsed = Parsed.of(text, module)
+            if parsed is None:
+                self.parsed.pop(real, None)
+                return module
+        self.parsed[real] = parsed
+        return parsed.module
 
     # -- checking ----------------------------------------------------------
 
@@ -277,8 +297,8 @@ class WorkspaceState:
         return self.check(open_reals), messages, self.errors
 
 
-def _analyse(path: Path, display: str, text: str, previous: Optional[FileUnit]) -> FileUnit:
-    unit = analyse_text(path, display, text)
+def _analyse(path: Path, display: str, text: str, previous: Optional[FileUnit], parse: Callable) -> FileUnit:
+    unit = analyse_text(path, display, text, parse=parse)
     if unit.summary is None and previous is not None and previous.summary is not None:
         # While a document does not parse (mid-edit), the index keeps its last good summary so
         # the other files' diagnostics do not flap; the document itself reports BG000.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load import serial
@@ -196,12 +196,16 @@ def _valid_summary_entry(value) -> bool:
     )
 
 
-def analyse_text(path: Path, display: str, text: str, unit: Optional[FileUnit] = None) -> FileUnit:
+def analyse_text(
+    path: Path, display: str, text: str, unit: Optional[FileUnit] = None, parse: Optional[Callable[[str], cst.Module]] = None
+) -> FileUnit:
     """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
-    this with the editor's unsaved text. Whatever goes wrong is this file's BG000, never the run's."""
+    this with the editor's unsaved text, and its own ``parse`` (libcst's parse_module, or a
+    splice of the edited statement into the previous module: load/reparse.py).
+    Whatever goes wrong is this file's BG000, never the run's."""
     unit = unit or FileUnit(path=path, display=display)
     try:
-        return _analyse_text(path, display, text, unit)
+        return _analyse_text(path, display, text, unit, parse)
     except Exception as exc:
         return failed(unit, "analysing", exc)
     except MemoryError:
@@ -217,7 +221,7 @@ def failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
     return unit
 
 
-def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUnit:
+def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Optional[Callable[[str], cst.Module]] = None) -> FileUnit:
     import libcst as cst
 
     from bgcheck.load.summary import build_summary
@@ -233,7 +237,7 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit) -> FileUn
         unit.error = bg000(display, f"file not analysed: {reason}", line)
         return unit
     try:
-        module = cst.parse_module(text)
+        module = (parse or cst.parse_module)(text)
     except cst.ParserSyntaxError as exc:
         unit.error = syntax_error(display, text, exc)
         return unit
