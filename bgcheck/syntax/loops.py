@@ -78,6 +78,10 @@ def _looks_like_exit(call: cst.Call) -> bool:
     return dotted_name(call.func) in knowledge.PROCESS_EXIT_CALLS
 
 
+# A loop's answer depends on its own subtree only, and libcst nodes are immutable and hashed by
+# identity: the summary and the rules ask of the same loops, and the language server's next
+# edit keeps the statements it did not touch (load/reparse.py). Bounded: a key keeps its loop alive.
+@lru_cache(maxsize=512)
 def is_endless(loop: cst.While) -> bool:
     """A constant-true ``while`` that nothing but an exception leaves, and that tests no stop signal.
 
