@@ -14,6 +14,7 @@ few node types whose fields are declared out of order.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from typing import Sequence
 
 import libcst as cst
@@ -88,15 +89,45 @@ def _is_node(value_type: type) -> bool:
     return known
 
 
+# node type -> (a getter of its child fields' values, how many fields): one C call per node
+_GETTERS: dict[type, tuple] = {}
+_NODE, _SEQUENCE, _OTHER = 1, 2, 0
+# value type -> _NODE, _SEQUENCE (libcst's sequence fields hold only nodes) or _OTHER (None,
+# strings, MaybeSentinel)
+_KINDS: dict[type, int] = {tuple: _SEQUENCE, list: _SEQUENCE, type(None): _OTHER, str: _OTHER}
+
+
+def _getter(node_type: type) -> tuple:
+    fields = _child_fields(node_type)
+    entry = _GETTERS[node_type] = (operator.attrgetter(*fields) if fields else None, len(fields))
+    return entry
+
+
+def _kind(value_type: type) -> int:
+    kind = _KINDS[value_type] = _NODE if _is_node(value_type) else _OTHER
+    return kind
+
+
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    getter, count = _GETTERS.get(type(node)) or _getter(type(node))
+    if count == 0:
+        return []
+    values = getter(node)
+    kinds = _KINDS
+    if count == 1:
+        kind = kinds.get(type(values))
+        if kind is None:
+            kind = _kind(type(values))
+        return [values] if kind == _NODE else list(values) if kind == _SEQUENCE else []
     found: list[cst.CSTNode] = []
-    for name in _child_fields(type(node)):
-        value = getattr(node, name)
-        value_type = type(value)
-        if value_type is tuple or value_type is list:
-            found.extend(item for item in value if _is_node(type(item)))
-        elif value is not None and _is_node(value_type):
+    for value in values:
+        kind = kinds.get(type(value))
+        if kind is None:
+            kind = _kind(type(value))
+        if kind == _NODE:
             found.append(value)
+        elif kind == _SEQUENCE:
+            found.extend(value)
     return found
 
 
