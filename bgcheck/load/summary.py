@@ -725,20 +725,22 @@ def _is_none(node) -> bool:
 _SIZE_TESTS = frozenset({"len", "qsize", "full", "empty"})
 
 
+class _SizeCall(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        self.found = self.found or name in _SIZE_TESTS
+
+
 def _tests_a_size(test: cst.BaseExpression) -> bool:
     """Does a loop condition check a size (``while len(q) < limit``, ``while not q.full()``)? Such a loop
     fills something up to a bound instead of draining a stream."""
-    found = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            func = node.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-            found = found or name in _SIZE_TESTS
-
-    walk(test, _Finder())
-    return found
+    finder = _SizeCall()
+    walk(test, finder)
+    return finder.found
 
 
 def _loop_ir(loop, resolve):

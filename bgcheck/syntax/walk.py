@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from typing import Sequence
-
 import libcst as cst
 
 # Fields that only ever hold white space, punctuation or plain values.
@@ -131,16 +129,24 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
-# (visitor class, node type) -> (visit method or None, leave method or None)
-_DISPATCH: dict[tuple[type, type], tuple] = {}
+# visitor class -> node type -> (visit method or None, leave method or None). A class defined
+# inside a function (a new class each call) gets a table for its walk only: kept here, its
+# tables would pile up for as long as the process lives (the language server's).
+_DISPATCH: dict[type, dict[type, tuple]] = {}
 
 
-def _methods(visitor_type: type, node_type: type) -> tuple:
-    key = (visitor_type, node_type)
-    methods = _DISPATCH.get(key)
-    if methods is None:
-        name = node_type.__name__
-        methods = _DISPATCH[key] = (getattr(visitor_type, f"visit_{name}", None), getattr(visitor_type, f"leave_{name}", None))
+def _table(visitor_type: type) -> dict[type, tuple]:
+    table = _DISPATCH.get(visitor_type)
+    if table is None:
+        table = {}
+        if "<locals>" not in visitor_type.__qualname__:
+            _DISPATCH[visitor_type] = table
+    return table
+
+
+def _methods(table: dict[type, tuple], visitor_type: type, node_type: type) -> tuple:
+    name = node_type.__name__
+    methods = table[node_type] = (getattr(visitor_type, f"visit_{name}", None), getattr(visitor_type, f"leave_{name}", None))
     return methods
 
 
@@ -157,26 +163,30 @@ def walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         return
     on_visit = visitor.on_visit
     on_leave = visitor.on_leave
-    stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
+    stack: list = [root]
     while stack:
-        node, leaving = stack.pop()
-        if leaving:
-            on_leave(node)
+        node = stack.pop()
+        if type(node) is tuple:  # (node,): on the way up
+            on_leave(node[0])
             continue
-        stack.append((node, True))
+        stack.append((node,))
         if on_visit(node):
-            kids: Sequence[cst.CSTNode] = children(node)
-            stack.extend((child, False) for child in reversed(kids))
+            kids = children(node)
+            kids.reverse()
+            stack.extend(kids)
 
 
 def _walk_methods(root: cst.CSTNode, visitor: cst.CSTVisitor, visitor_type: type) -> None:
+    table = _table(visitor_type)
     stack: list = [root]
     while stack:
         item = stack.pop()
         if type(item) is tuple:  # (leave method, node): on the way up
             item[0](visitor, item[1])
             continue
-        visit, leave = _methods(visitor_type, type(item))
+        node_type = type(item)
+        methods = table.get(node_type)
+        visit, leave = methods if methods is not None else _methods(table, visitor_type, node_type)
         if leave is not None:
             stack.append((leave, item))
         if visit is None or visit(visitor, item) is not False:
