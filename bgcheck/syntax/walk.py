@@ -95,8 +95,12 @@ _NODE, _SEQUENCE, _OTHER = 1, 2, 0
 _KINDS: dict[type, int] = {tuple: _SEQUENCE, list: _SEQUENCE, type(None): _OTHER, str: _OTHER}
 
 
+_PLAIN_VALUES = (str, bool, int)  # fields declared as one of these never hold a node
+
+
 def _getter(node_type: type) -> tuple:
-    fields = _child_fields(node_type)
+    plain = {f.name for f in dataclasses.fields(node_type) if f.type in _PLAIN_VALUES or f.type in ("str", "bool", "int")}
+    fields = tuple(name for name in _child_fields(node_type) if name not in plain)
     entry = _GETTERS[node_type] = (operator.attrgetter(*fields) if fields else None, len(fields))
     return entry
 
