@@ -178,3 +178,23 @@ def test_jobs_json_says_why_a_ttl_is_unknown(tmp_path, monkeypatch):
     (lock,) = job["locks"]
     assert lock["ttl_seconds"] is None
     assert "does not fold" in lock["ttl_note"]
+
+
+@pytest.mark.parametrize(
+    "text, mentions",
+    [
+        ("from redis.lock import Lock\n", True),
+        ("x = Redlock([])\n", True),
+        ("cache.add('k', 1)\n", True),
+        ("r.set (key, 1, nx=True)\n", True),
+        ("set(items)\n", True),
+        ("offset(1)\nreset (2)\nsubset_add(3)\n", False),  # set/add inside a longer word
+        ("é_add(1)\n", False),
+        ("éadd(1)\nx.é set(1)\n", True),
+        ("def handle(item):\n    return item\n", False),
+    ],
+)
+def test_lock_rules_relevance_test(text: str, mentions: bool):
+    from bgcheck.rules.locks import _mentions_locking
+
+    assert _mentions_locking(text) is mentions

@@ -34,8 +34,21 @@ from bgcheck.syntax.walk import find_all
 from bgcheck.rules.checker import FileContext
 
 # Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
-# call of ``set``/``add`` however it is spaced.
-_LOCK_WORDS = re.compile(r"lock|Lock|Redlock|synchronize|ConcurrentRateLimiter|QueueOnce|\b(set|add)\s*\(")
+# call of ``set``/``add`` however it is spaced. Substring tests and a pattern with a literal start
+# run at C speed; one alternation of them all with ``\b`` took 2.6 ms on a 2,000-line file (the
+# language server asks on every edit).
+_LOCK_NAMES = ("lock", "Lock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")  # "Redlock" holds "lock"
+_SET_OR_ADD_CALL = re.compile(r"(?:set|add)\s*\(")  # ``cache.add(`` / ``r.set(``: a word of its own (checked below)
+
+
+def _mentions_locking(text: str) -> bool:
+    if any(name in text for name in _LOCK_NAMES):
+        return True
+    for match in _SET_OR_ADD_CALL.finditer(text):
+        before = match.start() - 1
+        if before < 0 or not (text[before].isalnum() or text[before] == "_"):  # a word boundary, as ``\b``
+            return True
+    return False
 
 
 def _lock_args(node: cst.Call, ctx: FileContext) -> LockArgs:
@@ -56,7 +69,7 @@ def _lock_at(node: cst.Call, ctx: FileContext):
 
 class _LockRule(Rule):
     def is_relevant(self, unit) -> bool:
-        return _LOCK_WORDS.search(unit.text) is not None
+        return _mentions_locking(unit.text)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         api, read = _lock_at(node, ctx)
