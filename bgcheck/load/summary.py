@@ -856,7 +856,11 @@ def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tup
 
 def _may_lock_rows(text: str) -> bool:
     """Can anything in this module lock rows (a cheap test on the text before walking ``with`` blocks)?"""
-    return any(method in text for method in knowledge.ROW_LOCK_METHODS) or knowledge.SQL_FOR_UPDATE.search(text) is not None
+    if any(method in text for method in knowledge.ROW_LOCK_METHODS):
+        return True
+    # the pattern (case-blind, starting with \b) scans at about 1.5 ms per 2,000 lines; most files
+    # never spell "update"
+    return "update" in text.lower() and knowledge.SQL_FOR_UPDATE.search(text) is not None
 
 
 def _conditional_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:
