@@ -19,7 +19,7 @@ from bgcheck.diagnostics import Diagnostic, Edit, Fix, Location
 from bgcheck.syntax.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.model.project import ProjectIndex
 from bgcheck.load.summary import FunctionSummary, ModuleSummary
-from bgcheck.syntax.walk import walk
+from bgcheck.syntax.walk import children
 
 
 class FileContext:
@@ -250,7 +250,10 @@ class FileContext:
         return qualname if kind == "class" else None
 
 
-class Checker(cst.CSTVisitor):
+class Checker:
+    """Every rule's handlers in one walk of the module (``run``): a handler for a node type is called
+    on the way down, with ``ctx`` knowing the node's ancestors and the function and class it is in."""
+
     def __init__(self, ctx: FileContext, rules: Iterable) -> None:
         self.ctx = ctx
         self.dispatch: dict[str, list] = {}
@@ -258,32 +261,43 @@ class Checker(cst.CSTVisitor):
             for type_name, method in rule.handlers().items():
                 self.dispatch.setdefault(type_name, []).append(getattr(rule, method))
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    def run(self, root: cst.CSTNode) -> None:
+        """The walk (walk.walk's order, its loop written out here: two calls per node less)."""
         ctx = self.ctx
-        ctx.ancestors.append(node)
-        node_type = type(node)
-        # Inside a FunctionDef handler, ctx.function is that function itself.
-        if node_type is cst.FunctionDef:
-            ctx.enter_function(node)
-        elif node_type is cst.ClassDef:
-            ctx.enter_class(node)
-        handlers = self.dispatch.get(node_type.__name__)
-        if handlers:
+        ancestors = ctx.ancestors
+        dispatch = self.dispatch
+        by_type: dict[type, Sequence] = {}
+        function_def, class_def = cst.FunctionDef, cst.ClassDef
+        stack: list = [root]
+        while stack:
+            node = stack.pop()
+            node_type = type(node)
+            if node_type is tuple:  # (node,): on the way up
+                node_type = type(node[0])
+                if node_type is function_def:
+                    ctx.leave_function()
+                elif node_type is class_def:
+                    ctx.leave_class()
+                ancestors.pop()
+                continue
+            ancestors.append(node)
+            # Inside a FunctionDef handler, ctx.function is that function itself.
+            if node_type is function_def:
+                ctx.enter_function(node)
+            elif node_type is class_def:
+                ctx.enter_class(node)
+            handlers = by_type.get(node_type)
+            if handlers is None:
+                handlers = by_type[node_type] = dispatch.get(node_type.__name__, ())
             for handler in handlers:
                 handler(node, ctx)
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        ctx = self.ctx
-        node_type = type(original_node)
-        if node_type is cst.FunctionDef:
-            ctx.leave_function()
-        elif node_type is cst.ClassDef:
-            ctx.leave_class()
-        ctx.ancestors.pop()
+            stack.append((node,))
+            kids = children(node)
+            kids.reverse()
+            stack.extend(kids)
 
 
 def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, rules) -> list:
     ctx = FileContext(path, module, summary, index, config)
-    walk(module, Checker(ctx, rules))
+    Checker(ctx, rules).run(module)
     return ctx.diagnostics
