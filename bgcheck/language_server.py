@@ -235,7 +235,12 @@ class WorkspaceState:
         import libcst as cst
 
         previous = self.parsed.get(real)
-        parsed = previous.edited(text) if previous is not None else None
+        parsed = None
+        if previous is not None:
+            try:
+                parsed = previous.edited(text)
+            except Exception as exc:  # noqa: BLE001 - the full parse below is always right
+                logger.warning("re-parsing %s by statement failed (%s: %s); parsing it whole", real, type(exc).__name__, exc)
         if parsed is None:
             module = cst.parse_module(text)
             parsed = Parsed.of(text, module)

@@ -138,3 +138,21 @@ def test_random_edits_give_what_a_fresh_analysis_gives(tmp_path: Path):
         text = text[:a] + rnd.choice(snippets) + text[b:]
         steps.append((workers, text))
     _replay(tmp_path, steps)
+
+
+def test_a_failing_splice_falls_back_to_a_full_parse(tmp_path: Path, monkeypatch):
+    from bgcheck.load.reparse import Parsed
+
+    def broken(self, text):
+        raise RuntimeError("a bug in the splice")
+
+    monkeypatch.setattr(Parsed, "edited", broken)
+    root, workers, billing = _workspace(tmp_path)
+    state = WorkspaceState(root)
+    state.load()
+    state.run([], [(workers, WORKERS)], [workers])
+    text = WORKERS.replace("        raise\n", "        pass\n")
+    findings, _, errors = state.run([], [(workers, text)], [workers])
+    assert errors == []
+    assert findings == _fresh(root, {workers: text})
+    assert len(findings[workers]) == 5  # the new BG101 too
