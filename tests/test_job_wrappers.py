@@ -268,3 +268,99 @@ def test_job_decorators_setting_is_validated(tmp_path, monkeypatch):
         assert "job-decorators" in result.stderr and message in result.stderr
         assert "Traceback" not in result.output
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+CALL_WRAPPERS = {
+    "proj/__init__.py": "",
+    "proj/background.py": """
+        import asyncio
+        import threading
+        from typing import Callable
+
+        from redis import Redis
+        from rq import Queue
+
+        queue = Queue(connection=Redis())
+
+
+        def enqueue(fn: Callable, *args, **kwargs):
+            return queue.enqueue_call(func=fn, args=args, kwargs=kwargs, timeout=60)
+
+
+        def later(fn, *args):
+            return enqueue(fn, *args)
+
+
+        def spawn(coro):
+            return asyncio.get_running_loop().create_task(coro)
+
+
+        def in_thread(target):
+            threading.Thread(target=target, daemon=True).start()
+
+
+        def log_call(fn):
+            print(fn.__name__)
+        """,
+    "proj/shop.py": """
+        from proj import background
+        from proj.background import enqueue, in_thread, later, log_call, spawn
+
+
+        def send_receipt(order_id):
+            pass
+
+
+        def rebuild_index():
+            pass
+
+
+        def audit():
+            pass
+
+
+        async def poll():
+            pass
+
+
+        def not_a_coroutine():
+            pass
+
+
+        async def checkout(order_id):
+            enqueue(send_receipt, order_id)
+            later(rebuild_index)
+            background.in_thread(audit)
+            spawn(poll())
+            spawn(not_a_coroutine())
+            enqueue(print, "a builtin")
+            log_call(send_receipt)
+        """,
+}
+
+
+def test_functions_handed_to_the_projects_own_job_starters_are_jobs(tmp_path, monkeypatch):
+    """A plain function that hands its parameter on as a job's function (``queue.enqueue_call(func=fn)``,
+    ``Thread(target=target)``, ``create_task(coro)``), also through another such function, is a call
+    wrapper: what its callers hand it is the job, and its own registration of an unnamed parameter
+    gives way. A builtin, a plain function where a coroutine is wanted, and a function handed to a
+    helper that starts nothing are not jobs."""
+    found = sorted(
+        (job["function"], job["kind"], job["framework"], job["registered_in"], job["via"])
+        for job in jobs(tmp_path, monkeypatch, CALL_WRAPPERS)
+    )
+    assert found == [
+        ("proj.shop.audit", "thread", "threading", "proj/shop.py", "wrapper proj.background.in_thread -> threading.Thread"),
+        ("proj.shop.poll", "in-process task", "asyncio", "proj/shop.py",
+         "wrapper proj.background.spawn -> asyncio.get_event_loop().create_task"),
+        ("proj.shop.rebuild_index", "queued", "RQ", "proj/shop.py", "wrapper proj.background.later -> rq.Queue().enqueue_call"),
+        ("proj.shop.send_receipt", "queued", "RQ", "proj/shop.py", "wrapper proj.background.enqueue -> rq.Queue().enqueue_call"),
+    ]
+
+
+def test_a_function_handed_to_a_call_wrapper_is_job_code(bg):
+    files = dict(CALL_WRAPPERS)
+    files["proj/shop.py"] = files["proj/shop.py"].replace(
+        "def rebuild_index():\n            pass", "def rebuild_index():\n            while True:\n                pass"
+    )
+    assert codes(bg.files(files, select=["BG201"])) == [("BG201", 11)]  # the `while True:` of rebuild_index

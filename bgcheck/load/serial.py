@@ -394,7 +394,7 @@ MODULE_FIELDS = (
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
-    "call_contexts", "conditional_calls", "cleanup_calls",
+    "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
 
@@ -405,7 +405,7 @@ def _function_to_data(f: FunctionSummary, add) -> list:
         _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
         f.is_generator, list(f.calls_after_yield), _triples_to_data(f.param_handoffs),
         _triples_to_data(f.call_handoffs), add(f.returns), _contexts_to_data(f.call_contexts, add),
-        [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls],
+        [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls], _triples_to_data(f.ref_handoffs),
     ]
 
 
@@ -557,7 +557,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
-     conditional_calls, cleanup_calls) = _record(data, len(FUNCTION_FIELDS))
+     conditional_calls, cleanup_calls, ref_handoffs) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -579,6 +579,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         call_contexts=_contexts_from_data(call_contexts, nodes),
         conditional_calls=tuple(_int(i) for i in _list(conditional_calls)),
         cleanup_calls=tuple(_int(i) for i in _list(cleanup_calls)),
+        ref_handoffs=_triples_from_data(ref_handoffs),
     )
 
 

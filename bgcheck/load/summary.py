@@ -74,6 +74,22 @@ class FunctionSummary:
     # Indices into ``calls`` of the targets called only inside ``finally:`` blocks that no loop of
     # this function encloses: cleanup on the way out (BG101: a coroutine run only as such cleanup).
     cleanup_calls: tuple = ()
+    # (call target, argument, the qualified name it denotes) for a name handed on that is not a
+    # parameter (``enqueue(send_receipt, order_id)``): a function given to the project's own
+    # job-starting helper becomes a job (the job model's call wrappers).
+    ref_handoffs: tuple = ()
+
+    def argument_keys(self, param: str) -> set[str]:
+        """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
+        positional argument ("") when it is the first parameter a caller fills (after ``self`` or
+        ``cls`` of a method)."""
+        keys = {param}
+        params = list(self.params)
+        if self.class_qualname and params and params[0] in ("self", "cls"):
+            params = params[1:]
+        if params and params[0] == param:
+            keys.add("")
+        return keys
 
 
 @dataclass
@@ -553,7 +569,7 @@ class SummaryBuilder(cst.CSTVisitor):
             if arg.star or (arg.keyword is None and position):
                 continue
             value = arg.value
-            if (isinstance(value, cst.Name) and value.value in self.scope.params) or (
+            if isinstance(value, (cst.Name, cst.Attribute)) or (
                 isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute))
             ):
                 self.scope.handoffs.append((node, arg.keyword.value if arg.keyword else "", value))
@@ -651,7 +667,7 @@ class SummaryBuilder(cst.CSTVisitor):
             func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
             targets: dict[int, Optional[str]] = {}
             func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites, targets)
-            func.param_handoffs, func.call_handoffs = _handoffs(scope, resolve)
+            func.param_handoffs, func.call_handoffs, func.ref_handoffs = _handoffs(scope, resolve)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
             func.call_contexts = _call_contexts(scope, resolve, targets, may_lock)
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
@@ -878,23 +894,28 @@ def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...
     return tuple(position for position, target in enumerate(calls) if target in inside and target not in elsewhere)
 
 
-def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple]:
-    """A function's handoffs (see ``FunctionSummary.param_handoffs``), deduplicated; a parameter
-    bound again in the body is not handed on as it came."""
+def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple, tuple]:
+    """A function's handoffs (see ``FunctionSummary.param_handoffs``, ``call_handoffs`` and
+    ``ref_handoffs``), deduplicated; a parameter bound again in the body is not handed on as it came."""
     params: dict[tuple, None] = {}
     calls: dict[tuple, None] = {}
+    refs: dict[tuple, None] = {}
     for node, key, value in scope.handoffs:
         target = _call_target_or_written(node, resolve)
         if target is None:
             continue
-        if isinstance(value, cst.Name):
+        if isinstance(value, cst.Name) and value.value in scope.params:
             if len(scope.bindings.get(value.value, ())) == 1:
                 params.setdefault((value.value, target, key), None)
-        else:
+        elif isinstance(value, cst.Call):
             inner = _call_target_or_written(value, resolve)
             if inner is not None:
                 calls.setdefault((target, key, inner), None)
-    return tuple(params), tuple(calls)
+        elif not target.startswith("?"):
+            denoted = ref_name(to_ir(value, resolve))
+            if denoted and "." in denoted:  # a module's name or an import, not a builtin or an unknown
+                refs.setdefault((target, key, denoted), None)
+    return tuple(params), tuple(calls), tuple(refs)
 
 
 def _call_target_or_written(call: cst.Call, resolve) -> Optional[str]:

@@ -360,23 +360,11 @@ def _task_helpers(index) -> dict[str, set[str]]:
                 if starts:
                     keys = helpers.setdefault(qualname, set())
                     before = len(keys)
-                    keys.update(_argument_keys(func, param))
+                    keys.update(func.argument_keys(param))
                     changed = changed or len(keys) != before
         if not changed:
             break
     return helpers
-
-
-def _argument_keys(func, param: str) -> set[str]:
-    """How a caller passes ``param``: by keyword, and as the first positional argument when it is the
-    first parameter a caller fills (after ``self`` or ``cls`` of a method)."""
-    keys = {param}
-    params = list(func.params)
-    if func.class_qualname and params and params[0] in ("self", "cls"):
-        params = params[1:]
-    if params and params[0] == param:
-        keys.add("")
-    return keys
 
 
 def _task_only(index) -> set[str]:

@@ -566,6 +566,73 @@ class _JobFinder:
         if replaced:
             self.jobs = [job for job in self.jobs if id(job) not in replaced]
 
+    # --- the project's own job-starting functions ----------------------------------
+    def find_call_wrappers(self) -> dict[str, tuple[frozenset, knowledge.JobSource, str]]:
+        """Plain project functions that hand a parameter on, as it is, as the function of a job
+        (``def enqueue(fn, *args): get_queue().enqueue_call(func=fn, args=args)``,
+        ``def spawn(coro): return asyncio.create_task(coro)``), also through one another.
+        Qualname -> (the argument keys that take the function, the job source, the call it reaches)."""
+        wrappers: dict[str, tuple[frozenset, knowledge.JobSource, str]] = {}
+        for _round in range(4):  # a wrapper of a wrapper of a wrapper: enough for real projects
+            changed = False
+            for qualname, (_summary, func) in sorted(self.index.functions.items()):
+                if qualname in wrappers:
+                    continue
+                for param, target, key in func.param_handoffs:
+                    hit = self._hands_a_job(target, key, wrappers)
+                    if hit is not None:
+                        wrappers[qualname] = (frozenset(func.argument_keys(param)), *hit)
+                        changed = True
+                        break
+            if not changed:
+                break
+        return wrappers
+
+    def _hands_a_job(self, target: str, key: str, wrappers: dict) -> Optional[tuple[knowledge.JobSource, str]]:
+        """(job source, call) when the argument ``key`` of a call of ``target`` is a job's function:
+        a job start's function argument, or the function argument of a wrapper already found."""
+        if target.startswith("?"):
+            return None  # a call on a receiver bgcheck could not resolve
+        canonical = self.index.canonical(target) or target
+        source = _match(knowledge.JOB_CALLS, canonical)
+        if source is not None:  # matched by method name alone (``x.submit``): as in from_calls, a job
+            spec = source.func  # only when what the callers hand on is a project function
+            if isinstance(spec, tuple) and (key == spec[2] or (key == "" and spec[1] == 0)):
+                return source, _short_call(canonical)
+            return None
+        callee = self.index.resolve_function(canonical)
+        if callee in wrappers and key in wrappers[callee][0]:
+            return wrappers[callee][1], wrappers[callee][2]
+        return None
+
+    def from_call_wrappers(self) -> None:
+        """Functions handed to a call wrapper (``enqueue(send_receipt, order.id)``, ``spawn(poll())``)
+        are jobs of the wrapper's kind; the wrapper's own registration of its parameter gives way to them."""
+        wrappers = self.find_call_wrappers()
+        if not wrappers:
+            return
+        seen: set[tuple] = set()
+        used: set[str] = set()
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            handed = [(t, k, r, False) for t, k, r in func.ref_handoffs] + [(t, k, c, True) for t, k, c in func.call_handoffs]
+            for target, key, value, is_call in handed:
+                wrapper = None if target.startswith("?") else self.index.resolve_function(self.index.canonical(target) or target)
+                if wrapper not in wrappers or wrapper == qualname:
+                    continue
+                keys, source, what = wrappers[wrapper]
+                if key not in keys or is_call != source.awaitable:
+                    continue  # a function where a coroutine is wanted, or the other way round
+                function = self.index.resolve_function(value)
+                if function is None or (is_call and not self.makes_a_coroutine(("call", value, (), ()), function)):
+                    continue  # a library's function, or a plain function's awaitable: nothing known runs
+                if (function, wrapper, summary.path) in seen:
+                    continue
+                seen.add((function, wrapper, summary.path))
+                self.add(source, function, function, summary.path, via=f"wrapper {wrapper} -> {what}")
+                used.add(wrapper)
+        replaced = {id(job) for wrapper in used for job in self.unnamed_in_scope.get(wrapper, ())}
+        self.jobs = [job for job in self.jobs if id(job) not in replaced]
+
     def celery_task_for(self, function: Optional[str]) -> Optional[Job]:
         if function is None:
             return None
@@ -696,6 +763,7 @@ def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     finder.from_classes()
     finder.from_calls()
     finder.from_wrappers()
+    finder.from_call_wrappers()
     finder.from_beat_schedule()
     finder.add_celery_config_limits()
     return finder.jobs
