@@ -285,11 +285,22 @@ def _sleeps(loop: cst.While, ctx: FileContext) -> bool:
 
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found
-            if not found and ctx.resolve_call(node) in knowledge.SLEEP_CALLS:
+            if not found and ctx.resolve_call(node) in knowledge.SLEEP_CALLS and not _yields_only(node, ctx):
                 found = True
 
     walk(loop.body, _Finder())
     return found
+
+
+def _yields_only(sleep: cst.Call, ctx: FileContext) -> bool:
+    """``await asyncio.sleep(0)``: a zero sleep hands the loop to other tasks and waits for nothing
+    (a cooperative yield in a reading loop), so it is not a poll."""
+    positional = [arg for arg in sleep.args if arg.keyword is None]
+    duration = positional[0].value if positional else None
+    for arg in sleep.args:
+        if arg.keyword is not None and arg.keyword.value in ("delay", "seconds", "secs"):
+            duration = arg.value
+    return duration is not None and ctx.fold(duration) == 0
 
 
 def _compares_a_clock(test: cst.BaseExpression, ctx: FileContext) -> bool:
