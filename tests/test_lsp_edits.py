@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from bgcheck.language_server import WorkspaceState  # noqa: E402
+from bgcheck.load.unit import analyse_text, summary_digest  # noqa: E402
 
 WORKERS = (
     "import asyncio\n"
@@ -102,6 +103,10 @@ def _replay(tmp_path: Path, steps: list[tuple[str, str]]) -> int:
         if before is not None and after is not None and after.module.body and before.module.body:
             spliced += any(s is t for s in after.module.body for t in before.module.body)
         assert findings == _fresh(root, texts), text
+        unit = state.units[real]
+        if unit.error is None:  # the summary the index is built from is a fresh analysis's too
+            fresh = analyse_text(unit.path, unit.display, text)
+            assert summary_digest(unit.summary) == summary_digest(fresh.summary)
         reported += sum(len(found) for found in findings.values())
     assert reported  # the comparison covers findings (and their fixes), not only empty lists
     return spliced

@@ -28,7 +28,7 @@ from bgcheck.syntax.flow import left_after
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, call_to_ir, call_target, dotted_name, ref_name, to_ir
 from bgcheck.syntax.positions import CallCounter, call_positions
-from bgcheck.syntax.walk import walk
+from bgcheck.syntax.walk import recorded_walk, replay, walk
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -1146,7 +1146,27 @@ def definition_lines(text: str, module: str, long_strings: list[str] = ()) -> di
     return result
 
 
-def build_summary(module: cst.Module, path: str, module_name: str, is_package: bool, text: Optional[str] = None) -> ModuleSummary:
+def build_summary(
+    module: cst.Module, path: str, module_name: str, is_package: bool, text: Optional[str] = None, walks: Optional[dict] = None
+) -> ModuleSummary:
+    """The module's summary. ``walks`` (the language server's, one per document): top-level
+    statement -> the builder's calls while walking it (walk.recorded_walk), from the previous
+    edit; a statement the edit did not touch (the same node: load/reparse.py) is replayed, not
+    walked. SummaryBuilder's visit methods answer by the node alone (only imports, ``global`` and
+    plain strings skip their children), so a replay is the walk; the module node itself has no
+    visit method. Updated to the module's statements."""
     builder = SummaryBuilder(path, module_name, is_package)
-    walk(module, builder)
+    if walks is None:
+        walk(module, builder)
+        return builder.build(text)
+    current: dict = {}
+    for statement in module.body:
+        calls = walks.get(statement)
+        if calls is None:
+            calls = recorded_walk(statement, builder)
+        else:
+            replay(calls, builder)
+        current[statement] = calls
+    walks.clear()
+    walks.update(current)
     return builder.build(text)

@@ -197,15 +197,21 @@ def _valid_summary_entry(value) -> bool:
 
 
 def analyse_text(
-    path: Path, display: str, text: str, unit: Optional[FileUnit] = None, parse: Optional[Callable[[str], cst.Module]] = None
+    path: Path,
+    display: str,
+    text: str,
+    unit: Optional[FileUnit] = None,
+    parse: Optional[Callable[[str], cst.Module]] = None,
+    walks: Optional[dict] = None,
 ) -> FileUnit:
     """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
-    this with the editor's unsaved text, and its own ``parse`` (libcst's parse_module, or a
-    splice of the edited statement into the previous module: load/reparse.py).
+    this with the editor's unsaved text, its own ``parse`` (libcst's parse_module, or a splice
+    of the edited statement into the previous module: load/reparse.py) and the summary walks of
+    the previous edit's statements (``walks``: see summary.build_summary).
     Whatever goes wrong is this file's BG000, never the run's."""
     unit = unit or FileUnit(path=path, display=display)
     try:
-        return _analyse_text(path, display, text, unit, parse)
+        return _analyse_text(path, display, text, unit, parse, walks)
     except Exception as exc:
         return failed(unit, "analysing", exc)
     except MemoryError:
@@ -221,7 +227,9 @@ def failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
     return unit
 
 
-def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Optional[Callable[[str], cst.Module]] = None) -> FileUnit:
+def _analyse_text(
+    path: Path, display: str, text: str, unit: FileUnit, parse: Optional[Callable[[str], cst.Module]] = None, walks: Optional[dict] = None
+) -> FileUnit:
     import libcst as cst
 
     from bgcheck.load.summary import build_summary
@@ -249,7 +257,7 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
         return unit
     name, is_package = module_name(path)
     try:
-        unit.summary = build_summary(module, display, name, is_package, text)
+        unit.summary = build_summary(module, display, name, is_package, text, walks)
     except RecursionError:
         unit.error = too_deep(display, text, "analyse")
         return unit
