@@ -302,6 +302,91 @@ def test_after_a_first_run_a_comment_rechecks_only_its_file(tmp_path, monkeypatc
     assert runs.parsed == [rel] and runs.checked == [rel]
 
 
+def _count_builds(monkeypatch) -> list:
+    """The project indexes built (model/build.py build_index) from now on, one item each."""
+    from bgcheck.model import build
+
+    built: list = []
+    real = build.build_index
+
+    def build_index(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build, "build_index", build_index)
+    return built
+
+
+TASK_WITH_A_LOCAL = CELERY_PROJECT["proj/tasks.py"].replace("return billing.charge(order_id)", "attempts = 1\n            return billing.charge(order_id)")
+
+
+def test_an_edit_that_changes_no_summary_restores_the_project_models(celery_project, monkeypatch):
+    """A comment, or a local bound to another value: every summary digest is as before, so the
+    stored models serve the run (no index is built) and only the edited file is checked."""
+    runs = celery_project
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)
+    runs.write("proj/tasks.py", TASK_WITH_A_LOCAL)
+    runs.cached()
+    built = _count_builds(monkeypatch)
+    for rel, source in (
+        ("proj/unrelated.py", CELERY_PROJECT["proj/unrelated.py"].replace("a comment", "another comment")),
+        ("proj/tasks.py", TASK_WITH_A_LOCAL.replace("attempts = 1", "attempts = 2")),
+        ("proj/tasks.py", TASK_WITH_A_LOCAL.replace("attempts = 1", "attempts = 'many'")),
+    ):
+        runs.write(rel, source)
+        built.clear()
+        assert found(runs.check()[1], "BG603") == TASK_BG603
+        assert runs.checked == [rel] and built == []
+        runs.cached()  # and the same as a --no-cache run
+
+
+# Edits that change what the project models are built from: each must build them again (and
+# report what a --no-cache run reports), and undoing it (but for a comment) restores the first
+# run's models.
+MODEL_EDITS = {
+    "a new call": ("proj/billing.py", BILLING_MOVES_MONEY),
+    "a new job": ("proj/unrelated.py", """
+        from proj.celery import app
+
+
+        @app.task
+        def helper():
+            return 1  # a comment
+        """),
+    "a changed setting": ("proj/celery.py", CELERY_PROJECT["proj/celery.py"] + "app.conf.task_acks_late = True\n"),
+    "a deleted file": ("proj/billing.py", None),
+    "a new file": ("proj/extra.py", "from proj import billing\n\ndef f():\n    return billing.charge(1)\n"),
+    "lines moved": ("proj/tasks.py", "\n\n" + CELERY_PROJECT["proj/tasks.py"]),
+    "a configured job decorator": ("pyproject.toml", CELERY_CONFIG + "\n[tool.bgcheck]\njob-decorators = [\"proj.unrelated.helper\"]\n"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(MODEL_EDITS))
+def test_an_edit_to_what_the_models_are_built_from_builds_them_again(celery_project, monkeypatch, edit):
+    runs = celery_project
+    reference = runs.cached()
+    built = _count_builds(monkeypatch)
+    rel, source = MODEL_EDITS[edit]
+    path = runs.root / rel
+    original = path.read_text(encoding="utf-8") if path.exists() else None
+    if source is None:
+        path.unlink()
+    else:
+        runs.write(rel, source)
+    built.clear()
+    outcome = runs.check()
+    assert built == [1]  # the models of the edited project, built
+    assert outcome == runs.fresh()
+    if original is None:
+        path.unlink()
+    else:  # undone, with a comment: bytes no run saw, the first run's summaries and settings
+        path.write_text(original + "\n# undone\n", encoding="utf-8")
+    built.clear()
+    assert runs.check() == reference
+    assert built == []  # the first run's models, restored
+    assert runs.fresh() == reference
+
+
 def test_interface_hashes_kept_in_the_cache_are_those_of_the_summaries(celery_project):
     """The result keys read each unchanged summary's interface hash back from the cache (one
     entry): every hash kept is the one its summary gives, an edit that changes an interface
@@ -327,6 +412,8 @@ def test_interface_hashes_kept_in_the_cache_are_those_of_the_summaries(celery_pr
     entry = entries(runs.root / CACHE_DIR_NAME, "interfaces")
     assert len(entry) == 1
     entry[0].write_bytes(entry[0].read_bytes().replace(b'"', b"'"))  # no longer JSON: a miss, rewritten
+    for models in entries(runs.root / CACHE_DIR_NAME, "models"):
+        models.unlink()  # else the first run's models, with its import closures, serve the summaries restored below
     runs.write("proj/billing.py", CELERY_PROJECT["proj/billing.py"] + "# restored\n")  # bytes no earlier run saw
     assert found(runs.cached()[1], "BG603") == []
     assert check_hashes() == before
@@ -827,7 +914,7 @@ def entry_header(path: Path, kind: str) -> bytes:
 
 
 def all_entries(cache_dir: Path) -> list[tuple[str, Path]]:
-    return [(kind, path) for kind in ("summaries", "digests", "results", "bundles") for path in entries(cache_dir, kind)]
+    return [(kind, path) for kind in ("summaries", "digests", "results", "bundles", "models") for path in entries(cache_dir, kind)]
 
 
 def _swap_types(value):
@@ -927,7 +1014,7 @@ def test_damaged_entries_are_ignored_and_rewritten(celery_project, how):
     reference = runs.cached()
     cache_dir = runs.root / CACHE_DIR_NAME
     damaged = _damage(cache_dir, how)
-    assert damaged == 16  # 5 summaries, 5 digests, 5 results, 1 bundle
+    assert damaged == 17  # 5 summaries, 5 digests, 5 results, 1 bundle, 1 models
 
     assert runs.cached() == reference  # no crash, no hang, same report
     assert len(runs.parsed) == 5 and len(runs.checked) == 5  # nothing damaged was trusted

@@ -1,6 +1,6 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Seven kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
+Eight kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
 each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 
 * ``summaries``: a file's phase-1 result (its summary, or its BG000, and the summary's
@@ -20,6 +20,11 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
   encode every unchanged summary again.
 * ``warnings``: the run's warnings about configured runtimes that match no job or lock, under
   the project key: a run that changed nothing does not build the index to repeat them.
+* ``models``: the project models (model/persist.py), under the digest of every summary digest
+  and the settings they are built from, with the project-fact digests and import-closure hashes
+  the run derived from them: a run whose summaries are all as before (an edited comment, a
+  local bound to another value) restores them instead of building the index, and reads a
+  summary only when a check asks for it.
 
 A file's diagnostics can depend on any other module (a callee starts moving
 money, a settings module turns on ``acks_late``), so the facts that cross files

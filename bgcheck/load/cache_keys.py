@@ -47,18 +47,27 @@ def project_key(static: str, units) -> str:
     return digest(static, sorted((u.display, u.content_key, u.summary_digest) for u in units))
 
 
-def file_keys(units, facts: str, static: str, cache=None) -> dict[str, str]:
+def file_keys(units, facts: str, static: str, cache=None, closures: Optional[dict] = None) -> dict[str, str]:
     """Each file's result key: its own bytes, the interfaces of the project modules it imports
     (transitively: names resolve through them), and the project-wide facts every rule consults
     (jobs, job code, shutdown paths, locks, money chains, Celery settings, ...). An edit that
     changes none of these for a file leaves its cached result valid. ``facts``: model/facts.py's digest.
-    ``cache``: where the interface hashes of the last run's summaries are kept (``interface_hashes``)."""
-    closures = import_closure_hashes(units, interface_hashes(units, cache))
+    ``cache``: where the interface hashes of the last run's summaries are kept (``interface_hashes``).
+    ``closures``: ``closure_hashes`` of these units, when known (kept with the project models)."""
+    if closures is None:
+        closures = closure_hashes(units, cache)
     keys = {}
     for unit in units:
-        if unit.summary is not None and unit.content_key:
-            keys[unit.display] = digest(unit.content_key, static, facts, closures[unit.summary.module])
+        if unit.error is None and unit.content_key and unit.display in closures:
+            keys[unit.display] = digest(unit.content_key, static, facts, closures[unit.display])
     return keys
+
+
+def closure_hashes(units, cache=None) -> dict[str, int]:
+    """display path -> the hash of the interfaces its module imports (``import_closure_hashes``),
+    for every unit with a summary and a content key."""
+    closures = import_closure_hashes(units, interface_hashes(units, cache))
+    return {unit.display: closures[unit.summary.module] for unit in units if unit.summary is not None and unit.content_key}
 
 
 def interface(summary: ModuleSummary) -> bytes:

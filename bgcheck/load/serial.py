@@ -399,10 +399,10 @@ FUNCTION_FIELDS = (
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
 
 
-def _function_to_data(f: FunctionSummary, add) -> list:
+def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list:
     return [
         f.qualname, f.name, f.is_async, f.class_qualname, [add(d) for d in f.decorators], list(f.calls),
-        _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()}, list(f.params), f.line, f.endless_loop,
+        _sites_to_data(f.call_sites, f.calls), {name: add(ir) for name, ir in f.locals.items()} if with_locals else {}, list(f.params), f.line, f.endless_loop,
         f.is_generator, list(f.calls_after_yield), _triples_to_data(f.param_handoffs),
         _triples_to_data(f.call_handoffs), add(f.returns), _contexts_to_data(f.call_contexts, add),
         [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls], _triples_to_data(f.ref_handoffs),
@@ -442,8 +442,9 @@ def _class_to_data(c: ClassSummary, add) -> list:
     ]
 
 
-def summary_to_data(summary: ModuleSummary) -> list:
-    """A ModuleSummary as plain data (raises DataError on anything it cannot represent)."""
+def summary_to_data(summary: ModuleSummary, with_locals: bool = True) -> list:
+    """A ModuleSummary as plain data (raises DataError on anything it cannot represent).
+    ``with_locals``: False leaves out the functions' local bindings (summary_bytes)."""
     table = IRTable()
     add = table.add
     for mapping, kind in ((summary.functions, "function"), (summary.classes, "class")):
@@ -457,7 +458,7 @@ def summary_to_data(summary: ModuleSummary) -> list:
         summary.is_package,
         dict(summary.imports),
         {name: add(ir) for name, ir in summary.constants.items()},
-        [_function_to_data(f, add) for f in summary.functions.values()],
+        [_function_to_data(f, add, with_locals) for f in summary.functions.values()],
         [_class_to_data(c, add) for c in summary.classes.values()],
         list(summary.module_calls),
         _sites_to_data(summary.module_call_sites, summary.module_calls),
@@ -645,10 +646,11 @@ def dumps(data: Any) -> bytes:
     return json.dumps(data, ensure_ascii=True, separators=(",", ":"), check_circular=False).encode("ascii")
 
 
-def summary_bytes(summary: ModuleSummary) -> bytes:
-    """A summary's canonical encoding: equal summaries give equal bytes (a digest is made of these)."""
+def summary_bytes(summary: ModuleSummary, with_locals: bool = True) -> bytes:
+    """A summary's canonical encoding: equal summaries give equal bytes (a digest is made of these).
+    ``with_locals``: False leaves out the functions' local bindings (load/unit.py: summary_digest)."""
     try:
-        return dumps(summary_to_data(summary))
+        return dumps(summary_to_data(summary, with_locals))
     except (TypeError, ValueError) as exc:  # DataError is a ValueError
         raise DataError(str(exc)) from None
 
@@ -758,6 +760,19 @@ def _warnings_from_data(data) -> list:
     return [_str(item) for item in data]
 
 
+def _models_to_data(value: dict) -> dict:
+    """The project models, already plain data (model/persist.py encodes and checks them)."""
+    if type(value) is not dict:
+        raise DataError("models are a map")
+    return value
+
+
+def _models_from_data(data) -> dict:
+    if type(data) is not dict:
+        raise DataError("models are a map")
+    return data
+
+
 # kind -> (to plain data, from plain data)
 ENTRY_CODECS = {
     "summaries": (_summary_entry_to_data, _summary_entry_from_data),
@@ -767,4 +782,5 @@ ENTRY_CODECS = {
     "states": (_states_to_data, _states_from_data),
     "interfaces": (_interfaces_to_data, _interfaces_from_data),
     "warnings": (_warnings_to_data, _warnings_from_data),
+    "models": (_models_to_data, _models_from_data),
 }

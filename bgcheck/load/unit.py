@@ -174,10 +174,15 @@ def ensure_summary(unit: FileUnit, cache) -> FileUnit:
 
 
 def summary_digest(summary: ModuleSummary) -> str:
-    """The digest of a summary's canonical encoding (the one the cache stores): the same for
-    equal summaries, whichever objects hold them (built here, or read back from the cache)."""
+    """The digest of a summary's canonical encoding (the one the cache stores) but for the
+    functions' local bindings: the same for equal summaries, whichever objects hold them (built
+    here, or read back from the cache). Local bindings resolve names only in the file's own
+    summary and check (load/summary.py, rules/checker.py), whose results the file's content key
+    already covers; no other file and no project model reads them. So an edit that only binds a
+    local differently (``retries = 3`` -> ``retries = 4``) leaves the digest, and everything
+    built from the digests (the project models, model/persist.py), as it was."""
     try:
-        return digest(serial.summary_bytes(summary))
+        return digest(serial.summary_bytes(summary, with_locals=False))
     except serial.DataError:  # cannot be stored either: a digest no later run will match
         return digest(os.urandom(16))
 

@@ -13,7 +13,7 @@ declare, or on a member that is in neither table.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Optional
 
 from bgcheck.load import serial
 from bgcheck.load.cache import digest
@@ -207,9 +207,18 @@ def fact_values(index: ProjectIndex, names: Iterable[str]) -> list[tuple[str, ob
     return [(name, FACTS[name](index)) for name in names]
 
 
-def facts_digest(index: ProjectIndex, names: Iterable[str]) -> str:
-    """A digest of these project facts (those the enabled rules declare: rules.facts_read), part of
-    each file's result key."""
-    values = fact_values(index, sorted(set(names)))
+def fact_digest(index: ProjectIndex, name: str) -> str:
+    """A digest of one project fact's value."""
     # repr, not pickle: a pickle's bytes depend on which equal strings are one object
-    return digest(repr(values).encode("utf-8", "surrogatepass"))
+    return digest(name, repr(FACTS[name](index)).encode("utf-8", "surrogatepass"))
+
+
+def facts_digest(index: ProjectIndex, names: Iterable[str], known: Optional[dict] = None) -> str:
+    """A digest of these project facts (those the enabled rules declare: rules.facts_read), part of
+    each file's result key. ``known``: fact name -> ``fact_digest`` already computed on this index
+    (model/persist.py keeps them with the models); the others are computed and added to it."""
+    known = {} if known is None else known
+    for name in sorted(set(names)):
+        if name not in known:
+            known[name] = fact_digest(index, name)
+    return digest("facts", [(name, known[name]) for name in sorted(set(names))])

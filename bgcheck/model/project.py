@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cached_property
 import functools
 from collections import deque
-from typing import Callable, Container, Iterable, Iterator, Optional
+from typing import Callable, Container, Iterable, Iterator, Mapping, Optional
 
 from bgcheck.syntax import ir as irmod
 from bgcheck import knowledge
@@ -34,18 +34,21 @@ class ProjectIndex:
 
     MODELS: tuple[str, ...] = ()  # the fields set_model may set, once each (Project's models)
 
-    def __init__(self, summaries: Iterable[ModuleSummary]) -> None:
-        self.modules: dict[str, ModuleSummary] = {}
-        for summary in sorted(summaries, key=lambda s: s.path):
-            # Two files can claim one module name (scripts outside packages): first wins.
-            self.modules.setdefault(summary.module, summary)
-        self.functions: dict[str, tuple[ModuleSummary, FunctionSummary]] = {}
-        self.classes: dict[str, tuple[ModuleSummary, ClassSummary]] = {}
-        for summary in self.modules.values():
-            for qualname, func in summary.functions.items():
-                self.functions[qualname] = (summary, func)
-            for qualname, cls in summary.classes.items():
-                self.classes[qualname] = (summary, cls)
+    def __init__(self, summaries: Iterable[ModuleSummary], catalog: Optional["Catalog"] = None) -> None:
+        if catalog is not None:  # the summaries are read when first asked for (model/persist.py)
+            self.modules, self.functions, self.classes = catalog.modules, catalog.functions, catalog.classes
+        else:
+            self.modules = {}
+            for summary in sorted(summaries, key=lambda s: s.path):
+                # Two files can claim one module name (scripts outside packages): first wins.
+                self.modules.setdefault(summary.module, summary)
+            self.functions = {}
+            self.classes = {}
+            for summary in self.modules.values():
+                for qualname, func in summary.functions.items():
+                    self.functions[qualname] = (summary, func)
+                for qualname, cls in summary.classes.items():
+                    self.classes[qualname] = (summary, cls)
         self._canonical_cache: dict[str, str] = {}
         self._resolved: dict[Optional[str], Optional[str]] = {}  # call target -> project function (resolve_function)
         self._callees: dict[str, tuple[str, ...]] = {}  # qualname -> the project functions it calls (callees)
@@ -646,3 +649,81 @@ def _mentions(ir, holder: str) -> bool:
         stack.extend(irmod.sub_nodes(node))
     return False
 
+
+class _LazyModules(Mapping):
+    """module name -> its summary, read on first use (``load``); iterated in the index's order."""
+
+    def __init__(self, names: Iterable[str], load: Callable[[str], ModuleSummary]) -> None:
+        self._names = {name: None for name in names}
+        self._loaded: dict[str, ModuleSummary] = {}
+        self._load = load
+
+    def __getitem__(self, name: str) -> ModuleSummary:
+        summary = self._loaded.get(name)
+        if summary is None:
+            if name not in self._names:
+                raise KeyError(name)
+            summary = self._loaded[name] = self._load(name)
+        return summary
+
+    def get(self, name, default=None):
+        return self[name] if name in self._names else default
+
+    def __contains__(self, name) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+class _LazyMembers(Mapping):
+    """function (or class) qualname -> (its module's summary, its summary), the module read on first use."""
+
+    def __init__(self, where: dict[str, str], modules: _LazyModules, kind: str) -> None:
+        self._where = where  # qualname -> module name, in the index's order
+        self._modules = modules
+        self._kind = kind  # "functions" or "classes"
+
+    def __getitem__(self, qualname: str):
+        summary = self._modules[self._where[qualname]]
+        return summary, getattr(summary, self._kind)[qualname]
+
+    def get(self, qualname, default=None):
+        return self[qualname] if qualname in self._where else default
+
+    def __contains__(self, qualname) -> bool:
+        return qualname in self._where
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
+class Catalog:
+    """What ``ProjectIndex.__init__`` makes of the summaries (modules, functions, classes) without
+    the summaries: names in the index's order, each summary read when first asked for.
+    ``order``: (module name, its function qualnames, its class qualnames) in the index's module
+    order; ``load``: module name -> its summary (the same summary the names came from)."""
+
+    def __init__(self, order: Iterable[tuple[str, Iterable[str], Iterable[str]]], load: Callable[[str], ModuleSummary]) -> None:
+        order = list(order)
+        self.modules = _LazyModules((name for name, _f, _c in order), load)
+        functions: dict[str, str] = {}
+        classes: dict[str, str] = {}
+        for name, function_names, class_names in order:
+            for qualname in function_names:  # a later module's qualname wins, at the first one's place (as a dict)
+                functions[qualname] = name
+            for qualname in class_names:
+                classes[qualname] = name
+        self.functions = _LazyMembers(functions, self.modules, "functions")
+        self.classes = _LazyMembers(classes, self.modules, "classes")
+
+
+def catalog_order(index: ProjectIndex) -> list[tuple[str, list[str], list[str]]]:
+    """The index's modules in order, each with its function and class qualnames (a Catalog's ``order``)."""
+    return [(name, list(summary.functions), list(summary.classes)) for name, summary in index.modules.items()]

@@ -242,15 +242,68 @@ class _Phase2:
         self.found: dict[str, list[Diagnostic]] = {}
         self._index: Optional[ProjectIndex] = None
         self.project_key = ""  # set by run() when there is a cache
+        self.model_key = ""  # the key of the stored project models (model/persist.py)
+        self.restored = None  # a persist.Restored: the index came from stored models
+        self.models_storable = False  # the index was built here, and no summary broke it
 
     def index(self) -> ProjectIndex:
         from bgcheck.model.build import build_index_isolated
 
         if self._index is None:
+            self._index = self.restored_index()
+        if self._index is None:
             for unit in self.units:
                 ensure_summary(unit, self.cache)
+            errors = sum(unit.error is not None for unit in self.units)
             self._index = build_index_isolated(self.units, self.config, console_scripts(self.config.root), self.runtimes)
+            # the models of a run where a summary broke them are not kept (its BG000 comes from building them)
+            self.models_storable = errors == sum(unit.error is not None for unit in self.units)
         return self._index
+
+    def restored_index(self) -> Optional[ProjectIndex]:
+        """The index from the models an earlier run stored for the same summaries and settings
+        (model/persist.py), summaries read as they are asked for; None when there are none. Not
+        for worker processes (a lazy index stays in this process)."""
+        if self.cache is None or self.pool is not None:
+            return None
+        from bgcheck.load.serial import DataError
+        from bgcheck.model import persist
+
+        self.model_key = persist.model_key(self.units, self.config, console_scripts(self.config.root), self.runtimes)
+        data = self.cache.get("models", self.model_key)
+        if data is None:
+            return None
+        by_display = {unit.display: unit for unit in self.units if unit.error is None}
+
+        def load(display: str):
+            unit = by_display.get(display)
+            return ensure_summary(unit, self.cache).summary if unit is not None else None
+
+        try:
+            self.restored = persist.Restored(data, load, self.runtimes)
+        except (DataError, TypeError, ValueError, KeyError, RecursionError):  # not an entry of the right shape: built again
+            self.cache.discard()
+            return None
+        return self.restored.index
+
+    def store_models(self, facts: dict, closures: dict) -> None:
+        """Keep the models built in this run (or the facts a restored entry lacked) for the next."""
+        from bgcheck.load.serial import DataError
+        from bgcheck.model import persist
+
+        if self.restored is not None and set(facts) <= set(self.restored.facts):
+            return
+        if self.restored is None and not self.models_storable:
+            return
+        if not self.model_key:
+            self.model_key = persist.model_key(self.units, self.config, console_scripts(self.config.root), self.runtimes)
+        try:
+            if self.restored is not None:
+                self.cache.put("models", self.model_key, self.restored.with_facts(facts))
+            else:
+                self.cache.put("models", self.model_key, persist.encode_project(self._index, facts, closures))
+        except (DataError, TypeError, ValueError, RecursionError):
+            pass  # a model holds what cannot be stored: built again next time
 
     def reported(self, unit: FileUnit) -> bool:
         return self.report_for is None or unit.display in self.report_for
@@ -278,8 +331,12 @@ class _Phase2:
             from bgcheck.model.facts import facts_digest
             from bgcheck.rules import facts_read
 
-            facts = facts_digest(self.index(), facts_read(self.codes))  # the facts the enabled rules read
-            file_keys = cache_keys.file_keys(self.units, facts, static, self.cache)
+            index = self.index()
+            known = dict(self.restored.facts) if self.restored is not None else {}
+            facts = facts_digest(index, facts_read(self.codes), known)  # the facts the enabled rules read
+            closures = self.restored.closures if self.restored is not None else cache_keys.closure_hashes(self.units, self.cache)
+            file_keys = cache_keys.file_keys(self.units, facts, static, self.cache, closures)
+            self.store_models(known, closures)
         to_check = self.from_cache(bundle, file_keys)
         raw_results = self.check(to_check, file_keys) if to_check else {}
         if self.cache is not None and bundle is None and self.report_for is None:
@@ -352,6 +409,7 @@ class _Phase2:
                 self.report_error(unit)
         to_check = [unit for unit in to_check if unit.error is None]
         for unit in to_check:
+            ensure_summary(unit, self.cache)  # an index restored from stored models reads no summary it is not asked for
             ensure_text(unit)
             unit.index = index
         if self.pool is not None:

@@ -1,0 +1,276 @@
+"""The project models as plain data, for the cache: a run whose summaries are those of an earlier
+run (an edit inside a function that changed no summary, a file's comment) restores the models
+instead of building them again, and reads a summary only when something asks for it.
+
+The models are a function of the summaries (every field but the functions' local bindings, which
+only the file's own check reads: load/unit.py summary_digest) and of the settings they are built
+with (the configuration, the entry points, the runtimes), so ``model_key`` is a digest of exactly
+these: the same key, the same models. What is stored: the catalog (each module with its functions
+and classes, in the index's order; project.py Catalog), every model of ``Project.MODELS`` but
+those made from others (``job_roots``, from the jobs) or from the settings (``runtimes``), the job
+code, and what a run derived from the models: the digest of each project fact it computed
+(model/facts.py) and each module's import-closure hash (load/cache_keys.py). A fact a later run
+needs and the entry lacks is computed then, on the restored index.
+
+The encoding is generic but closed: values are None, booleans, numbers, strings, tuples, lists,
+sets, dicts and instances of the dataclasses and enums listed in ``_CLASSES``, the UNKNOWN of
+folding, and lock APIs of knowledge.LOCK_APIS by position. Anything else cannot be stored (the
+entry is not written); on the way back, anything not of these shapes is a DataError (a miss: the
+models are built again). Nothing in an entry names code to run.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import enum
+import typing
+from typing import Any, Callable, Optional, Union
+
+from bgcheck import knowledge
+from bgcheck.load.cache import digest
+from bgcheck.load.serial import DataError
+from bgcheck.load.summary import ModuleSummary
+from bgcheck.model.build import Project
+from bgcheck.model.celery_config import CeleryConfig, Setting
+from bgcheck.model.execution import ExecutionModel
+from bgcheck.model.jobs import Job, Schedule, job_roots
+from bgcheck.model.locks import Expiry, LockSite
+from bgcheck.model.money import Link, MoneyModel
+from bgcheck.model.project import Catalog, catalog_order
+from bgcheck.model.shutdown import EntryPoint, ShutdownModel, ShutdownRoot
+from bgcheck.model.transactions import Step, TransactionModel
+from bgcheck.syntax.ir import UNKNOWN, TimeDelta
+
+ENTRY_VERSION = 1
+_CLASSES: dict[str, type] = {
+    cls.__qualname__: cls
+    for cls in (CeleryConfig, Setting, ExecutionModel, Job, Schedule, LockSite, Link, MoneyModel, EntryPoint, ShutdownModel,
+                ShutdownRoot, Step, TransactionModel, TimeDelta)
+}
+_ENUMS: dict[str, type] = {Expiry.__qualname__: Expiry}
+# Models a restored index makes again rather than reading: from the jobs, from the run's settings.
+_DERIVED = ("job_roots", "runtimes")
+_STORED = tuple(name for name in Project.MODELS if name not in _DERIVED)
+
+
+def model_key(units, config, scripts: Optional[dict], runtimes: Optional[dict]) -> str:
+    """What the models are built from: every analysed file's summary digest (and where it is),
+    the configuration, the entry points and the runtimes."""
+    return digest(
+        "project models", ENTRY_VERSION, config, sorted((scripts or {}).items()),
+        sorted((k, v.seconds, v.source) for k, v in (runtimes or {}).items()),
+        sorted((u.display, u.summary_digest) for u in units if u.error is None),
+    )
+
+
+# ---------------------------------------------------------------------------
+# values
+
+
+def _encode(value: Any) -> Any:
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return value
+    if kind is int:
+        return ["i", str(value)] if abs(value) >= 2**53 else value
+    if kind is float:
+        return ["f", value.hex()]
+    if kind is tuple:
+        return ["t", [_encode(item) for item in value]]
+    if kind is list:
+        return ["l", [_encode(item) for item in value]]
+    if kind is set or kind is frozenset:
+        return ["s" if kind is set else "fs", [_encode(item) for item in value]]
+    if kind is dict:
+        return ["d", [[_encode(k), _encode(v)] for k, v in value.items()]]
+    if kind is bytes:
+        return ["b", value.decode("latin-1")]
+    if value is UNKNOWN:
+        return ["u"]
+    if isinstance(value, enum.Enum) and _ENUMS.get(kind.__qualname__) is kind:
+        return ["e", kind.__qualname__, value.name]
+    if kind is knowledge.LockApi:
+        for position, api in enumerate(knowledge.LOCK_APIS):
+            if api is value:
+                return ["k", position]
+        raise DataError("a lock API outside knowledge.LOCK_APIS")
+    if _CLASSES.get(kind.__qualname__) is kind:
+        fields = dataclasses.fields(value)
+        if not all(f.init for f in fields):
+            raise DataError(f"{kind.__qualname__} has a field its constructor does not take")
+        return ["c", kind.__qualname__, [_encode(getattr(value, f.name)) for f in fields]]
+    raise DataError(f"cannot store a {kind.__name__}")
+
+
+def _decode(data: Any) -> Any:
+    kind = type(data)
+    if data is None or kind is bool or kind is str or kind is int:
+        return data
+    if kind is not list or not data or type(data[0]) is not str:
+        raise DataError("not a stored value")
+    tag, rest = data[0], data[1:]
+    if tag in ("t", "l", "s", "fs") and len(rest) == 1 and type(rest[0]) is list:
+        items = [_decode(item) for item in rest[0]]
+        return {"t": tuple, "l": list, "s": set, "fs": frozenset}[tag](items)
+    if tag == "d" and len(rest) == 1 and type(rest[0]) is list:
+        out = {}
+        for pair in rest[0]:
+            if type(pair) is not list or len(pair) != 2:
+                raise DataError("a map item is not a pair")
+            out[_decode(pair[0])] = _decode(pair[1])
+        return out
+    if tag == "i" and len(rest) == 1 and type(rest[0]) is str and len(rest[0]) <= 100:
+        return int(rest[0])
+    if tag == "f" and len(rest) == 1 and type(rest[0]) is str and len(rest[0]) <= 40:
+        return float.fromhex(rest[0])
+    if tag == "b" and len(rest) == 1 and type(rest[0]) is str:
+        return rest[0].encode("latin-1")
+    if tag == "u" and not rest:
+        return UNKNOWN
+    if tag == "e" and len(rest) == 2 and rest[0] in _ENUMS and type(rest[1]) is str:
+        try:
+            return _ENUMS[rest[0]][rest[1]]
+        except KeyError:
+            raise DataError("not a member") from None
+    if tag == "k" and len(rest) == 1 and type(rest[0]) is int and 0 <= rest[0] < len(knowledge.LOCK_APIS):
+        return knowledge.LOCK_APIS[rest[0]]
+    if tag == "c" and len(rest) == 2 and rest[0] in _CLASSES and type(rest[1]) is list:
+        cls = _CLASSES[rest[0]]
+        fields = dataclasses.fields(cls)
+        if len(rest[1]) != len(fields):
+            raise DataError(f"{rest[0]} with {len(rest[1])} fields")
+        values = {f.name: _decode(value) for f, value in zip(fields, rest[1])}
+        hints = _hints(cls)
+        for name, value in values.items():
+            if not _fits(value, hints[name]):
+                raise DataError(f"{rest[0]}.{name} is not of its type")
+        return cls(**values)
+    raise DataError(f"unknown stored value {tag!r}")
+
+
+_HINTS: dict[type, dict] = {}
+
+
+def _hints(cls: type) -> dict:
+    """A class's field annotations, resolved (once)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Is ``value`` of the annotated type (containers item by item; an unparameterised one by its kind only)?"""
+    if hint is Any or hint is object:
+        return True
+    if hint is type(None):
+        return value is None
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Union:
+        return any(_fits(value, arg) for arg in args)
+    if origin is None:
+        if hint is float:
+            return type(value) in (float, int)
+        if hint is int or hint is bool:
+            return type(value) is hint
+        return isinstance(value, hint) if isinstance(hint, type) else True
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_fits(item, args[0]) for item in value)
+        return not args or (len(args) == len(value) and all(_fits(item, arg) for item, arg in zip(value, args)))
+    if origin in (list, set, frozenset):
+        return type(value) is origin and (not args or all(_fits(item, args[0]) for item in value))
+    if origin in (dict, collections.abc.Mapping):
+        return type(value) is dict and (not args or all(_fits(k, args[0]) and _fits(v, args[1]) for k, v in value.items()))
+    return isinstance(value, origin)
+
+
+# ---------------------------------------------------------------------------
+# the entry
+
+
+def encode_project(index: Project, facts: dict, closures: dict) -> dict:
+    """The stored form of a built index (``facts``: fact name -> digest; ``closures``: module ->
+    import-closure hash). Raises DataError when a model holds what cannot be stored."""
+    return {
+        "version": ENTRY_VERSION,
+        "catalog": [[name, functions, classes] for name, functions, classes in catalog_order(index)],
+        "paths": [summary.path for summary in index.modules.values()],
+        "models": [[name, _encode(getattr(index, name))] for name in _STORED],
+        "job_code": _encode(dict(index.job_code)),
+        "facts": dict(facts),
+        "closures": {name: str(value) for name, value in closures.items()},
+    }
+
+
+class Restored:
+    """A stored entry, decoded: the index (summaries read through ``load``) and what the run that
+    stored it derived from it."""
+
+    def __init__(self, data: Any, load: Callable[[str], ModuleSummary], runtimes: Optional[dict]) -> None:
+        """``load``: display path -> that file's summary."""
+        if type(data) is not dict or data.get("version") != ENTRY_VERSION:
+            raise DataError("not a models entry of this version")
+        paths = data.get("paths")
+        if type(paths) is not list or not all(type(p) is str for p in paths):
+            raise DataError("no paths")
+        self.index = _restore_index(data, paths, load, runtimes)
+        self.data = data
+        self.facts = _str_map(data.get("facts"), "facts")
+        closures = _str_map(data.get("closures"), "closures")
+        if not all(value.isdigit() and len(value) <= 40 for value in closures.values()):
+            raise DataError("a closure hash is not a number")
+        self.closures = {name: int(value) for name, value in closures.items()}
+
+    def with_facts(self, facts: dict) -> dict:
+        """The entry again, with these fact digests (a run computed facts it lacked)."""
+        return {**self.data, "facts": dict(facts)}
+
+
+def _summary_of(summary: Optional[ModuleSummary], module: str) -> ModuleSummary:
+    if summary is None or summary.module != module:  # the key says this cannot be: a bug, not a miss
+        raise RuntimeError(f"the stored models name module {module!r}, which its file's summary is not")
+    return summary
+
+
+def _str_map(value, what: str) -> dict:
+    if type(value) is not dict or not all(type(v) is str for v in value.values()):
+        raise DataError(f"{what} are not a map of strings")
+    return value
+
+
+def _restore_index(data: dict, paths: list, load, runtimes: Optional[dict]) -> Project:
+    catalog = data.get("catalog")
+    if type(catalog) is not list or len(catalog) != len(paths):
+        raise DataError("no catalog")
+    order = []
+    for row in catalog:
+        if type(row) is not list or len(row) != 3 or type(row[0]) is not str or type(row[1]) is not list or type(row[2]) is not list:
+            raise DataError("a catalog row is not (module, functions, classes)")
+        if not all(type(q) is str for q in row[1]) or not all(type(q) is str for q in row[2]):
+            raise DataError("a qualname is not a string")
+        order.append((row[0], row[1], row[2]))
+    models = data.get("models")
+    if type(models) is not list or [row[0] if type(row) is list and len(row) == 2 else None for row in models] != list(_STORED):
+        raise DataError("not the models of this version")
+    values = {name: _decode(value) for name, value in models}
+    hints = _hints(Project)
+    for name, value in values.items():
+        if not _fits(value, hints[name]):
+            raise DataError(f"the {name} model is not of its type")
+    where = {row[0]: path for row, path in zip(order, paths)}
+    index = Project((), Catalog(order, lambda module: _summary_of(load(where[module]), module)))
+    for name in Project.MODELS:  # in build_index's order
+        if name == "job_roots":
+            index.set_model(name, job_roots(values["jobs"]))
+        elif name == "runtimes":
+            index.set_model(name, dict(runtimes or {}))
+        else:
+            index.set_model(name, values[name])
+    job_code = _decode(data.get("job_code"))
+    if type(job_code) is not dict or not all(type(k) is str and type(v) is str for k, v in job_code.items()):
+        raise DataError("job code is not a map of names")
+    index.__dict__["job_code"] = job_code  # the cached_property's value, as the built index computed it
+    return index.seal()
