@@ -340,6 +340,29 @@ def test_an_edit_that_changes_no_summary_restores_the_project_models(celery_proj
         runs.cached()  # and the same as a --no-cache run
 
 
+def test_unchanged_results_come_from_the_last_bundle_in_one_read(celery_project, monkeypatch):
+    """After an edit, the files whose result keys are unchanged take their results from the last
+    bundle's ("recent", one entry); only the edited file's own entry is looked up (a miss)."""
+    runs = celery_project
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)
+    runs.cached()
+    read: list[str] = []
+    real_get = Cache.get
+
+    def get(self, kind, key, counted=True):
+        read.append(kind)
+        return real_get(self, kind, key, counted)
+
+    monkeypatch.setattr(Cache, "get", get)
+    runs.write("proj/unrelated.py", CELERY_PROJECT["proj/unrelated.py"].replace("a comment", "another comment"))
+    assert found(runs.check()[1], "BG603") == TASK_BG603
+    assert read.count("recent") == 1 and read.count("results") == 1 and runs.checked == ["proj/unrelated.py"]
+    read.clear()
+    runs.write("proj/billing.py", CELERY_PROJECT["proj/billing.py"])  # the money is gone: every key changes
+    assert found(runs.cached()[1], "BG603") == []
+    assert len(runs.checked) == 5
+
+
 # Edits that change what the project models are built from: each must build them again (and
 # report what a --no-cache run reports), and undoing it (but for a comment) restores the first
 # run's models.
@@ -914,7 +937,7 @@ def entry_header(path: Path, kind: str) -> bytes:
 
 
 def all_entries(cache_dir: Path) -> list[tuple[str, Path]]:
-    return [(kind, path) for kind in ("summaries", "digests", "results", "bundles", "models") for path in entries(cache_dir, kind)]
+    return [(kind, path) for kind in ("summaries", "digests", "results", "bundles", "models", "recent") for path in entries(cache_dir, kind)]
 
 
 def _swap_types(value):
@@ -1014,7 +1037,7 @@ def test_damaged_entries_are_ignored_and_rewritten(celery_project, how):
     reference = runs.cached()
     cache_dir = runs.root / CACHE_DIR_NAME
     damaged = _damage(cache_dir, how)
-    assert damaged == 17  # 5 summaries, 5 digests, 5 results, 1 bundle, 1 models
+    assert damaged == 18  # 5 summaries, 5 digests, 5 results, 1 bundle, 1 models, 1 recent
 
     assert runs.cached() == reference  # no crash, no hang, same report
     assert len(runs.parsed) == 5 and len(runs.checked) == 5  # nothing damaged was trusted

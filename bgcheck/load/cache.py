@@ -1,6 +1,6 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Eight kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
+Nine kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
 each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 
 * ``summaries``: a file's phase-1 result (its summary, or its BG000, and the summary's
@@ -25,6 +25,8 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
   the run derived from them: a run whose summaries are all as before (an edited comment, a
   local bound to another value) restores them instead of building the index, and reads a
   summary only when a check asks for it.
+* ``recent``: one entry, the last bundle's results each with its result key: a run that misses
+  the bundle takes every result whose key is unchanged from it in one read.
 
 A file's diagnostics can depend on any other module (a callee starts moving
 money, a settings module turns on ``acks_late``), so the facts that cross files

@@ -184,3 +184,15 @@ def store_bundle(cache, project_key: str, units, file_keys: dict, raw_results: d
             return  # incomplete: no bundle this time
         bundle[unit.display] = diagnostics
     cache.put("bundles", project_key, bundle)
+    cache.put("recent", RECENT_KEY, {display: (file_keys[display], bundle[display]) for display in bundle if display in file_keys})
+
+
+# The one entry of kind "recent": the last bundle's results, each with its result key. A run
+# that misses the bundle (a file changed) takes every result whose key is unchanged from it, in
+# one read, rather than one entry per file.
+RECENT_KEY = digest("recent results")
+
+
+def recent_results(cache) -> dict:
+    """display path -> (result key, diagnostics) from the last stored bundle (``store_bundle``)."""
+    return cache.get("recent", RECENT_KEY, counted=False) or {}

@@ -760,6 +760,21 @@ def _warnings_from_data(data) -> list:
     return [_str(item) for item in data]
 
 
+def _recent_to_data(value: dict) -> dict:
+    """display path -> (its result key, its diagnostics): the last bundle's results with their keys."""
+    return {_str(display): [_str(key), diagnostics_to_data(diagnostics)] for display, (key, diagnostics) in value.items()}
+
+
+def _recent_from_data(data) -> dict:
+    if type(data) is not dict:
+        raise DataError("recent results are a map")
+    recent = {}
+    for display, row in data.items():
+        key, diagnostics = _record(row, 2)
+        recent[display] = (_str(key), diagnostics_from_data(diagnostics))
+    return recent
+
+
 def _models_to_data(value: dict) -> dict:
     """The project models, already plain data (model/persist.py encodes and checks them)."""
     if type(value) is not dict:
@@ -783,4 +798,5 @@ ENTRY_CODECS = {
     "interfaces": (_interfaces_to_data, _interfaces_from_data),
     "warnings": (_warnings_to_data, _warnings_from_data),
     "models": (_models_to_data, _models_from_data),
+    "recent": (_recent_to_data, _recent_from_data),
 }

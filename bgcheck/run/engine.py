@@ -245,6 +245,7 @@ class _Phase2:
         self.model_key = ""  # the key of the stored project models (model/persist.py)
         self.restored = None  # a persist.Restored: the index came from stored models
         self.models_storable = False  # the index was built here, and no summary broke it
+        self.cached_raw: dict[str, list[Diagnostic]] = {}  # display -> the raw results read from the cache (for the bundle)
 
     def index(self) -> ProjectIndex:
         from bgcheck.model.build import build_index_isolated
@@ -340,7 +341,7 @@ class _Phase2:
         to_check = self.from_cache(bundle, file_keys)
         raw_results = self.check(to_check, file_keys) if to_check else {}
         if self.cache is not None and bundle is None and self.report_for is None:
-            cache_keys.store_bundle(self.cache, project_key, self.units, file_keys, raw_results)
+            cache_keys.store_bundle(self.cache, project_key, self.units, file_keys, {**self.cached_raw, **raw_results})
         return self.result()
 
     def runtime_warnings(self) -> list[str]:
@@ -377,6 +378,7 @@ class _Phase2:
     def from_cache(self, bundle: Optional[dict], file_keys: dict[str, str]) -> list[FileUnit]:
         """Fill ``found`` with BG000s and cached results; returns the units still to check."""
         to_check: list[FileUnit] = []
+        recent = cache_keys.recent_results(self.cache) if file_keys else {}
         for unit in self.units:
             if not self.reported(unit):
                 continue
@@ -387,15 +389,25 @@ class _Phase2:
                 self.found[unit.display] = [d for d in bundle[unit.display] if not ignored_by(d.code, self.ignored(unit))]
                 continue
             if self.cache is not None and unit.display in file_keys:
-                stored = self.cache.get("results", file_keys[unit.display])
+                stored = self.cached_result(unit.display, file_keys[unit.display], recent)
                 if stored is not None and not valid_results_entry(stored):
                     self.cache.discard()  # checked again and rewritten
                     stored = None
                 if stored is not None:
+                    self.cached_raw[unit.display] = stored
                     self.found[unit.display] = [d for d in stored if not ignored_by(d.code, self.ignored(unit))]
                     continue
             to_check.append(unit)
         return to_check
+
+    def cached_result(self, display: str, key: str, recent: dict) -> Optional[list[Diagnostic]]:
+        """The raw results stored under a file's result key: from the last bundle's (``recent``,
+        read once) when its key is the same, else from the file's own entry."""
+        found = recent.get(display)
+        if found is not None and found[0] == key:
+            self.cache.hits += 1
+            return found[1]
+        return self.cache.get("results", key)
 
     def check(self, to_check: list[FileUnit], file_keys: dict[str, str]) -> dict[str, list[Diagnostic]]:
         """Check the units (here, or on the workers that loaded them); returns each file's raw

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import Optional, Sequence
 
 from bgcheck.load.unit import ensure_summary, load_unit
@@ -54,6 +53,8 @@ def _phase1_task(item):
 
 
 def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
+    from concurrent.futures import ProcessPoolExecutor  # a warm run on one process starts none
+
     with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=({"cache": cache},)) as pool:
         return list(pool.map(_phase1_task, items, chunksize=max(1, len(items) // (jobs * 8) or 1)))
 
