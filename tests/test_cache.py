@@ -340,6 +340,22 @@ def test_an_edit_that_changes_no_summary_restores_the_project_models(celery_proj
         runs.cached()  # and the same as a --no-cache run
 
 
+def test_restored_models_read_a_lost_summary_from_its_file(celery_project, monkeypatch):
+    """The restored index reads summaries as the check asks for them: one whose entry is gone
+    is made again from its file (unchanged: the digest its state recorded)."""
+    runs = celery_project
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)
+    reference = runs.cached()
+    for path in entries(runs.root / CACHE_DIR_NAME, "summaries"):
+        path.unlink()
+    built = _count_builds(monkeypatch)
+    runs.write("proj/tasks.py", CELERY_PROJECT["proj/tasks.py"] + "# edited\n")
+    assert runs.check() == reference
+    assert built == [] and runs.checked == ["proj/tasks.py"]
+    assert "proj/billing.py" in runs.parsed  # asked for while checking tasks.py, and made again
+    assert runs.fresh() == reference
+
+
 def test_unchanged_results_come_from_the_last_bundle_in_one_read(celery_project, monkeypatch):
     """After an edit, the files whose result keys are unchanged take their results from the last
     bundle's ("recent", one entry); only the edited file's own entry is looked up (a miss)."""

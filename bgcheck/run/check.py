@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load.bg000 import internal_error, too_deep
 from bgcheck.load.config import Config
-from bgcheck.load.unit import FileUnit
+from bgcheck.load.unit import FileChanged, FileUnit
 from bgcheck.run.noqa import is_suppressed, parse_noqa
 from bgcheck.run.unused_noqa import CODE as UNUSED_NOQA, unused_noqa
 
@@ -29,6 +29,8 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
     """Phase 2 for one file. Whatever goes wrong is this file's BG000, never the run's."""
     try:
         return _check_unit(unit, index, config, rule_classes)
+    except FileChanged:  # a file read on demand (a restored index reads summaries so) changed: the run starts again
+        raise
     except Exception as exc:
         return [internal_error(unit.display, "checking", exc)]
     except MemoryError:

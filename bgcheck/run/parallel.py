@@ -52,10 +52,19 @@ def _phase1_task(item):
     return unit
 
 
-def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
-    from concurrent.futures import ProcessPoolExecutor  # a warm run on one process starts none
+def __getattr__(name: str):
+    """``ProcessPoolExecutor`` is imported when a pool is first asked for: a warm run on one
+    process starts none, and importing it (multiprocessing's connections) is a tenth of that run."""
+    if name == "ProcessPoolExecutor":
+        from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=({"cache": cache},)) as pool:
+        return ProcessPoolExecutor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
+    executor = globals().get("ProcessPoolExecutor") or __getattr__("ProcessPoolExecutor")
+    with executor(max_workers=jobs, initializer=_init_worker, initargs=({"cache": cache},)) as pool:
         return list(pool.map(_phase1_task, items, chunksize=max(1, len(items) // (jobs * 8) or 1)))
 
 
