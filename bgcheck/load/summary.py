@@ -222,7 +222,11 @@ _OPAQUE = "opaque"  # bound by something we do not follow (loop target, except-a
 
 
 class SummaryBuilder(cst.CSTVisitor):
-    """Builds a ModuleSummary in one pass. Use ``build_summary``."""
+    """Builds a ModuleSummary in one pass. Use ``build_summary``.
+
+    A visit method's answer (False: skip the children) must depend on the node alone, never on
+    what the builder has seen: build_summary replays a statement's recorded calls (the language
+    server's statements an edit did not touch) instead of walking it."""
 
     def __init__(self, path: str, module: str, is_package: bool) -> None:
         self.path = path
