@@ -238,6 +238,7 @@ def _analyse_text(
     import libcst as cst
 
     from bgcheck.load.summary import build_summary
+    from bgcheck.syntax.parse import parse_module
 
     text = normalize_newlines(text)
     unit.text = text
@@ -250,7 +251,7 @@ def _analyse_text(
         unit.error = bg000(display, f"file not analysed: {reason}", line)
         return unit
     try:
-        module = (parse or cst.parse_module)(text)
+        module = (parse or parse_module)(text)
     except cst.ParserSyntaxError as exc:
         unit.error = syntax_error(display, text, exc)
         return unit

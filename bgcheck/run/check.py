@@ -38,9 +38,8 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
 
 
 def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
-    import libcst as cst
-
     from bgcheck.rules.checker import check_module
+    from bgcheck.syntax.parse import parse_module
 
     rules = [rule_class(config) for rule_class in rule_classes]
     relevant = [rule for rule in rules if rule.is_relevant(unit)]
@@ -51,7 +50,7 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
     if relevant:
         module = unit.module
         if module is None:
-            module = cst.parse_module(unit.text)
+            module = parse_module(unit.text)
         try:
             found = check_module(unit.display, module, unit.summary, index, config, relevant)
         except RecursionError:
