@@ -69,6 +69,12 @@ class UnboundedQueue(Rule):
         )
 
 
+# An attribute named map: a dot, then (inside brackets) spaces, line breaks, backslash continuations or
+# comments, then the name (``executor.map``, ``pool . map``, ``(pool.\n    map)``); "map" in other words
+# (mapping, _map, a dict's keys) is not a call of Executor.map.
+_MAP_ATTRIBUTE = re.compile(r"\.(?:\s|\\|#[^\n]*)*map\b")
+
+
 @register
 class UnboundedExecutorMap(Rule):
     code = "BG302"
@@ -77,7 +83,8 @@ class UnboundedExecutorMap(Rule):
     summary = "`Executor.map(fn, it)` over an unsized iterable submits every item at once."
 
     def is_relevant(self, unit) -> bool:
-        return "map" in unit.text  # the executor itself may be made in another module
+        # the executor itself may be made in another module: only its .map attribute is looked for
+        return _MAP_ATTRIBUTE.search(unit.text) is not None
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
