@@ -187,10 +187,13 @@ def test_jobs_json_says_why_a_ttl_is_unknown(tmp_path, monkeypatch):
         ("x = Redlock([])\n", True),
         ("cache.add('k', 1)\n", True),
         ("r.set (key, 1, nx=True)\n", True),
-        ("set(items)\n", True),
-        ("offset(1)\nreset (2)\nsubset_add(3)\n", False),  # set/add inside a longer word
+        ("set(items)\n", False),  # a set() lock spells nx=True
+        ("seen = set(items)\nr.set(key, 1, nx=True)\n", True),
+        ("offset(1, nx=True)\nreset (2)\nsubset_add(3)\n", False),  # set/add inside a longer word
         ("é_add(1)\n", False),
-        ("éadd(1)\nx.é set(1)\n", True),
+        ("éadd(1)\nx.é add(1)\n", True),
+        ("if blocking:\n    clock_gettime(Block)\n", False),  # "lock" inside block and clock
+        ("unlock(key)\nx = cache.lock\n", True),
         ("def handle(item):\n    return item\n", False),
     ],
 )

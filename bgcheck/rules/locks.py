@@ -33,21 +33,40 @@ from bgcheck.rules.calls import receiver_kind
 from bgcheck.syntax.walk import find_all
 from bgcheck.rules.checker import FileContext
 
-# Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, or a
-# call of ``set``/``add`` however it is spaced. Substring tests and a pattern with a literal start
-# run at C speed; one alternation of them all with ``\b`` took 2.6 ms on a 2,000-line file (the
-# language server asks on every edit).
-_LOCK_NAMES = ("lock", "Lock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")  # "Redlock" holds "lock"
+# Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, a call
+# of ``add`` however it is spaced, or one of ``set`` in a file that spells the ``nx`` keyword a set()
+# lock must spell out (``LockApi.requires_kw``; a ``**`` argument is never read). "lock" inside "block"
+# or "clock" (blocking, clock_gettime: in half the files of a large project) names no lock API.
+# Substring tests and a pattern with a literal start run at C speed; one alternation of them all with
+# ``\b`` took 2.6 ms on a 2,000-line file (the language server asks on every edit).
+_LOCK_NAMES = ("Lock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")  # "Redlock" holds "lock"
 _SET_OR_ADD_CALL = re.compile(r"(?:set|add)\s*\(")  # ``cache.add(`` / ``r.set(``: a word of its own (checked below)
+_NX_KEYWORD = re.compile(r"\bnx\b")
 
 
 def _mentions_locking(text: str) -> bool:
-    if any(name in text for name in _LOCK_NAMES):
+    if any(name in text for name in _LOCK_NAMES) or _lock_not_in_block_or_clock(text):
         return True
+    spells_nx = None
     for match in _SET_OR_ADD_CALL.finditer(text):
         before = match.start() - 1
-        if before < 0 or not (text[before].isalnum() or text[before] == "_"):  # a word boundary, as ``\b``
+        if before >= 0 and (text[before].isalnum() or text[before] == "_"):  # not a word boundary, as ``\b``
+            continue
+        if text[match.start()] == "a":
             return True
+        if spells_nx is None:
+            spells_nx = _NX_KEYWORD.search(text) is not None
+        if spells_nx:
+            return True
+    return False
+
+
+def _lock_not_in_block_or_clock(text: str) -> bool:
+    start = text.find("lock")
+    while start != -1:
+        if start == 0 or text[start - 1] not in "bcBC":
+            return True
+        start = text.find("lock", start + 4)
     return False
 
 
