@@ -336,7 +336,8 @@ class _Phase2:
             known = dict(self.restored.facts) if self.restored is not None else {}
             facts = facts_digest(index, facts_read(self.codes), known)  # the facts the enabled rules read
             closures = self.restored.closures if self.restored is not None else cache_keys.closure_hashes(self.units, self.cache)
-            file_keys = cache_keys.file_keys(self.units, facts, static, self.cache, closures)
+            keyed = [unit for unit in self.units if self.reported(unit)]  # named files: only theirs are looked up
+            file_keys = cache_keys.file_keys(keyed, facts, static, self.cache, closures)
             self.store_models(known, closures)
         to_check = self.from_cache(bundle, file_keys)
         raw_results = self.check(to_check, file_keys) if to_check else {}
