@@ -322,3 +322,32 @@ def test_a_project_of_every_hostile_file_finishes_under_4_gib(tmp_path, jobs):
     for _name, (_text, expected) in ORDINARY.items():
         assert set(expected) <= found_
     assert elapsed < 120
+
+
+# ---------------------------------------------------------------------------
+# relevance tests read the whole text of every file: none may backtrack on what a file contains
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 1  # a." + "#" * 40 + "\n",  # a dot before a run of comment marks (a banner line)
+        "x = 1  # a." + " #" * 40 + "\n",
+        "x = 1  # a." + "\\" * 40 + "\n",
+        "lock = 1  # " + "set " * 2000 + "\n",
+        "s = 'SELECT " + "FOR " * 2000 + "'\n",
+    ],
+    ids=["hashes", "spaced-hashes", "backslashes", "many-sets", "many-fors"],
+)
+def test_every_rules_relevance_test_is_linear_in_the_text(text):
+    from bgcheck.model.build import build_index
+    from bgcheck.rules import all_rules
+
+    unit = analyse_text(Path("banner.py"), "banner.py", text)
+    assert unit.summary is not None
+    config = load_config(start=Path("/nonexistent"))
+    unit.index = build_index([unit.summary], config)
+    started = time.perf_counter()
+    for rule_class in all_rules():
+        rule_class(config).is_relevant(unit)
+    assert time.perf_counter() - started < 10  # backtracking over 40 characters takes hours

@@ -72,7 +72,9 @@ class UnboundedQueue(Rule):
 # An attribute named map: a dot, then (inside brackets) spaces, line breaks, backslash continuations or
 # comments, then the name (``executor.map``, ``pool . map``, ``(pool.\n    map)``); "map" in other words
 # (mapping, _map, a dict's keys) is not a call of Executor.map.
-_MAP_ATTRIBUTE = re.compile(r"\.(?:\s|\\|#[^\n]*)*map\b")
+# Each alternative starts with its own character and a comment runs to its line's end, so the match
+# never backtracks (``(?:\s|#[^\n]*)*`` did, exponentially, over a dot before a run of ``#``).
+_MAP_ATTRIBUTE = re.compile(r"\.(?:\s|\\\n|#[^\n]*\n)*map\b")
 
 
 @register
