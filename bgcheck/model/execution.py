@@ -245,8 +245,10 @@ def build_execution_model(index) -> ExecutionModel:
         if func is None:
             continue
         for job in jobs:
+            # run_in_executor(None, f) runs a plain function in a thread; a task runs a coroutine, also
+            # a generator-based one (``@asyncio.coroutine`` with ``yield from``), on the event loop
             if job.kind == "thread" or job.framework == "concurrent.futures" or (
-                job.framework == "asyncio" and not func.is_async and job.kind == "in-process task"
+                job.framework == "asyncio" and not (func.is_async or func.is_generator) and job.kind == "in-process task"
             ):
                 thread_roots.add(qualname)
             else:
