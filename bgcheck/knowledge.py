@@ -312,6 +312,8 @@ JOB_CALLS: tuple[JobSource, ...] = (
     JobSource(r"django_q\.tasks\.schedule$", "django-q", "scheduled", ("arg", 0, "func"), "django-q", False, name_options=("name",)),
     JobSource(r"django_q\.models\.Schedule\.objects\.create$", "django-q", "scheduled", ("kw", None, "func"), "django-q", False, name_options=("name",)),
     JobSource(r"django_q\.tasks\.async_task$", "django-q", "queued", ("arg", 0, "func")),
+    # ``AsyncTask(func, *args, **kwargs).run()``: the task is made with its function, then queued
+    JobSource(r"django_q\.tasks\.AsyncTask$", "django-q", "queued", ("arg", 0, "func")),
     JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", ("arg", 1, "func"), "cron-arg", True),
 )
 # Threads, tasks and pool submissions are jobs too: ``JOB_CALLS`` ends with the rows of
@@ -370,6 +372,7 @@ RECORDED_CALL_NAMES = frozenset(
         "add_periodic_task",
         "enqueue",
         "enqueue_call",
+        "AsyncTask",
         "enqueue_in",
         "enqueue_at",
         "register",

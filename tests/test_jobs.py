@@ -91,6 +91,7 @@ EXPECTED = [
     ("inventory.work.refresh_rates", "inventory.work.refresh_rates", "scheduled", "django-q", ("interval", 900.0, None), {}, False, "inventory/work.py:12", "inventory/djq.py"),
     ("inventory.work.compact_tables", "inventory.work.compact_tables", "scheduled", "django-q", ("cron", None, "0 5 * * *"), {}, False, "inventory/work.py:16", "inventory/djq.py"),
     ("inventory.work.send_welcome", "inventory.work.send_welcome", "queued", "django-q", None, {}, False, "inventory/work.py:24", "inventory/djq.py"),
+    ("inventory.work.purge_uploads", "inventory.work.purge_uploads", "queued", "django-q", None, {}, False, "inventory/work.py:36", "inventory/djq.py"),
     # --- aiocron (crons.py): the decorator, and crontab(spec, func=...)
     ("inventory.crons.refresh_tokens", "inventory.crons.refresh_tokens", "scheduled", "aiocron", ("cron", None, "*/30 * * * *"), {}, True, "inventory/crons.py:8", "inventory/crons.py"),
     ("inventory.work.send_reminders_async", "inventory.work.send_reminders_async", "scheduled", "aiocron", ("cron", None, "0 6 * * *"), {}, True, "inventory/work.py:68", "inventory/crons.py"),
