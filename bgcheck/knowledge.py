@@ -334,6 +334,23 @@ CONFIGURED_JOB_SOURCE = JobSource("", "job-decorators", "queued")
 # Thread subclasses that override run() are thread jobs.
 THREAD_BASES = frozenset({"threading.Thread"})
 
+# django-extensions: ``class Job(HourlyJob): def execute(self)`` (or ``BaseJob`` with ``when = "hourly"``)
+# in an app's jobs/ package, run by ``manage.py runjobs hourly`` from the system's cron.
+# Base class -> the ``when`` it implies (None: the class's own ``when`` attribute says).
+DJANGO_EXTENSIONS_JOB_BASES = {
+    "django_extensions.management.jobs.BaseJob": None,
+    "django_extensions.management.jobs.MinutelyJob": "minutely",
+    "django_extensions.management.jobs.QuarterHourlyJob": "quarter_hourly",
+    "django_extensions.management.jobs.HourlyJob": "hourly",
+    "django_extensions.management.jobs.DailyJob": "daily",
+    "django_extensions.management.jobs.WeeklyJob": "weekly",
+    "django_extensions.management.jobs.MonthlyJob": "monthly",
+    "django_extensions.management.jobs.YearlyJob": "yearly",
+}
+# ``when`` -> its interval in seconds (months and years are not a fixed interval: cron).
+DJANGO_EXTENSIONS_WHEN_SECONDS = {"minutely": 60.0, "quarter_hourly": 900.0, "hourly": 3600.0, "daily": 86400.0, "weekly": 604800.0}
+DJANGO_EXTENSIONS_JOB_SOURCE = JobSource("", "django-extensions", "scheduled")
+
 # arq: WorkerSettings.functions = [f, func(g, timeout=...)], cron_jobs = [cron(f, ...)].
 ARQ_CRON = frozenset({"arq.cron", "arq.cron.cron"})
 ARQ_FUNC = frozenset({"arq.func", "arq.worker.func"})

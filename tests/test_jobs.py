@@ -92,6 +92,10 @@ EXPECTED = [
     ("inventory.work.compact_tables", "inventory.work.compact_tables", "scheduled", "django-q", ("cron", None, "0 5 * * *"), {}, False, "inventory/work.py:16", "inventory/djq.py"),
     ("inventory.work.send_welcome", "inventory.work.send_welcome", "queued", "django-q", None, {}, False, "inventory/work.py:24", "inventory/djq.py"),
     ("inventory.work.purge_uploads", "inventory.work.purge_uploads", "queued", "django-q", None, {}, False, "inventory/work.py:36", "inventory/djq.py"),
+    # --- django-extensions (extensions_jobs.py): Job classes, when from the base class or the attribute
+    ("inventory.extensions_jobs.RefreshRates", "inventory.extensions_jobs.RefreshRates.execute", "scheduled", "django-extensions", ("interval", 3600.0, None), {}, False, "inventory/extensions_jobs.py:8", "inventory/extensions_jobs.py"),
+    ("inventory.extensions_jobs.Compact", "inventory.extensions_jobs.Compact.execute", "scheduled", "django-extensions", ("interval", 86400.0, None), {}, False, "inventory/extensions_jobs.py:15", "inventory/extensions_jobs.py"),
+    ("inventory.extensions_jobs.Archive", "inventory.extensions_jobs.Archive.execute", "scheduled", "django-extensions", ("cron", None, "monthly"), {}, False, "inventory/extensions_jobs.py:20", "inventory/extensions_jobs.py"),
     # --- aiocron (crons.py): the decorator, and crontab(spec, func=...)
     ("inventory.crons.refresh_tokens", "inventory.crons.refresh_tokens", "scheduled", "aiocron", ("cron", None, "*/30 * * * *"), {}, True, "inventory/crons.py:8", "inventory/crons.py"),
     ("inventory.work.send_reminders_async", "inventory.work.send_reminders_async", "scheduled", "aiocron", ("cron", None, "0 6 * * *"), {}, True, "inventory/work.py:68", "inventory/crons.py"),
@@ -156,7 +160,7 @@ def test_every_framework_of_the_job_model_is_in_the_fixture(inventory):
     assert {job["framework"] for job in inventory} == {
         "APScheduler", "APScheduler 4", "Flask-APScheduler", "Celery", "Celery beat", "RQ", "RQ cron", "rq-scheduler",
         "Dramatiq", "Dramatiq (periodiq)", "Huey", "arq", "arq cron", "schedule", "repeat_every", "repeat_at",
-        "django-q", "aiocron", "threading", "asyncio", "concurrent.futures",
+        "django-q", "django-extensions", "aiocron", "threading", "asyncio", "concurrent.futures",
     }  # fmt: skip
 
 
@@ -205,7 +209,7 @@ def test_text_table_has_a_header_and_one_row_per_job(monkeypatch):
     assert cell(receipt, "SCHEDULE") == "-"
     assert details[receipt] == "inventory/actors.py:12 \u00b7 time_limit=120 \u00b7 decorator dramatiq.actor"
     purge = next(r for r in rows if cell(r, "JOB") == "inventory.huey_tasks.purge_old_orders")
-    assert cell(purge, "SCHEDULE") == "cron hour=3 (no minute\u2026"  # cut to fit, and given in full below
+    assert cell(purge, "SCHEDULE") == "cron hour=3 (no minut\u2026"  # cut to fit, and given in full below
     assert details[purge].endswith(f"schedule: cron hour=3 ({NO_MINUTE})")
 
 

@@ -414,7 +414,23 @@ class _JobFinder:
                 source = knowledge.THREAD_SUBCLASS_SOURCE
                 self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname, options=dict(cls.attrs),
                          via="subclass of threading.Thread with run()")
+            elif "execute" in cls.methods and bases & set(knowledge.DJANGO_EXTENSIONS_JOB_BASES):
+                self.django_extensions_job(qualname, summary, bases)
             self.arq_settings(qualname, summary, cls)
+
+    def django_extensions_job(self, qualname: str, summary, bases: set) -> None:
+        """``class Job(HourlyJob): def execute(self)``: a scheduled job; its ``when`` from the base
+        class, or from the nearest ``when = "..."`` in its ancestry."""
+        when = next((knowledge.DJANGO_EXTENSIONS_JOB_BASES[b] for b in sorted(bases) if knowledge.DJANGO_EXTENSIONS_JOB_BASES.get(b)), None)
+        for ancestor in self.index.mro(qualname):  # the nearest class first
+            written = self.fold(self.index.classes[ancestor][1].attrs.get("when"))
+            if isinstance(written, str):
+                when = written
+                break
+        seconds = knowledge.DJANGO_EXTENSIONS_WHEN_SECONDS.get(when or "")
+        schedule = Schedule("interval", seconds) if seconds else Schedule("cron", cron=when) if when else Schedule("unknown")
+        self.add(knowledge.DJANGO_EXTENSIONS_JOB_SOURCE, f"{qualname}.execute", qualname, summary.path, name=qualname,
+                 schedule=schedule, options={}, via="subclass of django_extensions BaseJob with execute()")
 
     def arq_settings(self, qualname: str, summary, cls) -> None:
         cron_jobs = cls.attrs.get("cron_jobs")
