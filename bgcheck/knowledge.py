@@ -830,7 +830,9 @@ DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "d
 # Calls that run a coroutine as the root of an event loop: when the coroutine returns, no caller
 # goes on from its result (unlike ``await f()``, ``gather(f())`` or ``wait_for(f(), t)``). Tasks of
 # their own are the WORK_STARTS rows whose function is a coroutine (``create_task(f())``).
-EVENT_LOOP_ROOTS = frozenset({"asyncio.run", "asyncio.runners.run"})
+EVENT_LOOP_ROOTS = frozenset(
+    {"asyncio.run", "asyncio.runners.run", "asyncio.Runner().run", "asyncio.runners.Runner().run"}  # Runner: Python 3.11
+)
 EVENT_LOOP_ROOT_METHODS = frozenset({"run_until_complete"})  # loop.run_until_complete(f())
 # A task started on the running loop (``asyncio.get_running_loop().create_task(coro)``): how a
 # project's own ``create_task`` helper usually starts the coroutine it is given.

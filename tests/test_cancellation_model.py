@@ -1075,6 +1075,57 @@ def test_root_of_run_until_complete_that_ends_is_silent(bg):
     assert codes(found, "BG1") == []
 
 
+@pytest.mark.parametrize(
+    "start",
+    [
+        "with asyncio.Runner() as runner:\n        runner.run(serve(server))",
+        "asyncio.Runner(debug=True).run(serve(server))",
+        "asyncio.run(serve(server))",
+    ],
+    ids=["runner-with", "runner-chained", "asyncio-run"],
+)
+def test_root_of_an_asyncio_runner_that_ends_is_silent(bg, start):
+    """``asyncio.Runner().run(f())`` (Python 3.11) runs its coroutine as the loop's root, as
+    ``asyncio.run(f())`` does: nothing goes on from its result."""
+    source = f"""
+import asyncio
+
+async def serve(server):
+    try:
+        await server.serve_forever()
+    except asyncio.CancelledError:
+        pass
+    await server.wait_closed()
+
+def main(server):
+    {start}
+"""
+    assert codes(bg.code(source), "BG1") == []
+
+
+def test_a_coroutine_awaited_as_well_as_run_by_a_runner_is_flagged(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        async def serve(server):
+            try:
+                await server.serve_forever()
+            except asyncio.CancelledError:
+                pass
+
+        async def supervise(server):
+            await serve(server)
+            await server.restart()
+
+        def main(server):
+            with asyncio.Runner() as runner:
+                runner.run(supervise(server))
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 7)]
+
+
 def test_task_started_with_the_coro_keyword_that_ends_is_silent(bg):
     found = bg.code(
         """
