@@ -14,7 +14,7 @@ import libcst as cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
-from bgcheck.syntax.flow import always_raises
+from bgcheck.syntax.flow import always_raises, left_after
 from bgcheck.syntax.ir import UNKNOWN
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, spelled, work_start
@@ -258,8 +258,8 @@ class UnboundedTaskFanout(Rule):
             return
         if _awaited_in_loop(node, loop, ctx):
             return  # one at a time: the loop waits for each before starting the next
-        if _leaves_loop_after(loop, ctx):
-            return  # started once, on the way out of the loop: not one per item
+        if id(node) in left_after(loop):
+            return  # started once, on the way out of the loop (a break, return or raise follows): not one per item
         if _is_bounded(loop, ctx):
             return
         what = "`async for` loop" if isinstance(loop, cst.For) and loop.asynchronous else (
@@ -332,36 +332,6 @@ class _AwaitedNames(cst.CSTVisitor):
     def visit_Await(self, node: cst.Await) -> None:
         if _holds(node.expression, self.names):
             self.awaited = True
-
-
-def _leaves_loop_after(loop: cst.CSTNode, ctx: FileContext) -> bool:
-    """Does a block around the call, inside the loop, leave the loop (a ``return``, ``break``, or a
-    ``raise`` no ``try`` inside the loop catches, at the block's own level)? Then the call runs at
-    most once per run of the loop, not once per item."""
-    ancestors = ctx.ancestors
-    start = next(i for i in range(len(ancestors) - 1, -1, -1) if ancestors[i] is loop)
-    inside = ancestors[start + 1 :]
-    for position, block in enumerate(inside):
-        if not isinstance(block, cst.IndentedBlock):
-            continue
-        # a leaving statement anywhere at the block's own level: what follows it never runs
-        small = [s for line in block.body if isinstance(line, cst.SimpleStatementLine) for s in line.body]
-        if any(isinstance(s, (cst.Return, cst.Break)) for s in small):
-            return True
-        if any(isinstance(s, cst.Raise) for s in small) and not _caught_inside(inside[: position + 1]):
-            return True
-    return False
-
-
-def _caught_inside(outer: list) -> bool:
-    """Is a raise at the end of the last of these nested nodes caught by a ``try`` among them
-    (raised in its body, with handlers)? A raise in a handler, ``else`` or ``finally`` leaves that ``try``."""
-    for position, node in enumerate(outer):
-        if isinstance(node, (cst.Try, cst.TryStar)) and node.handlers:
-            below = outer[position + 1] if position + 1 < len(outer) else None
-            if below is node.body:
-                return True
-    return False
 
 
 def _enclosing_stream_loop(ctx: FileContext) -> Optional[cst.CSTNode]:

@@ -113,7 +113,8 @@ def is_non_empty_iterable(node: cst.BaseExpression) -> bool:
 def left_after(loop: "cst.While | cst.For") -> set[int]:
     """Ids of the calls in a loop's body after which the loop is always left: a ``break``,
     ``return`` or ``raise`` follows them in their block or in an enclosing one (``q.put(item)``
-    then ``raise`` in an ``except:`` of the body). Such a call runs at most once per run of the
+    then ``raise`` in an ``except:`` of the body), or is the statement they are in (``return
+    start(item)``). Such a call runs at most once per run of the
     loop, however often the loop turns. A ``raise`` inside a ``try`` that has handlers does not
     count (a handler in the loop may catch it); calls in an ``if`` or ``while`` test, a lambda or a
     nested definition are never included, and a nested loop counts as one statement (all its
@@ -137,7 +138,9 @@ def _left_after(statements: list, leaving: bool, raise_leaves: bool, found: set)
         rest = exits(statements[i + 1 :])
         after = rest <= ways_out | {FALL} and (FALL not in rest or leaving)
         if isinstance(statement, (cst.For, cst.While)) or isinstance(statement, cst.BaseSmallStatement):
-            if after:
+            # ``return start(x)``, ``raise Stop(f())``: the statement's own calls run, then it leaves
+            leaves = isinstance(statement, cst.Return) or (raise_leaves and isinstance(statement, cst.Raise))
+            if after or leaves:
                 found.update(id(call) for call in _calls_run_here(statement))
             continue
         for block, in_handled_try in _blocks(statement):
