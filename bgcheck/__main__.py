@@ -12,6 +12,13 @@ def main() -> None:
 
         print(f"bgcheck, version {__version__}")  # click's version_option says the same (tests/test_startup.py)
         sys.exit(0)
+    if sys.argv[1:2] == ["check"] or sys.argv[1:3] == ["--debug", "check"]:
+        # On a running check server (bgcheck/server.py), before the command line is imported.
+        from bgcheck.server import fast_check
+
+        code = fast_check(sys.argv[1:])
+        if code is not None:
+            sys.exit(code)
     from bgcheck.cli import main as cli_main
 
     cli_main(prog_name="bgcheck")  # the name help and errors show, also under ``python -m bgcheck``

@@ -20,6 +20,7 @@ from typing import Callable, Optional
 import click
 
 from bgcheck import __version__
+from bgcheck import server as check_server
 from bgcheck.diagnostics import BG000_CODE, BG000_NAME, BG000_SUMMARY, Severity
 from bgcheck.rules import catalog
 from bgcheck.rules.pages import read_page
@@ -153,6 +154,8 @@ class _Group(click.Group):
     (click's own prints the usage and an ``Error:`` line)."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        # The command line as given: `bgcheck check` hands it to a check server (bgcheck/server.py).
+        self.given_args = list(args) if args is not None else sys.argv[1:]
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -209,6 +212,12 @@ def main(debug: bool) -> None:
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply the safe fixes to the files (with `-`: print the fixed source).")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply (with --fix or --diff) or offer the fixes that can change behaviour.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
+@click.option(
+    "--server/--no-server",
+    "use_server",
+    default=None,
+    help="Run on the project's check server, starting one if none runs (--no-server: in this process) [default: on a running one].",
+)
 def check(
     paths,
     chosen_format,
@@ -234,6 +243,7 @@ def check(
     apply_fixes,
     unsafe_fixes,
     show_diff,
+    use_server,
 ) -> None:
     """Check PATHS (files or folders; default: the current folder)."""
     if show_diff and write_baseline_file is not None:
@@ -252,6 +262,11 @@ def check(
         stdin = (stdin_filename, _read_stdin())
         paths = (stdin_filename,)
     paths = tuple(paths) or (Path("."),)
+    given = getattr(click.get_current_context().find_root().command, "given_args", None)
+    if given is not None and not check_server.LOOKED:
+        code = check_server.client_check(given, paths, config_file, cache_dir, no_cache, use_server, stdin[1] if stdin else None)
+        if code is not None:
+            sys.exit(code)
 
     def work() -> int:
         from bgcheck.load.cache import open_cache
@@ -486,6 +501,95 @@ def _jobs_table(index, found) -> str:
         for job in found
     ]
     return render_jobs_table(rows)
+
+
+@main.group("server")
+def server_group() -> None:
+    """A background process that keeps bgcheck loaded for a project: `bgcheck check` then runs on it."""
+
+
+_PATH_ARGUMENT = click.argument("path", required=False, type=click.Path(path_type=Path))
+_CONFIG_OPTION = click.option("--config", "config_file", type=click.Path(path_type=Path), help="The configuration bgcheck check is given, if any.")
+_CACHE_OPTION = click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="The cache folder bgcheck check is given, if any.")
+
+
+def _server_folder(path, config_file, cache_dir) -> Path:
+    """The cache folder whose server the command is about (one server per cache folder)."""
+    from bgcheck.load.config import ConfigError
+
+    try:
+        folder = check_server.locate((path,) if path else (), config_file, cache_dir)
+    except ConfigError as exc:
+        _fail(str(exc))
+    if folder is None:
+        _fail(f"{path or '.'} is in no project (no pyproject.toml, bgcheck.toml, setup.cfg or .git): give --cache-dir")
+    return folder
+
+
+@server_group.command("start")
+@_PATH_ARGUMENT
+@_CONFIG_OPTION
+@_CACHE_OPTION
+@click.option("--idle-timeout", default="30m", show_default=True, help="Stop after this long without a request (seconds, or 90s, 5m, 1h).")
+def server_start(path, config_file, cache_dir, idle_timeout) -> None:
+    """Start the check server of the project PATH (default: the current folder) belongs to."""
+    from bgcheck.load.config import parse_duration
+
+    try:
+        seconds = parse_duration(idle_timeout)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--idle-timeout'") from None
+    started, message = check_server.start(_server_folder(path, config_file, cache_dir), seconds)
+    click.echo(message, err=not started)
+    sys.exit(EXIT_OK if started else EXIT_ERROR)
+
+
+@server_group.command("stop")
+@_PATH_ARGUMENT
+@_CONFIG_OPTION
+@_CACHE_OPTION
+def server_stop(path, config_file, cache_dir) -> None:
+    """Stop the check server of the project PATH belongs to."""
+    click.echo(check_server.stop(_server_folder(path, config_file, cache_dir)))
+
+
+@server_group.command("status")
+@_PATH_ARGUMENT
+@_CONFIG_OPTION
+@_CACHE_OPTION
+def server_status(path, config_file, cache_dir) -> None:
+    """Say whether a check server runs for the project PATH belongs to."""
+    click.echo(check_server.status(_server_folder(path, config_file, cache_dir)))
+
+
+@server_group.command("serve", hidden=True)
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--idle-timeout", type=float, default=check_server.DEFAULT_IDLE_TIMEOUT)
+def server_serve(folder, idle_timeout) -> None:
+    """The server process itself (`server start` runs it, detached)."""
+    check_server.serve(folder, idle_timeout, handler=_serve_request, warm=_warm_server)
+
+
+def _serve_request(argv: list) -> int:
+    """One request in the server: the command line, in this process; its exit code."""
+    try:
+        main.main(args=argv, prog_name="bgcheck")
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        click.echo(str(exc.code), err=True)
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def _warm_server() -> None:
+    """What a run imports, imported once by the server."""
+    import bgcheck.load.cache  # noqa: F401
+    import bgcheck.report.baseline  # noqa: F401
+    import bgcheck.run.engine  # noqa: F401
+    import bgcheck.run.fixes  # noqa: F401
+
+    all_rules()
 
 
 @main.command()

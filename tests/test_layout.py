@@ -23,7 +23,7 @@ LAYERS = (
     ("bgcheck.rules",),  # the rule families and the phase-2 walk
     ("bgcheck.run",),  # a run: phase 1, the index, phase 2, on one process or several
     ("bgcheck.report",),  # one module per output format
-    ("bgcheck.cli", "bgcheck.language_server"),  # the entry points
+    ("bgcheck.cli", "bgcheck.language_server", "bgcheck.server"),  # the entry points
 )
 EXEMPT = {"bgcheck", "bgcheck.__main__"}  # the package (its version) and ``python -m bgcheck``
 

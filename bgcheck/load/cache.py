@@ -63,8 +63,8 @@ from typing import Any, Optional
 
 import bgcheck
 from bgcheck.load import serial
+from bgcheck.load.discovery import CACHE_DIR_NAME, cache_folder
 
-CACHE_DIR_NAME = ".bgcheck_cache"
 
 
 def _canonical(value: Any) -> Any:
@@ -131,7 +131,8 @@ class Cache:
         self._ready = False
         self._folders: set = set()  # folders known to be real folders (not links) inside the cache
 
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
+        """Make the cache folder, marked as a cache (.gitignore, CACHEDIR.TAG), if it is not yet."""
         if self._ready:
             return
         self.root.mkdir(parents=True, exist_ok=True)
@@ -203,7 +204,7 @@ class Cache:
             data = self._header(kind, key) + serial.dumps(encode(value))
             if len(data) > MAX_ENTRY_BYTES:
                 return  # it would not be read back
-            self._prepare()
+            self.prepare()
             path = self._path(kind, key)
             self._real_folder(path.parent.parent)
             self._real_folder(path.parent)
@@ -241,13 +242,5 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def open_cache(config, cache_dir: Optional[Path], enabled: bool) -> Optional[Cache]:
-    if not enabled:
-        return None
-    if cache_dir:
-        return Cache(Path(cache_dir))
-    if not config.in_project:
-        return None  # a lone file outside any project gets no cache folder beside it
-    default = Path(config.root) / CACHE_DIR_NAME
-    if default.is_symlink():
-        return None  # a link in the project would send bgcheck's writes wherever it points
-    return Cache(default)
+    folder = cache_folder(config.root, config.in_project, cache_dir) if enabled else None
+    return Cache(folder) if folder is not None else None

@@ -26,6 +26,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from bgcheck.load.discovery import MAX_CONFIG_BYTES, PYPROJECT_FILENAME, display_path as _display
+from bgcheck.load.discovery import project_root, read_toml as _read_toml, start_dir as _start_dir, tool_table as _tool_table
+from bgcheck.load.discovery import discover as _discover
 from bgcheck.load.errors import ConfigError
 from bgcheck.load.files import glob_error, read_regular
 from bgcheck.load.source import MAX_FILE_BYTES
@@ -46,8 +49,6 @@ __all__ = [
     "parse_duration",
 ]
 
-CONFIG_FILENAME = "bgcheck.toml"
-PYPROJECT_FILENAME = "pyproject.toml"
 
 DEFAULT_EXCLUDE: tuple[str, ...] = (
     ".bzr",
@@ -471,39 +472,10 @@ def _suggestion(key: str, choices: Iterable[str]) -> str:
 # --------------------------------------------------------------------------
 
 
-def _display(path: Path) -> str:
-    """The path as the user would want to see it: relative to the cwd when inside it."""
-    try:
-        return str(path.relative_to(Path.cwd()))
-    except (ValueError, OSError):
-        return str(path)
-
-
-def _read_toml(path: Path, allow_pipe: bool = False) -> dict[str, Any]:
-    """A configuration file; ``allow_pipe`` for one the user named (``--config``): a file
-    found by walking up is read only if it is a regular file."""
-    name = _display(path)
-    try:
-        text = read_limited(path, allow_pipe).decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        reason = f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-        raise ConfigError(f"{name}: cannot read: {reason}") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{name}: invalid TOML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{name}: invalid TOML: nested too deeply") from None
-    except ValueError as exc:  # an integer of thousands of digits
-        raise ConfigError(f"{name}: invalid TOML: {exc}".split(";")[0]) from None
-
-
 # Data files named by the user (runtimes, baselines) are read as data, with limits: at most
 # this many bytes, from a regular file or a pipe (never a device: ``/dev/zero`` never ends),
 # JSON nested at most as deep as Python's parser allows and numbers of a sane length.
-MAX_DATA_FILE_BYTES = 64 * 1024 * 1024
+MAX_DATA_FILE_BYTES = MAX_CONFIG_BYTES
 MAX_JSON_NUMBER_DIGITS = 100
 
 
@@ -551,17 +523,6 @@ def parse_json_data(text: str, shown: str, what: str) -> Any:
         raise ConfigError(f"{shown}: the {what} is not valid JSON: {exc}") from None
 
 
-def _tool_table(data: dict[str, Any], path: Path) -> dict[str, Any] | None:
-    """The [tool.bgcheck] table of parsed TOML, or None if there is none."""
-    tool = data.get("tool")
-    if not isinstance(tool, dict) or "bgcheck" not in tool:
-        return None
-    table = tool["bgcheck"]
-    if not isinstance(table, dict):
-        raise ConfigError(f"{_display(path)}: tool.bgcheck: expected a table, got {table!r}")
-    return table
-
-
 def _config_table(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The settings table of a config file and its TOML path (for messages)."""
     tool_table = _tool_table(data, path)
@@ -581,31 +542,6 @@ def _config_table(data: dict[str, Any], path: Path) -> tuple[dict[str, Any], tup
     return tool_table, ("tool", "bgcheck")
 
 
-def _start_dir(start: Path | None) -> Path:
-    directory = Path(start if start is not None else Path.cwd()).resolve()
-    return directory.parent if directory.is_file() else directory
-
-
-# Files and folders that mark a project's root when no configuration file does.
-ROOT_MARKERS = (PYPROJECT_FILENAME, "setup.cfg", ".git")
-
-
-def _discover(start: Path) -> tuple[Path | None, Path | None]:
-    """Walk up from `start`: (config file or None, the nearest folder holding a root marker
-    (pyproject.toml, setup.cfg, .git), or None)."""
-    first_root: Path | None = None
-    for directory in (start, *start.parents):
-        candidate = directory / CONFIG_FILENAME
-        if candidate.is_file():
-            return candidate, first_root
-        if first_root is None and any((directory / marker).exists() for marker in ROOT_MARKERS):
-            first_root = directory
-        pyproject = directory / PYPROJECT_FILENAME
-        if pyproject.is_file() and _tool_table(_read_toml(pyproject), pyproject) is not None:
-            return pyproject, first_root
-    return None, first_root
-
-
 def find_config_file(start: Path) -> Path | None:
     """The config file that applies to `start` (a directory or a file), or None."""
     return _discover(_start_dir(start))[0]
@@ -622,17 +558,9 @@ def load_config(
     the cwd).  If `known_codes` is non-empty, every rule code in the config
     must be a prefix of one of them.
     """
-    if config_file is not None:
-        path = Path(config_file).resolve()
-    else:
-        start_dir = _start_dir(start)
-        found, first_root = _discover(start_dir)
-        if found is None:
-            # No settings anywhere: a pyproject.toml, setup.cfg or .git still marks the root.
-            if first_root is None:
-                return Config(path=None, root=start_dir, in_project=False)
-            return default_config(first_root)
-        path = found
+    path, root, in_project = project_root(config_file, start)
+    if path is None:
+        return default_config(root) if in_project else Config(path=None, root=root, in_project=False)
 
     raw, names = _config_table(_read_toml(path, allow_pipe=config_file is not None), path)
     table = _Table(
