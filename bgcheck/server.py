@@ -283,10 +283,14 @@ def _write_chunks(chunks: list, data: bytes) -> None:
     offset = 0
     for stream, length in chunks:
         target = sys.stdout if stream == "out" else sys.stderr
-        target.flush()
-        target.buffer.write(data[offset : offset + length])
-        target.buffer.flush()
+        part = data[offset : offset + length]
         offset += length
+        target.flush()
+        if hasattr(target, "buffer"):
+            target.buffer.write(part)
+            target.buffer.flush()
+        else:  # a stream of text only (replaced by a caller): the bytes in its encoding
+            target.write(part.decode(getattr(target, "encoding", None) or "utf-8", "replace"))
 
 
 # The options of ``bgcheck check`` (tests/test_server.py holds them to cli.py's): the fast path
