@@ -40,7 +40,10 @@ CONNECT_TIMEOUT = 3.0  # for the connection and the handshake: a wedged server i
 START_TIMEOUT = 30.0
 # Environment variables the output depends on: set for each request as the client has them.
 ENV_KEYS = ("NO_COLOR", "FORCE_COLOR", "TERM", "BGCHECK_DEBUG", "CI", "COLUMNS", "LINES")
-SOCKET_PATH_LIMIT = 100  # sun_path holds 108 bytes on Linux, 104 on macOS and the BSDs
+SOCKET_PATH_LIMIT = 100
+# The decoded cache entries a server keeps, counted by the size of their files (load/cache.py's
+# Memory): the 636k-line benchmark corpus's warm runs read about 4 MiB of entries.
+MEMORY_BYTES = 64 * 1024 * 1024  # sun_path holds 108 bytes on Linux, 104 on macOS and the BSDs
 
 # Set in the server process: a request runs there in-process, never through a server again.
 IN_SERVER = False
@@ -485,9 +488,10 @@ def serve(folder: Path, idle_timeout: float, handler: Callable[[list], int], war
     if lock is None:
         sys.exit(f"bgcheck: a server is already running for {folder}")
     listener = _listen(folder)
-    from bgcheck.load.cache import Cache
+    from bgcheck.load import cache
 
-    Cache(folder).prepare()  # marked as a cache before anything but the server's files is in it
+    cache.Cache(folder).prepare()  # marked as a cache before anything but the server's files is in it
+    cache.MEMORY = cache.Memory(MEMORY_BYTES)  # entries decoded once, while their files stay the same
     warm()
     state = _Served(folder, idle_timeout)
     state.info = {"pid": os.getpid(), **identity(), "address": address_of(folder)[0], "started": time.time()}

@@ -308,3 +308,82 @@ def test_a_long_cache_folder_puts_the_socket_in_the_temporary_folder(tmp_path):
     assert family == "AF_UNIX" and len(os.fsencode(address)) <= server.SOCKET_PATH_LIMIT
     assert address != server.address_of(tmp_path / ("y" * 120) / ".bgcheck_cache")[0]
     assert server.address_of(tmp_path)[0] == str(tmp_path / server.SOCKET_FILE)
+
+
+class _WatchedMemory:
+    """load/cache.py's Memory, recording each kept value's encoding when it is kept."""
+
+    def __new__(cls, limit: int):
+        from bgcheck.load import cache, serial
+
+        class Watched(cache.Memory):
+            def keep(self, path, kind, signature, size, value):
+                super().keep(path, kind, signature, size, value)
+                if path in self.entries:
+                    self.snapshots[path] = (kind, serial.dumps(serial.ENTRY_CODECS[kind][0](value)))
+
+        memory = Watched(limit)
+        memory.snapshots = {}
+        return memory
+
+
+def test_the_servers_memory_serves_what_the_files_hold_and_no_caller_changes_it(tmp_path, monkeypatch):
+    """Runs with decoded entries kept in memory (as the server keeps them) print what runs that
+    read every entry from its file print, through edits, named files, --fix and a baseline; and
+    no run changes a value it was given (each kept value encodes as it did when kept)."""
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+    from bgcheck.load import cache, serial
+
+    root = tmp_path / "shop"
+    shutil.copytree(DEMO, root)
+    monkeypatch.chdir(root)
+    memory = _WatchedMemory(64 * 1024 * 1024)
+
+    def both(*args: str) -> None:
+        monkeypatch.setattr(cache, "MEMORY", memory)
+        kept = CliRunner().invoke(main, ["check", "--no-server", *args])
+        monkeypatch.setattr(cache, "MEMORY", None)
+        alone = CliRunner().invoke(main, ["check", "--no-server", *args])
+        assert (kept.exit_code, kept.output) == (alone.exit_code, alone.output)
+        for path, (kind, encoded) in memory.snapshots.items():
+            if path in memory.entries:
+                assert serial.dumps(serial.ENTRY_CODECS[kind][0](memory.entries[path][2])) == encoded, f"a {kind} entry was changed"
+
+    both()
+    both()
+    both("--format", "json")
+    tasks = root / "shop" / "tasks.py"
+    tasks.write_text(tasks.read_text().replace("    order = db.get_order(order_id)\n", "    order = db.get_order(order_id)\n    retries = 0\n"))
+    both()
+    both("shop/tasks.py")
+    both("--write-baseline", "baseline.json")
+    both("--baseline", "baseline.json")
+    (root / "shop" / "late.py").write_text("import asyncio\n\nasync def f():\n    try:\n        await asyncio.sleep(1)\n    except asyncio.CancelledError:\n        pass\n")
+    both("--statistics")
+    monkeypatch.setattr(cache, "MEMORY", memory)
+    fixed = CliRunner().invoke(main, ["check", "--no-server", "--fix", "--unsafe-fixes"])
+    assert "Fixed" in fixed.output
+    both()
+    assert {kind for kind, _encoded in memory.snapshots.values()} >= {"bundles", "recent", "results", "models", "digests"}
+
+
+def test_the_memory_is_bounded_and_follows_the_files(tmp_path):
+    from bgcheck.load import cache
+
+    memory = cache.Memory(1000)
+    store = cache.Cache(tmp_path)
+    paths = []
+    for n in range(6):
+        path = tmp_path / f"entry{n}.json"
+        path.write_bytes(b"x" * 200)
+        memory.keep(path, "results", cache._signature(os.lstat(path)), 200, [n])
+        paths.append(path)
+    assert memory.size <= 1000 and paths[0] not in memory.entries and memory.get(paths[5], "results") == [5]
+    paths[5].write_bytes(b"y" * 201)  # rewritten: the value in memory is not the file's any more
+    assert memory.get(paths[5], "results") is cache._MISSING and paths[5] not in memory.entries
+    memory.drop(paths[4])
+    memory.keep(paths[4], "summaries", cache._signature(os.lstat(paths[4])), 200, [4])  # a kind never kept
+    assert paths[4] not in memory.entries
+    assert store.get("results", "0" * 64) is None

@@ -179,11 +179,16 @@ class Cache:
         result the run would otherwise compute)."""
         value = _MISSING
         try:
-            decode = serial.ENTRY_CODECS[kind][1]
-            data = _read_entry(self._path(kind, key))
-            header = self._header(kind, key)
-            if data is not None and data.startswith(header):
-                value = decode(json.loads(data[len(header):]))
+            path = self._path(kind, key)
+            value = MEMORY.get(path, kind) if MEMORY is not None else _MISSING
+            if value is _MISSING:
+                decode = serial.ENTRY_CODECS[kind][1]
+                data, signature = _read_entry(path)
+                header = self._header(kind, key)
+                if data is not None and data.startswith(header):
+                    value = decode(json.loads(data[len(header):]))
+                    if MEMORY is not None:
+                        MEMORY.keep(path, kind, signature, len(data), value)
         except Exception:  # missing, corrupt, truncated, a folder, of another shape: ignore and rewrite
             value = _MISSING
         if value is _MISSING:
@@ -211,19 +216,84 @@ class Cache:
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path)  # a folder where the entry should be: cannot be replaced otherwise
             _atomic_write(path, data)
+            if MEMORY is not None and kind in KEPT_AS_PUT:
+                MEMORY.keep(path, kind, _signature(os.lstat(path)), len(data), value)
         except Exception:  # unwritable folder, full disk, a value of the wrong shape: the cache only costs time
             pass
 
 
-def _read_entry(path: Path) -> Optional[bytes]:
-    """An entry's bytes: None for anything but a regular file within the size limit."""
+def _read_entry(path: Path) -> tuple[Optional[bytes], tuple]:
+    """An entry's bytes (None for anything but a regular file within the size limit) and the
+    signature of the file read (``_signature``)."""
     fd = os.open(path, _OPEN_FLAGS)
     with open(fd, "rb") as handle:
         info = os.fstat(handle.fileno())
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
-            return None
+            return None, ()
         data = handle.read(MAX_ENTRY_BYTES + 1)
-    return data if len(data) <= MAX_ENTRY_BYTES else None
+    return (data if len(data) <= MAX_ENTRY_BYTES else None), _signature(info)
+
+
+def _signature(info: os.stat_result) -> tuple:
+    """Which file an entry is: an atomic write (a rename) makes another inode, and a file
+    rewritten in place another size or time."""
+    return (info.st_ino, info.st_dev, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+# Kinds whose decoded values no caller changes, kept in memory by the check server (the caller
+# that reads an entry copies what it changes; tests/test_cache.py holds them to it). Summaries
+# (mutable dataclasses) are read again from their entries.
+KEPT_KINDS = frozenset({"digests", "results", "bundles", "states", "interfaces", "warnings", "models", "recent"})
+# Of those, the kinds whose value, once written, its writer no longer changes: kept as written,
+# so the next run does not decode the entry it just wrote.
+KEPT_AS_PUT = frozenset({"digests", "results", "bundles", "states", "recent"})
+
+
+class Memory:
+    """Decoded entries kept in memory, bounded by the size of their files (``limit`` bytes,
+    the least recently used dropped first); an entry is served from memory only while its file
+    is the one read (``_signature``). Only the check server (bgcheck/server.py) keeps one: a
+    run in its own process reads each entry once anyway."""
+
+    def __init__(self, limit: int) -> None:
+        from collections import OrderedDict
+
+        self.limit = limit
+        self.size = 0
+        self.entries: OrderedDict = OrderedDict()  # path -> (signature, size, value)
+
+    def get(self, path: Path, kind: str) -> Any:
+        found = self.entries.get(path)
+        if found is None:
+            return _MISSING
+        try:
+            current = _signature(os.lstat(path))
+        except OSError:
+            current = None
+        if current != found[0]:
+            self.drop(path)
+            return _MISSING
+        self.entries.move_to_end(path)
+        return found[2]
+
+    def keep(self, path: Path, kind: str, signature: tuple, size: int, value: Any) -> None:
+        if kind not in KEPT_KINDS or not signature or size > self.limit // 4:
+            return
+        self.drop(path)
+        self.entries[path] = (signature, size, value)
+        self.size += size
+        while self.size > self.limit:
+            _path, (_signature_, dropped, _value) = self.entries.popitem(last=False)
+            self.size -= dropped
+
+    def drop(self, path: Path) -> None:
+        found = self.entries.pop(path, None)
+        if found is not None:
+            self.size -= found[1]
+
+
+# Set by the check server: its runs share one Memory.
+MEMORY: Optional[Memory] = None
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

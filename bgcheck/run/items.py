@@ -39,13 +39,32 @@ def project_items(
     named = file_items(paths, config, cwd, skipped)
     if not config.in_project or not any(Path(p).is_file() for p in paths):
         return named, None
-    by_real = {os.path.realpath(path): (path, display) for path, display in file_items([config.root], config, cwd)}
-    named_real = {os.path.realpath(path): (path, display) for path, display in named}
+    real = _RealPaths()
+    by_real = {real(path): (path, display) for path, display in file_items([config.root], config, cwd)}
+    named_real = {real(path): (path, display) for path, display in named}
     if named_real.keys() == by_real.keys():
         return named, None
     by_real.update(named_real)  # spelled as the user named them
     items = sorted(by_real.values(), key=lambda item: item[0].as_posix())
     return items, frozenset(display for _path, display in named_real.values())
+
+
+class _RealPaths:
+    """``os.path.realpath`` of many files, their folders resolved once each: a file that is not a
+    link is its folder's real path and its name (one lstat, not one per part of the path)."""
+
+    def __init__(self) -> None:
+        self.folders: dict[str, str] = {}
+
+    def __call__(self, path) -> str:
+        absolute = os.path.abspath(path)
+        folder, name = os.path.split(absolute)
+        if not name or name in (".", "..") or os.path.islink(absolute):
+            return os.path.realpath(absolute)
+        real = self.folders.get(folder)
+        if real is None:
+            real = self.folders[folder] = os.path.realpath(folder)
+        return os.path.join(real, name)
 
 
 def stdin_items(
