@@ -77,6 +77,9 @@ TARGETS = {
     "warm_body": ("s", 0.5),
     "named_warm": ("s", 0.4),
     "named_edited": ("s", 0.4),
+    "server_nothing": ("s", 0.25),
+    "server_body": ("s", 0.5),
+    "server_named_edited": ("s", 0.4),
     "version": ("s", 0.15),
     "rules": ("s", 0.15),
     "lsp_3": ("s", 0.1),
@@ -162,18 +165,38 @@ def timed(command: list[str], env=None, cwd=None) -> tuple[float, float, int]:
     return elapsed, usage.ru_utime + usage.ru_stime, int(usage.ru_maxrss / 1024)
 
 
-def median_of(repeat: int, command: list[str], before=None, env=None, cwd=None) -> dict:
-    runs = []
+def median_of(repeat: int, command: list[str], before=None, env=None, cwd=None, server: Optional[int] = None) -> dict:
+    """``server``: the pid of the check server the command runs on; its CPU time per run is
+    added to the client's (and kept apart as ``server_cpu_seconds``)."""
+    runs, served = [], []
     for _ in range(repeat):
         if before:
             before()
+        spent = process_cpu(server)
         runs.append(timed(command, env=env, cwd=cwd))
-    return {
+        served.append(process_cpu(server) - spent)
+    row = {
         "seconds": statistics.median(r[0] for r in runs),
-        "cpu_seconds": min(r[1] for r in runs),
+        "cpu_seconds": min(r[1] + s for r, s in zip(runs, served)),
         "peak_mib": max(r[2] for r in runs),
         "runs": [round(r[0], 3) for r in runs],
     }
+    if server is not None:
+        row["client_cpu_seconds"] = min(r[1] for r in runs)
+        row["server_cpu_seconds"] = statistics.median(served)
+    return row
+
+
+def process_cpu(pid: Optional[int]) -> float:
+    """User + system seconds a running process has spent (Linux's /proc; 0 elsewhere)."""
+    if pid is None:
+        return 0.0
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def bgcheck(*args: str, target: Optional[Path] = None) -> list[str]:
@@ -289,6 +312,9 @@ LABELS = {
     "warm_body": "bgcheck, warm, one function body edited (a statement in a function of `celery/app/task.py`)",
     "named_warm": "bgcheck, one named file (`celery/app/task.py`), warm cache, nothing changed",
     "named_edited": "bgcheck, one named file (`celery/app/task.py`) just edited, warm cache (pre-commit)",
+    "server_nothing": "bgcheck on a started server (`bgcheck server start`), warm, nothing changed",
+    "server_body": "bgcheck on a started server, warm, one function body edited (as above)",
+    "server_named_edited": "bgcheck on a started server, one named file just edited (pre-commit with `--server`)",
     "version": "`bgcheck --version`",
     "rules": "`bgcheck rules`",
     "lsp_3": "`bgcheck lsp`: change in a 2,000-line file with 3 findings to published diagnostics, after the 0.3 s debounce",
@@ -322,8 +348,8 @@ def measure_bgcheck(rows: dict, repeat: int, jobs: int, cold_repeat: Optional[in
                 break
         changed.write_bytes("".join(lines).encode("utf-8"))
 
-    def run(key: str, command: list[str], before=None, times: Optional[int] = None) -> None:
-        rows[key] = median_of(times or repeat, command, before=before, env=env)
+    def run(key: str, command: list[str], before=None, times: Optional[int] = None, server: Optional[int] = None) -> None:
+        rows[key] = median_of(times or repeat, command, before=before, env=env, server=server)
         print(f"  {key}: {rows[key]['seconds']:.2f} s (CPU {rows[key]['cpu_seconds']:.2f} s)", file=sys.stderr)
 
     try:
@@ -339,13 +365,33 @@ def measure_bgcheck(rows: dict, repeat: int, jobs: int, cold_repeat: Optional[in
         timed(warm, env=env)  # the cache as it was
         run("named_warm", named)
         run("named_edited", named, before=body_edit)
+        measure_server(run, warm, named, body_edit, cache, env)
     finally:
         changed.write_bytes(original)
+        sh([sys.executable, "-m", "bgcheck", "server", "stop", str(CORPUS), "--cache-dir", str(cache)], env=env)
         shutil.rmtree(cache, ignore_errors=True)
     for key, args in (("version", ["--version"]), ("rules", ["rules"])):
         rows[key] = median_of(max(repeat, 5), [sys.executable, "-m", "bgcheck", *args], env=env, cwd=tempfile.gettempdir())
     rows["lsp_3"] = lsp_latency(repeat, every=60)
     rows["lsp_182"] = lsp_latency(repeat)
+
+
+def measure_server(run, warm: list[str], named: list[str], body_edit, cache: Path, env: dict) -> None:
+    """The warm rows again on a started check server (bgcheck/server.py): the same commands, which
+    use the server on their own; CPU is the client's and the server's for the request."""
+    changed = CORPUS / CHANGED_FILE
+    original = changed.read_bytes()
+    started = sh([sys.executable, "-m", "bgcheck", "server", "start", str(CORPUS), "--cache-dir", str(cache), "--idle-timeout", "15m"], env=env)
+    info = json.loads((cache / "server.json").read_text()) if started.returncode == 0 else None
+    if info is None:
+        print(f"  the server did not start: {started.stderr.strip()}", file=sys.stderr)
+        return
+    timed(warm, env=env)  # the server's first request
+    run("server_nothing", warm, server=info["pid"])
+    run("server_body", warm, before=body_edit, server=info["pid"])
+    changed.write_bytes(original)
+    timed(warm, env=env)  # the cache as it was
+    run("server_named_edited", named, before=body_edit, server=info["pid"])
 
 
 def measure_peers(rows: dict, repeat: int, names: list[str]) -> None:

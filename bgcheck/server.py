@@ -549,13 +549,22 @@ def _watch(state: _Served) -> None:
     info file: another server's, or removed) is gone."""
     import threading
 
+    import gc
+
     def watch() -> None:
+        collected = 0
         while True:
             time.sleep(0.5)
             if not state.busy and time.monotonic() - state.last > state.idle_timeout:
                 state.exit()
             if read_info(state.folder) != state.info:
                 os._exit(0)  # the folder or the files are gone, or another server's: nothing to remove
+            if not state.busy and collected != state.requests and time.monotonic() - state.last > 1:
+                # A run freezes what the collector tracks (run/process.py tune_gc): a request's
+                # cycles would stay for the server's life. Collected while nobody waits.
+                collected = state.requests
+                gc.unfreeze()
+                gc.collect()
 
     threading.Thread(target=watch, name="bgcheck-watch", daemon=True).start()
 
