@@ -471,7 +471,8 @@ class _Served:
         self.info: dict = {}
 
     def exit(self) -> None:
-        _remove_files(self.folder, self.info)
+        if os.getpid() == self.info.get("pid"):  # not in a worker a run forked (it inherits the handler)
+            _remove_files(self.folder, self.info)
         os._exit(0)
 
 
