@@ -328,7 +328,7 @@ def test_bg405_notes_from_the_hook_to_the_wait(bg):
             "svc/pool.py": """
                 import threading
 
-                WORKER = threading.Thread(target=print)
+                WORKER = threading.Thread(target=print, daemon=True)  # atexit hooks wait for daemon threads only
 
                 def drain():
                     WORKER.join()

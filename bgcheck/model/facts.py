@@ -75,6 +75,7 @@ def _shutdown(index: ProjectIndex) -> object:
         )
     return (
         sorted((r.function, r.how, r.after_yield_only) for r in model.roots.values()),
+        sorted(model.atexit_only),
         sorted(model.shutdown_code.items()),
         sorted((root, [(w.function, w.text, w.seconds) for w in timed_waits(index, index.reachable([root]))]) for root in model.roots),
         entries,
@@ -190,6 +191,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "passed_refs": ("passed_refs",),
     "thread_join_facts": ("threads",),
     "is_unjoined_daemon_thread_code": ("threads", "jobs", "job_code"),
+    "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
 }
 

@@ -42,7 +42,7 @@ from bgcheck.model.shutdown import EntryPoint, ShutdownModel, ShutdownRoot
 from bgcheck.model.transactions import Step, TransactionModel
 from bgcheck.syntax.ir import UNKNOWN, TimeDelta
 
-ENTRY_VERSION = 1
+ENTRY_VERSION = 2  # 2: ShutdownModel.atexit_only
 _CLASSES: dict[str, type] = {
     cls.__qualname__: cls
     for cls in (CeleryConfig, Setting, ExecutionModel, Job, Schedule, LockSite, Link, MoneyModel, EntryPoint, ShutdownModel,

@@ -267,11 +267,13 @@ class ProjectIndex:
         return True
 
     def thread_join_facts(self) -> list:
-        """(holder, the function or class it runs, joined anywhere): what ``is_unjoined_daemon_thread_code``
-        reads from other modules (for the cache's project facts)."""
+        """(holder, the function or class it runs, joined anywhere, made a daemon after it is made): what
+        ``is_unjoined_daemon_thread_code`` and ``thread_is_daemon`` read from other modules (for the cache's
+        project facts)."""
         targets = self.all_call_targets()
         return [
-            (holder, self._thread_runs(ir) or "", f"{holder}.join" in targets) for holder, ir in sorted(self._thread_holders().items())
+            (holder, self._thread_runs(ir) or "", f"{holder}.join" in targets, repr(self._daemon_set_later(holder)))
+            for holder, ir in sorted(self._thread_holders().items())
         ]
 
     def _thread_runs(self, ir) -> Optional[str]:
@@ -281,6 +283,37 @@ class ProjectIndex:
             return self.canonical(call.target)
         target = call.keyword("target")
         return self.resolve_function(irmod.ir_path(target)) if target is not None else None
+
+    def thread_is_daemon(self, ir: Optional[IR]) -> Optional[bool]:
+        """Whether the thread a receiver denotes (``WORKER``, ``self._thread``, as IR) is a
+        daemon: True for ``Thread(daemon=True)``, a daemon Thread subclass or ``holder.daemon = True``;
+        False for a thread made without ``daemon=`` that nothing makes one later; None when that is
+        not known (``setDaemon(...)``, a value that does not fold, a constructor not seen)."""
+        call = self.constructed(ir)
+        parts = as_call(call) if call is not None else None
+        if parts is None or any(arg == ("*",) for arg in parts.args) or any(key == "**" for key, _value in parts.kwargs):
+            return None
+        made = self.canonical(parts.target)
+        if made in self.classes:
+            if not (self.class_bases(made) & knowledge.THREAD_BASES):
+                return None
+            if self._daemon_class(made):
+                return True
+        elif self.receiver_type(f"{made}()") != "threading.Thread":
+            return None
+        daemon = parts.keyword("daemon")
+        later = self._daemon_set_later(ref_name(ir)) if ref_name(ir) else []
+        if daemon is None and not later:
+            return False
+        values = {self.fold(value) for value in ([daemon] if daemon is not None else []) + later}
+        return values.pop() if len(values) == 1 and values <= {True, False} else None
+
+    def _daemon_set_later(self, holder: str) -> list:
+        """What ``holder.daemon = ...`` assigns anywhere in the project (UNKNOWN_IR for ``holder.setDaemon(...)``)."""
+        found = [value for summary in self.modules.values() for target, value, *_rest in summary.attr_assignments if target == f"{holder}.daemon"]
+        if f"{holder}.setDaemon" in self.all_call_targets():
+            found.append(irmod.UNKNOWN_IR)
+        return found
 
     def _daemon(self, options: dict) -> bool:
         return self.fold(options.get("daemon")) is True

@@ -55,6 +55,11 @@ class TimedWait:
 class ShutdownModel:
     roots: dict[str, ShutdownRoot] = field(default_factory=dict)
     shutdown_code: dict[str, str] = field(default_factory=dict)  # qualname -> root
+    # Shutdown code that only atexit hooks reach. They run after the interpreter has joined every
+    # non-daemon thread and every concurrent.futures executor's workers (threading._shutdown comes
+    # first), so the waits there that a SIGTERM handler would spend are already over.
+    atexit_only: set[str] = field(default_factory=set)
+    hows: dict[str, set[str]] = field(default_factory=dict)  # root function -> every way it is registered (``roots`` keeps the first)
     sigterm_scopes: set[str] = field(default_factory=set)  # scopes (function qualname or module) that install one
     sigterm_modules: set[str] = field(default_factory=set)
     entry_points: list[EntryPoint] = field(default_factory=list)
@@ -81,8 +86,34 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
                 model.shutdown_code.setdefault(reached, name)
     for qualname, root in model.roots.items():
         model.shutdown_code.setdefault(qualname, qualname)
+    model.atexit_only.update(_atexit_only(index, model))
     model.entry_points.extend(_entry_points(index, console_scripts))
     return model
+
+
+def _add_root(model: ShutdownModel, root: ShutdownRoot) -> None:
+    """The first registration of a function is its root, but for an atexit hook that is also
+    registered otherwise (as a signal handler, say): its waits matter there, so that one names it."""
+    known = model.roots.get(root.function)
+    if known is None or (known.how == "atexit hook" and not root.after_yield_only and root.how != "atexit hook"):
+        model.roots[root.function] = root
+    model.hows.setdefault(root.function, set()).add(root.how)
+
+
+def _atexit_only(index: ProjectIndex, model: ShutdownModel) -> set[str]:
+    """The shutdown code no root but atexit hooks reaches (a lifespan reaches what it calls after ``yield``)."""
+    atexit = sorted(name for name, hows in model.hows.items() if "atexit hook" in hows)
+    if not atexit:
+        return set()
+    reached = set(index.reachable(atexit)) | set(atexit)
+    others = set()
+    for name, root in sorted(model.roots.items()):
+        if model.hows.get(name) == {"atexit hook"}:
+            continue
+        func = index.function(name) if root.after_yield_only else None
+        starts = [name] if func is None else [c for c in (index.resolve_function(t) for t in func.calls_after_yield) if c]
+        others |= set(index.reachable(starts)) | {name}
+    return reached - others
 
 
 def _ref(index: ProjectIndex, value: Optional[IR]) -> Optional[str]:
@@ -112,23 +143,23 @@ def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, sco
             model.sigterm_modules.add(summary.module)
         function = _ref(index, handler)
         if function and (signals is None or signals & knowledge.SHUTDOWN_SIGNALS):
-            model.roots.setdefault(function, ShutdownRoot(function, "signal handler", summary.path))
+            _add_root(model, ShutdownRoot(function, "signal handler", summary.path))
         return
     if target in knowledge.ATEXIT_REGISTER and args:
         function = _ref(index, args[0])
         if function:
-            model.roots.setdefault(function, ShutdownRoot(function, "atexit hook", summary.path))
+            _add_root(model, ShutdownRoot(function, "atexit hook", summary.path))
         return
     last = target.rsplit(".", 1)[-1]
     if last == "add_event_handler" and len(args) > 1 and index.fold(args[0]) == "shutdown":
         function = _ref(index, args[1])
         if function:
-            model.roots.setdefault(function, ShutdownRoot(function, "shutdown event handler", summary.path))
+            _add_root(model, ShutdownRoot(function, "shutdown event handler", summary.path))
         return
     if last == "connect" and target.rsplit(".", 1)[0] in knowledge.CELERY_SHUTDOWN_SIGNALS and args:
         function = _ref(index, args[0])
         if function:
-            model.roots.setdefault(function, ShutdownRoot(function, "Celery worker_shutdown handler", summary.path))
+            _add_root(model, ShutdownRoot(function, "Celery worker_shutdown handler", summary.path))
 
 
 def _is_signal_installer(target: str) -> bool:
@@ -153,16 +184,16 @@ def _from_decorator(index: ProjectIndex, model: ShutdownModel, summary, qualname
     if not target:
         return
     if target in knowledge.ATEXIT_REGISTER:
-        model.roots.setdefault(qualname, ShutdownRoot(qualname, "atexit hook", summary.path))
+        _add_root(model, ShutdownRoot(qualname, "atexit hook", summary.path))
         return
     base, _, last = target.rpartition(".")
     call = as_call(decorator)
     if last == "on_event" and call is not None and call.args and index.fold(call.first_arg) == "shutdown":
         if knowledge.WEB_APPS.fullmatch(base):
-            model.roots.setdefault(qualname, ShutdownRoot(qualname, "shutdown event handler", summary.path))
+            _add_root(model, ShutdownRoot(qualname, "shutdown event handler", summary.path))
         return
     if last == "connect" and base in knowledge.CELERY_SHUTDOWN_SIGNALS:
-        model.roots.setdefault(qualname, ShutdownRoot(qualname, "Celery worker_shutdown handler", summary.path))
+        _add_root(model, ShutdownRoot(qualname, "Celery worker_shutdown handler", summary.path))
 
 
 def _from_web_apps(index: ProjectIndex, model: ShutdownModel, summary) -> None:
@@ -175,12 +206,12 @@ def _from_web_apps(index: ProjectIndex, model: ShutdownModel, summary) -> None:
             if key == "lifespan":
                 function = _ref(index, argument)
                 if function:
-                    model.roots.setdefault(function, ShutdownRoot(function, "lifespan", summary.path, after_yield_only=True))
+                    _add_root(model, ShutdownRoot(function, "lifespan", summary.path, after_yield_only=True))
             elif key == "on_shutdown" and seq_items(argument) is not None:
                 for item in seq_items(argument):
                     function = _ref(index, item)
                     if function:
-                        model.roots.setdefault(function, ShutdownRoot(function, "shutdown event handler", summary.path))
+                        _add_root(model, ShutdownRoot(function, "shutdown event handler", summary.path))
 
 
 def _entry_points(index: ProjectIndex, console_scripts: dict[str, str]) -> list[EntryPoint]:

@@ -410,7 +410,7 @@ class UnboundedWaitInShutdown(Rule):
     code = "BG405"
     name = "unbounded-wait-in-shutdown"
     severity = Severity.WARNING
-    reads = ("call_graph", "call_sites", "shutdown")
+    reads = ("call_graph", "call_sites", "shutdown", "threads")
     summary = "A wait with no deadline in a SIGTERM handler, atexit hook or shutdown hook."
 
     def __init__(self, config) -> None:
@@ -451,14 +451,20 @@ def _unbounded_wait(node: cst.Call, ctx: FileContext) -> Optional[str]:
         return None
     name = ctx.resolve_call(node) or ""
     method = func.attr.value if isinstance(func, cst.Attribute) else func.value
+    # An atexit hook runs after the interpreter has joined every non-daemon thread and every
+    # concurrent.futures executor's workers: those waits are over before it starts.
+    atexit_only = (ctx.function_qualname or "") in ctx.index.shutdown.atexit_only
     if knowledge.EXECUTOR_SHUTDOWN.fullmatch(name) or knowledge.SCHEDULER_SHUTDOWN.fullmatch(name):
         wait = argument(node, "wait", 0)
-        if wait is not None and ctx.fold(wait) is False:
+        if (wait is not None and ctx.fold(wait) is False) or (atexit_only and knowledge.EXECUTOR_SHUTDOWN.fullmatch(name)):
             return None
         return "`shutdown()` (wait=True)"
     if method == "join" and isinstance(func, cst.Attribute) and not isinstance(func.value, cst.BaseString):
-        if any(arg.star for arg in node.args) or receiver_kind(node, ctx) not in knowledge.JOINABLE_KINDS:
+        kind = receiver_kind(node, ctx)
+        if any(arg.star for arg in node.args) or kind not in knowledge.JOINABLE_KINDS:
             return None  # only a thread, process, pool or queue the model knows: not ``t.join()`` on a name alone
+        if atexit_only and kind == "thread" and ctx.index.thread_is_daemon(ctx.to_ir(func.value)) is not True:
+            return None  # a non-daemon thread has ended before atexit hooks run (unknown: cannot tell)
         timeout = argument(node, "timeout", 0)
         if timeout is None or (len(node.args) == 1 and not node.args[0].star and _is_none(timeout)):
             return "`join()`"
