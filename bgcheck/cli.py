@@ -522,7 +522,7 @@ def _server_folder(path, config_file, cache_dir) -> Path:
     except ConfigError as exc:
         _fail(str(exc))
     if folder is None:
-        _fail(f"{path or '.'} is in no project (no pyproject.toml, bgcheck.toml, setup.cfg or .git): give --cache-dir")
+        _fail(f"{path or '.'} has no cache folder (it is in no project, or its .bgcheck_cache is a link): give --cache-dir")
     return folder
 
 

@@ -78,8 +78,8 @@ def _canonical(value: Any) -> Any:
         return ("set", sorted((_canonical(item) for item in value), key=repr))
     if isinstance(value, dict):
         return ("dict", sorted(((_canonical(k), _canonical(v)) for k, v in value.items()), key=repr))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, [_canonical(item) for item in value])
+    if isinstance(value, (list, tuple)):  # a string is its own canonical form: not called for each (keys are lists of them)
+        return (type(value).__name__, [item if type(item) is str else _canonical(item) for item in value])
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return (
             type(value).__qualname__,
