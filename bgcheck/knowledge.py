@@ -217,6 +217,24 @@ CELERY_SETTINGS: dict[str, tuple[str, ...]] = {
     "beat_schedule": ("beat_schedule", "CELERYBEAT_SCHEDULE"),
 }
 
+# Job frameworks whose workers run a plain (synchronous) job where a deploy's stop never arrives as
+# an exception (BG101, BG102: a handler can swallow only a stop that arrives as one):
+# - Celery: a warm shutdown (the SIGTERM a deploy sends the worker's main process) lets the running
+#   tasks finish and raises nothing in them, in every pool. Only a signal sent to the pool process
+#   itself (a cold shutdown, ``revoke(terminate=True)``) raises there: billiard turns SIGTERM into
+#   SystemExit so that ``finally`` blocks run as the process ends. The soft time limit raises an
+#   ``Exception``, which BG104 is about;
+# - RQ: a job runs in a forked work horse that ignores SIGINT and dies of SIGTERM (rq-scheduler and
+#   RQ's cron only enqueue what such workers run);
+# - Huey's default thread workers, APScheduler's thread and process pool executors, threads and thread
+#   pools: KeyboardInterrupt and a signal handler's SystemExit arrive on the main thread only.
+# Any other framework is taken to raise one: Dramatiq raises TimeLimitExceeded and Shutdown into its
+# actors; `schedule` and django-extensions' runjobs run jobs on the main thread.
+NO_STOP_EXCEPTION_FRAMEWORKS = frozenset(
+    {"Celery", "Celery beat", "RQ", "rq-scheduler", "RQ cron", "Huey", "APScheduler", "Flask-APScheduler",
+     "APScheduler 4", "threading", "concurrent.futures"}
+)
+
 # Celery task options the job model records in a job's limits -> (the app setting that gives
 # their default when a task does not set them, the kind of value: seconds or a boolean), in the
 # order ``bgcheck jobs`` lists them.

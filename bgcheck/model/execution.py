@@ -191,19 +191,20 @@ class ExecutionModel:
     signal_handlers: frozenset[str] = frozenset()
     worker_only: frozenset[str] = frozenset()  # functions run only in worker threads
     task_only: frozenset[str] = frozenset()  # coroutine functions run only as tasks of their own
-    other_job_code: frozenset[str] = frozenset()  # reached from a job that is not a thread
+    # reached from a job that can receive a stop as an exception (knowledge.NO_STOP_EXCEPTION_FRAMEWORKS)
+    other_job_code: frozenset[str] = frozenset()
     cleanup_only: frozenset[str] = frozenset()  # coroutine functions run only as a caller's cleanup
 
     def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.worker_only
 
-    def job_code_only_of_threads(self, qualname: Optional[str]) -> bool:
-        """Is every job that runs this function a thread (or a thread pool's work)? Then, run as a
-        job, it never receives KeyboardInterrupt or a signal handler's SystemExit (they arrive on the
-        main thread only); run on the main thread, it is plain program code, not a job."""
-        if qualname is None or not self.thread_roots:
-            return False
-        return qualname in self.job_code and qualname not in self.other_job_code
+    def job_code_receives_no_stop(self, qualname: Optional[str]) -> bool:
+        """Does every job that runs this function run it where a deploy's stop never arrives as an
+        exception (a thread or a thread pool's work, a Celery task, an RQ job:
+        knowledge.NO_STOP_EXCEPTION_FRAMEWORKS)? Then, run as a job, it never receives
+        KeyboardInterrupt or a signal handler's SystemExit; run on the main thread, it is plain
+        program code, not a job."""
+        return qualname is not None and qualname in self.job_code and qualname not in self.other_job_code
 
     def runs_only_as_task(self, qualname: Optional[str]) -> bool:
         """Is this coroutine function run only as a task of its own (``create_task(f())``,
@@ -222,7 +223,7 @@ class ExecutionModel:
         """Everything this model answers from other modules (for the cache key: bgcheck.model.facts)."""
         return (
             sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self.worker_only), sorted(self.task_only),
-            sorted(self.cleanup_only),
+            sorted(self.cleanup_only), sorted(self.other_job_code),
         )
 
     def context(self, qualname: Optional[str]) -> str:
@@ -240,6 +241,7 @@ def build_execution_model(index) -> ExecutionModel:
     """The thread context of every project function, once the jobs are known (``index.job_roots``)."""
     thread_roots: set[str] = set()
     other_roots: set[str] = set()  # run by a job that is not a thread too (a Celery task also started as a thread)
+    stopped_roots: set[str] = set()  # run by a job that can receive a stop as an exception
     for qualname, jobs in index.job_roots.items():
         func = index.function(qualname)
         if func is None:
@@ -251,12 +253,14 @@ def build_execution_model(index) -> ExecutionModel:
                 job.framework == "asyncio" and not (func.is_async or func.is_generator) and job.kind == "in-process task"
             ):
                 thread_roots.add(qualname)
-            else:
-                other_roots.add(qualname)
+                continue
+            other_roots.add(qualname)
+            if func.is_async or job.framework not in knowledge.NO_STOP_EXCEPTION_FRAMEWORKS:
+                stopped_roots.add(qualname)
     signal_handlers = _signal_handlers(index)
-    # Without threads nothing runs only in worker threads, and all job code is of other jobs.
+    # Without threads nothing runs only in worker threads.
     worker_only = _worker_thread_only(index, thread_roots, other_roots, signal_handlers) if thread_roots else set()
-    other_job_code = set(index.reachable(sorted(other_roots))) if thread_roots else set()
+    other_job_code = set(index.reachable(sorted(stopped_roots)))
     return ExecutionModel(
         coroutines=frozenset(q for q, (_summary, func) in index.functions.items() if func.is_async),
         job_code=frozenset(index.job_code),

@@ -25,6 +25,7 @@ from bgcheck.rules.done_futures import awaits_only_done_futures
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 from bgcheck.rules.edits import name_for_import
+from bgcheck.rules.notes import notes_from
 
 # Words that can name a cancellation exception in a file (aliases keep the
 # original name in their import line).
@@ -513,13 +514,14 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
     Outside coroutines and job code, a handler that lets the function go on is the
     top-level ``except KeyboardInterrupt:`` around ``main()``: the program then ends.
     Inside a loop, a handler that can go round again keeps the program running. Job code that
-    only threads run is program code here: as a thread's work, the interrupt never reaches it
-    (a service loop also run by a thread: ``except SystemExit: stop.set()`` around its loop).
+    only runs where no stop is raised (threads, Celery tasks: knowledge.NO_STOP_EXCEPTION_FRAMEWORKS)
+    is program code here: as such a job's work, the interrupt never reaches it (a service loop
+    also run by a thread: ``except SystemExit: stop.set()`` around its loop).
     """
     if ctx.in_coroutine:
         return True
     model = ctx.index.execution
-    if ctx.in_job_code and not (model is not None and model.job_code_only_of_threads(ctx.function_qualname)):
+    if ctx.in_job_code and not (model is not None and model.job_code_receives_no_stop(ctx.function_qualname)):
         return True
     return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
 
@@ -720,8 +722,8 @@ class BroadExceptSwallowsCancellation(Rule):
         if context == execution.WORKER_THREAD:
             return  # a worker thread receives neither KeyboardInterrupt nor a signal handler's SystemExit
         model = ctx.index.execution
-        if not ctx.in_coroutine and model is not None and model.job_code_only_of_threads(ctx.function_qualname):
-            return  # as a job it runs only in threads; called on the main thread it is program code, not a job
+        if not ctx.in_coroutine and model is not None and model.job_code_receives_no_stop(ctx.function_qualname):
+            return  # as a job it runs only where no stop is raised; called on the main thread it is program code
         yielded = _yields(node.body)
         handler_exits = _handler_exits(node, ctx)
         if yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
@@ -840,20 +842,25 @@ class SoftTimeLimitSwallowed(Rule):
     name = "soft-time-limit-swallowed"
     severity = Severity.ERROR
     fixable = "unsafe"
-    reads = ("celery_config", "job_code", "jobs")
+    reads = ("call_graph", "call_sites", "celery_config", "job_code", "jobs")
     summary = "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on."
 
     def is_relevant(self, unit) -> bool:
         return unit.has_job_code and "except" in unit.text
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
-        task = _celery_task(ctx)
-        if task is None or node.type is None:
+        task, in_body = _celery_task(ctx), True
+        if task is None:
+            task, in_body = _celery_task_reaching(ctx), False
+        if task is None:
             return
         names = _caught_names(node, ctx)
         catches_soft = [n for n in names if n in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS]
-        catches_exception = [n for n in names if n in knowledge.EXCEPTION]
-        if not (catches_soft or catches_exception):
+        catches_base = node.type is None or any(n in knowledge.BASE_EXCEPTION for n in names)
+        # In a function the task calls, ``except Exception`` is the helper's own error handling; a
+        # bare ``except:``, ``except BaseException`` or the limit by name is there for every exception.
+        catches_exception = in_body and any(n in knowledge.EXCEPTION for n in names)
+        if not (catches_soft or catches_exception or catches_base):
             return
         if always_raises(node.body, ctx.is_exit_call):
             return
@@ -864,16 +871,18 @@ class SoftTimeLimitSwallowed(Rule):
             return
         seconds, where = limit
         amount = f"{seconds:g} s" if seconds is not None else "a value not known statically"
-        what = "SoftTimeLimitExceeded" if catches_soft else "Exception"
+        what = "SoftTimeLimitExceeded" if catches_soft else "BaseException" if catches_base else "Exception"
         tail = "" if catches_soft else " (SoftTimeLimitExceeded derives from Exception)"
+        clause = f"{_except_keyword(node)}:" if node.type is None else f"{_except_keyword(node)} {what}"
         ctx.report(
             self,
             node,
-            f"`{_except_keyword(node)} {what}` swallows the soft time limit ({amount}) of task `{short_name(task.name)}`",
+            f"`{clause}` swallows the soft time limit ({amount}) of task `{short_name(task.name)}`",
             f"Celery task `{task.name}` has a soft time limit ({amount}, {where}); this handler catches it{tail} and "
             "can finish without re-raising, so the task runs on into the hard limit and is killed mid-work, or "
             "reports success for work it did not finish. Re-raise SoftTimeLimitExceeded after cleanup.",
-            end_node=node.type,
+            end_node=node.type or node.whitespace_after_except,
+            related=() if in_body else notes_from(ctx.index, task.function, ctx.function_qualname),
             fix=_soft_limit_fix(node, bool(catches_soft), ctx),
         )
 
@@ -914,6 +923,12 @@ def _celery_task(ctx: FileContext):
         if job.framework == "Celery":
             return job
     return None
+
+
+def _celery_task_reaching(ctx: FileContext):
+    """The Celery task whose job code this function is (it calls it, directly or not), or None."""
+    root = ctx.index.job_code.get(ctx.function_qualname or "")
+    return next((job for job in ctx.index.job_roots.get(root or "", ()) if job.framework == "Celery"), None)
 
 
 def _caught_earlier(node: cst.ExceptHandler, ctx: FileContext) -> bool:

@@ -1,7 +1,7 @@
-from celery import shared_task
+import dramatiq
 
 from proj.helpers import fetch_all
 
-@shared_task
+@dramatiq.actor
 def refresh():
     fetch_all()

@@ -1,7 +1,7 @@
-from celery import shared_task
+import dramatiq
 
 from proj import helpers
 
-@shared_task
+@dramatiq.actor
 def refresh():
     helpers.fetch_all()

@@ -1,12 +1,12 @@
-# Flagged: the same function is also a Celery task, which runs on the worker's main thread, where
-# the stop arrives.
+# Flagged: the same function is also a Dramatiq actor, which receives the worker's
+# TimeLimitExceeded and Shutdown as exceptions.
 import threading
 
+import dramatiq
 import requests
-from celery import shared_task
 
 
-@shared_task
+@dramatiq.actor
 def send_events():
     try:
         requests.post("https://events.example.com", json={}, timeout=3)
