@@ -159,7 +159,7 @@ def test_fast_path_does_not_tokenize(monkeypatch):
     assert parse_noqa("x = 1  # type: ignore\ny = 2\n" * 100) == {}
 
 
-def test_tokenizes_when_noqa_appears(monkeypatch):
+def _tokenize_calls(monkeypatch) -> list:
     calls = []
     real = noqa_module.tokenize.generate_tokens
 
@@ -168,8 +168,52 @@ def test_tokenizes_when_noqa_appears(monkeypatch):
         return real(readline)
 
     monkeypatch.setattr(noqa_module.tokenize, "generate_tokens", spy)
-    assert parse_noqa("x = 1  # NoQA\n") == {1: ALL}
+    return calls
+
+
+def test_tokenizes_when_a_directive_may_be_in_a_string(monkeypatch):
+    calls = _tokenize_calls(monkeypatch)
+    assert parse_noqa('x = "# noqa"  # NoQA: BG101\n') == {1: codes("BG101")}
     assert calls == [1]
+
+
+@pytest.mark.skipif(not noqa_module._TOKENIZE_IS_PYTHON, reason="from Python 3.12 tokenize is CPython's tokenizer: always used")
+def test_directives_in_comments_are_read_without_tokenizing(monkeypatch):
+    calls = _tokenize_calls(monkeypatch)
+    source = '"""Doc: no noqa."""\nx = 1  # NoQA\ny = "a#b" + \'c\'  # type: ignore  # noqa: BG101\n'
+    assert parse_noqa(source) == {2: ALL, 3: codes("BG101")}
+    assert calls == []
+
+
+# Directive-like text in strings, comments or both, and strings that close (or not) in unusual
+# places: reading the text alone must give exactly what tokenize gives.
+_TRICKY = [
+    'x = "# noqa"  # noqa: BG101\n',
+    "x = '''\n# noqa\n'''  # noqa: BG102\n",
+    'x = """a""" """b # noqa""" # noqa\n',
+    'x = """ "" \\""" # noqa """  # noqa: BG103\n',
+    "x = 'it\\'s # noqa'  # noqa: BG104\n",
+    "x = 'unterminated # noqa\ny = 1  # noqa: BG105\n",
+    "x = 'continued \\\n # noqa' # noqa: BG106\n",
+    'x = f"{y!r} # noqa"  # noqa\n',
+    "x = f'{d[\"k\"]}'  # noqa: BG107\n",
+    'x = """never closed # noqa\n# noqa\n',
+    "# noqa: BG108\n'''\n# noqa\n'''\n#noqa\n",
+    'x = rb"\\" # noqa"  # noqa: BG109\n',
+    "x = ''''# noqa'''  # noqa: BG110\n",
+    "x = (1,  # noqa: BG111\n",
+    "if x:\n        a = 1\n    b = 2  # noqa\n",
+    "x = 1  # noqa: BG112\r\ny = '# noqa'\r\n",
+    "x = 1  # noqa: BG113",
+    'x = "#"; y = 2  # noqa: BG114\n',
+]
+
+
+@pytest.mark.parametrize("source", _TRICKY)
+def test_text_reading_agrees_with_tokenize(source, monkeypatch):
+    read = parse_noqa(source)
+    monkeypatch.setattr(noqa_module, "_TOKENIZE_IS_PYTHON", False)
+    assert read == parse_noqa(source)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import enum
 import io
 import os
 import re
+import sys
 import tokenize
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -106,18 +107,70 @@ def _noqa_comment_tokens(source: str) -> list[tokenize.TokenInfo]:
 
 
 def _comments(source: str) -> Iterable[tuple[int, str]]:
-    """(line, text) of the comments in `source` that mention noqa."""
+    """(line, text) of the comments in `source` that mention noqa (or of their part from the
+    first directive on: the same directives)."""
+    found = _directive_lines(source)
+    if _TOKENIZE_IS_PYTHON and "\r" not in source and _all_in_comments(source, found):
+        return [(number, text) for number, _offset, text in found]
     try:
         return [(tok.start[0], tok.string) for tok in _noqa_comment_tokens(source)]
     except (tokenize.TokenError, SyntaxError):
         # A broken file still gets its suppressions: take text from the first
         # "#" before "noqa" on each line (strings may fool this; it is a fallback).
-        found = []
-        for number, text in enumerate(re.split(r"\r\n|\r|\n", source), start=1):
-            match = DIRECTIVE.search(text) if _HAS_NOQA.search(text) else None
-            if match is not None:
-                found.append((number, text[match.start() :]))
-        return found
+        return [(number, text) for number, _offset, text in found]
+
+
+def _directive_lines(source: str) -> list[tuple[int, int, str]]:
+    """(line, offset in ``source``, rest of the line) of the first directive of each line that
+    holds one, read off the text alone (strings may fool it: see _all_in_comments)."""
+    found = []
+    offset = 0
+    for number, text in enumerate(re.split(r"\r\n|\r|\n", source), start=1):
+        match = DIRECTIVE.search(text) if _HAS_NOQA.search(text) else None
+        if match is not None:
+            found.append((number, offset + match.start(), text[match.start() :]))
+        offset += len(text) + 1  # the offsets are used only where every line ends with "\n" alone
+    return found
+
+
+# Speed: tokenizing costs about a tenth of libcst's parse, and SQLAlchemy has a noqa in most
+# files. Where the "#" of every line's first directive is in a comment, the text from it to the
+# end of its line is the comment's (or its end), and tokenize needs not run. Whether a "#" is in
+# a comment is decided by skipping the strings before it as tokenize does up to Python 3.11
+# (pure Python, regular expressions: these). From 3.12 tokenize is CPython's own tokenizer,
+# which reads nested f-strings otherwise, and fast: it always runs there. Anything unusual (a
+# string that does not close where tokenize's rules close it, a "\r") is left to tokenize.
+_TOKENIZE_IS_PYTHON = sys.version_info < (3, 12)
+_QUOTE_OR_HASH = re.compile(r"""['"#]""")
+_STRING_BODY = {  # after the opening quote(s), up to and with the closing one(s)
+    "'''": re.compile(r"(?:[^\\']|\\.|'(?!''))*'''", re.DOTALL),
+    '"""': re.compile(r'(?:[^\\"]|\\.|"(?!""))*"""', re.DOTALL),
+    "'": re.compile(r"(?:[^\\'\n]|\\.)*'"),
+    '"': re.compile(r'(?:[^\\"\n]|\\.)*"'),
+}
+
+
+def _all_in_comments(source: str, found: list[tuple[int, int, str]]) -> bool:
+    """Is the "#" at each offset of ``found`` (in order) in a comment, as tokenize (Python up
+    to 3.11) reads ``source``? False also when unsure. Scans only up to the last one."""
+    targets = [offset for _number, offset, _text in found]
+    i, position = 0, 0
+    while i < len(targets):
+        start = _QUOTE_OR_HASH.search(source, position).start()  # found: targets[i] is a "#"
+        char = source[start]
+        if char == "#":  # a comment, to the end of its line
+            end = source.find("\n", start)
+            end = len(source) if end < 0 else end
+            while i < len(targets) and targets[i] < end:
+                i += 1
+        else:
+            quote = char * 3 if source.startswith(char * 3, start) else char
+            body = _STRING_BODY[quote].match(source, start + len(quote))
+            if body is None or targets[i] < body.end():
+                return False  # not closed as tokenize closes it, or the "#" is in the string
+            end = body.end()
+        position = end
+    return True
 
 
 @dataclass(frozen=True)
