@@ -34,7 +34,6 @@ LONG_FUNCTIONS = {
     "bgcheck/cli.py:check": "the click command: one declaration per option, then one call",
     "bgcheck/load/serial.py:decode_rows": "one branch per IR row kind, each checked field by field",
     "bgcheck/load/summary.py:_resolve_bindings": "one fixpoint over module bindings; its steps share the work list",
-    "bgcheck/syntax/ir.py:to_ir": "one branch per expression kind (a dispatch table would only move them apart)",
 }
 
 

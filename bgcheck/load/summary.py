@@ -26,7 +26,7 @@ from bgcheck import knowledge
 from bgcheck.syntax.loops import is_endless
 from bgcheck.syntax.flow import left_after
 from bgcheck.syntax.rows import locks_rows
-from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, call_to_ir, call_target, dotted_name, ref_name, to_ir
+from bgcheck.syntax.ir import ATTRIBUTE, CALL, IR, NAME, UNKNOWN_IR, call_name, call_to_ir, call_target, dotted_name, node_kind, ref_name, to_ir
 from bgcheck.syntax.positions import CallCounter, call_positions
 from bgcheck.syntax.walk import recorded_walk, replay, walk
 
@@ -504,30 +504,32 @@ class SummaryBuilder(cst.CSTVisitor):
 
     # --- calls --------------------------------------------------------------
     def visit_Call(self, node: cst.Call) -> bool:
-        self.scope.calls.append(node)
-        self._locate(node)
-        if not self.scope.branches and not self.scope.lambdas:
-            self.scope.sure.add(id(node))
-        if any(self.scope.finallies) and not self.scope.lambdas:
-            self.scope.cleanup.add(id(node))
-        # a call in a ``with``'s items runs before its block opens
-        blocks = tuple(self.scope.withs[:-1] if self.scope.in_with_items else self.scope.withs)
-        if blocks or self.scope.lambdas:
-            self.scope.placed.append((node, blocks, self.scope.lambdas > 0))
-        if self.scope.kind == "function":
-            self._note_handoffs(node)
-        if self.scope.is_generator:
-            self.scope.calls_after_yield.append(node)
+        scope = self.scope
         func = node.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-        if last in knowledge.RECORDED_SKIP_ON_STRINGS and isinstance(func, cst.Attribute) and isinstance(func.value, (cst.BaseString)):
+        func_kind = node_kind(func)
+        scope.calls.append(node)
+        self._locate(node, func_kind)
+        if not scope.branches and not scope.lambdas:
+            scope.sure.add(id(node))
+        if any(scope.finallies) and not scope.lambdas:
+            scope.cleanup.add(id(node))
+        # a call in a ``with``'s items runs before its block opens
+        blocks = tuple(scope.withs[:-1] if scope.in_with_items else scope.withs)
+        if blocks or scope.lambdas:
+            scope.placed.append((node, blocks, scope.lambdas > 0))
+        if scope.kind == "function" and (func_kind == NAME or func_kind == ATTRIBUTE):
+            self._note_handoffs(node)
+        if scope.is_generator:
+            scope.calls_after_yield.append(node)
+        last = func.attr.value if func_kind == ATTRIBUTE else func.value if func_kind == NAME else None
+        if last in knowledge.RECORDED_SKIP_ON_STRINGS and func_kind == ATTRIBUTE and isinstance(func.value, (cst.BaseString)):
             return True
         if last in knowledge.RECORDED_CALL_NAMES or (
             last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
         ):
-            self.recorded_calls.append((node, self.scope))
-        if last in knowledge.QUEUE_PUT_METHODS and isinstance(func, cst.Attribute) and node.args:
-            self.queue_puts.append((node, self.scope, self._repeating_loop(node)))
+            self.recorded_calls.append((node, scope))
+        if last in knowledge.QUEUE_PUT_METHODS and func_kind == ATTRIBUTE and node.args:
+            self.queue_puts.append((node, scope, self._repeating_loop(node)))
         return True
 
     def _repeating_loop(self, call: cst.Call):
@@ -543,13 +545,13 @@ class SummaryBuilder(cst.CSTVisitor):
                 return kind
         return None
 
-    def _locate(self, node: cst.Call) -> None:
+    def _locate(self, node: cst.Call, func_kind: int) -> None:
         # Every call is counted by its callee as written; the first of each in a scope is located
         # (the one a summary keeps), as the n-th occurrence of that callee in the text.
         func = node.func
-        if isinstance(func, cst.Name):
+        if func_kind == NAME:
             key = func.value
-        elif isinstance(func, cst.Attribute):
+        elif func_kind == ATTRIBUTE:
             method = "." + func.attr.value
             n = self.call_counter.count(method)
             key = dotted_name(func)
@@ -567,15 +569,13 @@ class SummaryBuilder(cst.CSTVisitor):
             self.call_counter.want(id(node), key, n)
 
     def _note_handoffs(self, node: cst.Call) -> None:
-        if not isinstance(node.func, (cst.Name, cst.Attribute)):
-            return
+        """For a call of a name or an attribute: its arguments that are names, attributes or calls of them."""
         for position, arg in enumerate(node.args):
             if arg.star or (arg.keyword is None and position):
                 continue
             value = arg.value
-            if isinstance(value, (cst.Name, cst.Attribute)) or (
-                isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute))
-            ):
+            kind = node_kind(value)
+            if kind == NAME or kind == ATTRIBUTE or (kind == CALL and 0 <= node_kind(value.func) <= 1):
                 self.scope.handoffs.append((node, arg.keyword.value if arg.keyword else "", value))
 
     def visit_SimpleString(self, node: cst.SimpleString) -> bool:
@@ -603,7 +603,7 @@ class SummaryBuilder(cst.CSTVisitor):
         return True
 
     def _pass(self, value: cst.BaseExpression) -> None:
-        if isinstance(value, (cst.Name, cst.Attribute)):
+        if 0 <= node_kind(value) <= 1:  # a name or an attribute
             self.passed.append((value, self.scope))
 
     def visit_Yield(self, node: cst.Yield) -> bool:
@@ -814,6 +814,12 @@ def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
             return declared
     values = [v for v in scope.returns if v is not None]
     if not values or len(values) != len(scope.returns):
+        return UNKNOWN_IR
+    # Speed: only a name, an attribute, a call or +x can stand for an instance: when another
+    # value is returned (``return "text"``: reading a string literal's value is costly), the
+    # merge cannot agree on one, and is not made (``resolve`` reads finished bindings only, so
+    # the IRs not built change nothing else).
+    if any(node_kind(v) < 0 and not isinstance(v, cst.UnaryOperation) for v in values):
         return UNKNOWN_IR
     return _merge_bindings(values, resolve) or UNKNOWN_IR
 
