@@ -546,6 +546,11 @@ SQL_SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)
 # Methods of the chain (a slice ``[:n]`` counts too) and the SQL that does the same.
 ROW_BATCH_METHODS = frozenset({"first", "last", "earliest", "latest", "limit", "slice", "fetch"})
 SQL_BATCH = re.compile(r"\bLIMIT\b|\bFETCH\s+(FIRST|NEXT)\b|\bTOP\s*\(?\s*\d", re.IGNORECASE)
+# A Django manager read off a model class (``Order.objects``); any other attribute of an instance
+# (``order.payments``) is a related manager: its queryset holds the rows of that one parent (BG204:
+# a lock there serialises work on one object, it is no batch that replicas could split).
+CLASS_MANAGER_ATTRIBUTES = frozenset({"objects", "_default_manager", "_base_manager"})
+DJANGO_MODEL_BASES = frozenset({"django.db.models.Model", "django.db.models.base.Model"})
 
 # A decorator whose name says it takes a lock (``@single_instance``, ``@redis_lock(...)``): a scheduled
 # job under one is guarded against its twin on another replica (BG205), whatever the lock.

@@ -461,6 +461,8 @@ class RowLockWithoutSkipLocked(Rule):
         if any(arg.star == "**" for arg in node.args):
             return
         chain = _query_chain(node, ctx)
+        if func.attr.value == "select_for_update" and _of_one_parent(node, ctx):
+            return  # ``order.payments.select_for_update()...``: the rows of one object, not a queue's batch
         if _locks_one_named_row(chain):
             return  # a mutex on that row: there is no batch for replicas to split
         if not _takes_a_batch(chain):
@@ -536,6 +538,30 @@ def _query_chain(node: cst.Call, ctx: FileContext) -> list:
         chain.append(call)
         position -= 2
     return chain
+
+
+def _of_one_parent(node: cst.Call, ctx: FileContext) -> bool:
+    """Does the locked Django query start from a related manager of one model instance
+    (``order.payments.select_for_update()``, ``self.items.filter(...).select_for_update()`` in a
+    model's method)? Its rows belong to that parent: the lock serialises work on one object, and
+    replicas handling other objects never wait for it. A model class's manager (``Order.objects``,
+    ``Order._default_manager``, a custom manager ``Order.pending``) is a whole table."""
+    root: cst.BaseExpression = node.func
+    while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
+        if isinstance(root, cst.Attribute) and isinstance(root.value, cst.Name):
+            break
+        root = root.func if isinstance(root, cst.Call) else root.value
+    if not isinstance(root, cst.Attribute) or not isinstance(root.value, cst.Name):
+        return False
+    if root.attr.value in knowledge.CLASS_MANAGER_ATTRIBUTES or root is node.func:
+        return False
+    holder = ctx.to_ir(root.value)
+    if holder[0] == "ref":
+        return False  # a class, a module or an alias of one: ``Order.pending`` is a table's manager
+    if root.value.value == "self":
+        owner = as_call(holder)
+        return owner is not None and bool(ctx.index.class_bases(owner.target) & knowledge.DJANGO_MODEL_BASES)
+    return root.value.value != "cls"
 
 
 def _locks_one_named_row(chain: list) -> bool:
