@@ -848,6 +848,13 @@ MONEY_CALLS: tuple[str, ...] = (
 # Whole-word name patterns (identifier words, split at _ and camelCase): a
 # project function or an unresolved method whose name has these words moves money.
 DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "disburse", "capture_payment", "transfer_funds")
+# Names that match a money pattern but do not move money (unless the pattern itself has the word):
+# a predicate, whose first word asks a question about the money (``is_reverse_charge``,
+# ``has_refund``, ``can_charge``), and a name with a word that says the money is booked, not moved
+# (``record_refund``, ``log_charge``, ``mark_payout_sent``, ``create_external_refund``: a refund made
+# elsewhere, at the bank or by hand, entered in the books).
+MONEY_PREDICATE_FIRST_WORDS = frozenset({"is", "has", "have", "can", "should", "was", "were", "needs", "must", "may", "allows", "supports"})
+MONEY_RECORDING_WORDS = frozenset({"record", "records", "recorded", "log", "logs", "logged", "mark", "marks", "external"})
 
 # A TaskGroup keeps its tasks and raises their errors (BG601, BG602).
 # Calls that run a coroutine as the root of an event loop: when the coroutine returns, no caller

@@ -55,6 +55,31 @@ def test_name_patterns_multi_word_sequence():
     assert not patterns.matches("capture_payments")
 
 
+def test_name_patterns_skip_predicates_and_bookkeeping_names():
+    patterns = NamePatterns(["charge", "refund"])
+    # a predicate asks about the money: its first word is a question
+    assert not patterns.matches("is_reverse_charge")
+    assert not patterns.matches("hasPendingRefund")
+    assert not patterns.matches("can_refund")
+    # a name that books money moved elsewhere
+    assert not patterns.matches("record_refund")
+    assert not patterns.matches("create_external_refund")
+    assert not patterns.matches("log_charge")
+    # the question or bookkeeping word must be a word of its own, and first for a predicate
+    assert patterns.matches("execute_refund")
+    assert patterns.matches("charge_if_missing")
+    assert patterns.matches("this_charge")
+    assert patterns.matches("recorder_refund")
+    assert patterns.matches("refund_island")
+
+
+def test_name_patterns_keep_a_configured_pattern_with_those_words():
+    patterns = NamePatterns(["record_settlement", "is_charge"])
+    assert patterns.matches("record_settlement")
+    assert patterns.matches("is_charge_now")
+    assert not patterns.matches("log_record_settlement_external")
+
+
 def test_name_patterns_ignore_empty_patterns():
     patterns = NamePatterns(["", "_", "refund"])
     assert patterns.sequences == [("refund",)]

@@ -4,8 +4,9 @@ A function moves money if it calls a known payment SDK call
 (``knowledge.MONEY_CALLS``), is named in ``[tool.bgcheck.money] functions``,
 has a name that matches a money name pattern (whole words: ``charge_customer``
 and ``refund`` match; ``payload``, ``discharge_patient`` and
-``payment_status_label`` do not), or calls a function that moves money,
-across modules. For each one the shortest chain to the money is kept for
+``payment_status_label`` do not; nor do predicates such as ``is_reverse_charge``
+or names for booking money moved elsewhere such as ``record_refund``), or calls
+a function that moves money, across modules. For each one the shortest chain to the money is kept for
 messages: ``checkout() -> charge_customer() -> stripe.PaymentIntent.create``.
 """
 
@@ -47,8 +48,19 @@ class NamePatterns:
         for sequence in self.sequences:
             n = len(sequence)
             if any(tuple(found[i : i + n]) == sequence for i in range(len(found) - n + 1)):
-                return True
+                if not _asks_or_records(found, sequence):
+                    return True
         return False
+
+
+def _asks_or_records(found: list, sequence: tuple) -> bool:
+    """Is a name that contains a money pattern a predicate (``is_reverse_charge``: its first word
+    asks a question) or a name for booking money that moved elsewhere (``record_refund``,
+    ``create_external_refund``)? Then it does not move money, unless the pattern has that word
+    itself (a configured ``record_settlement`` means what it says)."""
+    if found[0] in knowledge.MONEY_PREDICATE_FIRST_WORDS and found[0] not in sequence:
+        return True
+    return any(word in knowledge.MONEY_RECORDING_WORDS and word not in sequence for word in found)
 
 
 @dataclass(frozen=True)
