@@ -619,6 +619,9 @@ FANOUT_CALLS = re.compile(
 FANOUT_BOUND_WORDS = re.compile(r"semaphore|acquire|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
 FANOUT_BOUND_CALLS = frozenset({"len"})
 FANOUT_LIMITERS = re.compile(r"Semaphore|CapacityLimiter")
+# A limiter handed to a task's coroutine, known by its name when its type is not (``async with
+# self.semaphore:`` on an object the caller made with one): BG303's bound inside the task.
+FANOUT_LIMITER_NAMES = re.compile(r"semaphore|limiter|^_*sem$", re.IGNORECASE)
 # A ``for`` over what these calls return walks something already in memory, of a known size: it
 # does not feed a queue faster than a consumer can drain it (BG301). By canonical name, or method name.
 SIZED_ITERATION_CALLS = frozenset(

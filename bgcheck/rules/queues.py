@@ -15,7 +15,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import always_raises, left_after
-from bgcheck.syntax.ir import UNKNOWN
+from bgcheck.syntax.ir import UNKNOWN, call_target, call_target_of_value
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, spelled, work_start
 from bgcheck.syntax.walk import find_all, walk
@@ -262,6 +262,8 @@ class UnboundedTaskFanout(Rule):
             return  # started once, on the way out of the loop (a break, return or raise follows): not one per item
         if _is_bounded(loop, ctx):
             return
+        if _work_starts_under_a_limiter(node, work_start(node, ctx, _per_item), ctx):
+            return  # each task takes a semaphore before its work: at most that many run it at once
         what = "`async for` loop" if isinstance(loop, cst.For) and loop.asynchronous else (
             "`while` loop" if isinstance(loop, cst.While) else "loop over a stream"
         )
@@ -385,6 +387,102 @@ def _is_bounded(loop: cst.CSTNode, ctx: FileContext) -> bool:
     if scope is not loop:
         return any(knowledge.FANOUT_LIMITERS.search(n) for n in _identifiers(scope).names)
     return False
+
+
+def _work_starts_under_a_limiter(node: cst.Call, start: knowledge.WorkStart, ctx: FileContext) -> bool:
+    """Does the coroutine function this call starts (``create_task(self.scan(item))``,
+    ``tg.start_soon(scan, item)``), a project function of this module, take a semaphore or a
+    limiter before anything else in it suspends: its first ``await``, ``async with`` or ``async for``
+    is ``async with <limiter>:`` around work that waits (an empty block bounds nothing), or an
+    ``await`` of a coroutine function of the module that starts so (two calls deep at most)? Then
+    the tasks pile up, but no more than the limiter allows do their work at once: the fan-out is
+    bounded inside the task (what follows the release leaves the limiter at its pace)."""
+    keyword, position = start.func or ("", 0)
+    value = argument(node, keyword, position) if keyword else None
+    if value is None:
+        positional = [arg.value for arg in node.args if arg.keyword is None and arg.star == ""]
+        value = positional[position] if len(positional) > position else None
+    if start.awaitable:
+        value = value.func if isinstance(value, cst.Call) else None
+    if value is None:
+        return False
+    qualname = ctx.index.resolve_function(ctx.index.canonical(call_target(value, ctx.summary.resolver(ctx.function))))
+    return _starts_under_a_limiter(qualname, ctx, 0)
+
+
+def _starts_under_a_limiter(qualname: Optional[str], ctx: FileContext, depth: int) -> bool:
+    function = _module_functions(ctx).get(qualname or "")
+    if function is None or function.asynchronous is None or depth > 2:
+        return False
+    resolver = ctx.summary.resolver(ctx.summary.functions.get(qualname))
+    for statement in function.body.body:
+        if not any(_suspends(found) for found in find_all(statement, _WAITS)):
+            continue  # an assignment, a log line: nothing waits before it
+        if isinstance(statement, cst.With):
+            if statement.asynchronous is None or not any(_is_limiter(item.item, resolver, ctx) for item in statement.items):
+                return False
+            return any(_suspends(found) for found in find_all(statement.body, _WAITS))
+        awaited = _awaited_call(statement)
+        if awaited is None:
+            return False
+        callee = ctx.index.resolve_function(ctx.index.canonical(call_target(awaited.func, resolver)))
+        return _starts_under_a_limiter(callee, ctx, depth + 1)
+    return False
+
+
+_WAITS = (cst.Await, cst.With, cst.For, cst.CompFor)
+
+
+def _suspends(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Await) or getattr(node, "asynchronous", None) is not None
+
+
+def _awaited_call(statement: cst.CSTNode) -> Optional[cst.Call]:
+    """The call the first waiting part of a statement awaits as a whole: ``await f()``,
+    ``x = await f()``, ``return await f()``."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return None
+    small = next((small for small in statement.body if any(_suspends(n) for n in find_all(small, _WAITS))), None)
+    value = small.value if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return)) else None
+    if isinstance(value, cst.Await) and isinstance(value.expression, cst.Call):
+        return value.expression
+    return None
+
+
+def _is_limiter(item: cst.BaseExpression, resolver, ctx: FileContext) -> bool:
+    """A semaphore or a capacity limiter: by its type where bgcheck knows it (``asyncio.Semaphore()``),
+    else by its name (``self.semaphore``, ``limiter``: handed in by whoever made the object)."""
+    if isinstance(item, cst.Call):
+        return False  # ``async with session.get(url)``: a request, not a limiter
+    made = ctx.index.canonical(call_target_of_value(item, resolver)) or ""
+    if knowledge.FANOUT_LIMITERS.search(made):
+        return True
+    name = item.attr.value if isinstance(item, cst.Attribute) else item.value if isinstance(item, cst.Name) else ""
+    return knowledge.FANOUT_LIMITER_NAMES.search(name) is not None
+
+
+_FUNCTIONS: dict = {}
+
+
+def _module_functions(ctx: FileContext) -> dict:
+    """The module's functions and methods by qualified name (memoised per module)."""
+    cached = _FUNCTIONS.get(id(ctx.module))
+    if cached is not None and cached[0] is ctx.module:
+        return cached[1]
+    found: dict = {}
+
+    def collect(body, prefix: str) -> None:
+        for statement in body:
+            if isinstance(statement, cst.FunctionDef):
+                found[f"{prefix}.{statement.name.value}"] = statement
+            elif isinstance(statement, cst.ClassDef):
+                collect(statement.body.body, f"{prefix}.{statement.name.value}")
+
+    collect(ctx.module.body, ctx.summary.module)
+    if len(_FUNCTIONS) > 64:
+        _FUNCTIONS.clear()
+    _FUNCTIONS[id(ctx.module)] = (ctx.module, found)
+    return found
 
 
 @register
