@@ -242,6 +242,9 @@ def _set(data, path, value):
     target[path[-1]] = value
 
 
+ROWS = len(serial.MODULE_FIELDS)  # the IR rows come after the fields
+
+
 SUMMARY_DAMAGE = {
     "path not a string": ((0,), 1),
     "is_package a number": ((2,), 1),
@@ -271,14 +274,14 @@ SUMMARY_DAMAGE = {
     "alternatives a list": ((14,), [["now", [0]]]),
     "alternative row out of range": ((14, "now"), [999]),
     "alternatives not a list of rows": ((14, "now"), 0),
-    "rows not a list": ((15,), {"0": ["v", 1]}),
-    "row unknown tag": ((15, 0), ["exec", "print(1)"]),
-    "row refers forward": ((15, 0), ["neg", 5]),
-    "row refers to itself": ((15, 0), ["neg", 0]),
-    "literal a list": ((15, 0), ["v", [1]]),
-    "literal an object": ((15, 0), ["v", {"__class__": "x"}]),
-    "hex integer not hex": ((15, 0), ["i", "zz"]),
-    "bad operator": ((15, 0), ["bin", "@", 0, 0]),
+    "rows not a list": ((ROWS,), {"0": ["v", 1]}),
+    "row unknown tag": ((ROWS, 0), ["exec", "print(1)"]),
+    "row refers forward": ((ROWS, 0), ["neg", 5]),
+    "row refers to itself": ((ROWS, 0), ["neg", 0]),
+    "literal a list": ((ROWS, 0), ["v", [1]]),
+    "literal an object": ((ROWS, 0), ["v", {"__class__": "x"}]),
+    "hex integer not hex": ((ROWS, 0), ["i", "zz"]),
+    "bad operator": ((ROWS, 0), ["bin", "@", 0, 0]),
     "call sites not one pair per call": ((5, 0, 6), [3]),
     "call site line a string": ((5, 0, 6), ["3", 5]),
     "module call sites not one pair per call": ((8,), [1, 2, 3, 4]),

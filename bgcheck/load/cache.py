@@ -112,8 +112,9 @@ def version_tag() -> str:
 # made once per run of its loop (the loop is left after it) records the next loop out; summaries keep the
 # alternative bindings of a module name; 8: functions keep which calls they make only in cleanup (``finally:``
 # blocks outside loops); 9: and the names they hand to a call (ref_handoffs: the job model's call wrappers);
-# 10: summaries record django-q's AsyncTask(...) calls.
-ENTRY_FORMAT = 10
+# 10: summaries record django-q's AsyncTask(...) calls; 11: the calls in class bodies and the
+# except clauses and finally blocks (the rules' relevance tests).
+ENTRY_FORMAT = 11
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -389,14 +389,14 @@ def diagnostics_from_data(data) -> list:
 MODULE_FIELDS = (
     "path", "module", "is_package", "imports", "constants", "functions", "classes",
     "module_calls", "module_call_sites", "attr_assignments", "recorded_calls", "queue_puts", "passed_refs",
-    "has_main_block", "alternatives",
+    "has_main_block", "alternatives", "handlers",
 )
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs",
 )
-CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line")
+CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
 
 def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list:
@@ -438,7 +438,7 @@ def _class_to_data(c: ClassSummary, add) -> list:
     return [
         c.qualname, c.name, list(c.bases), [add(d) for d in c.decorators],
         {name: add(ir) for name, ir in c.attrs.items()}, {name: add(ir) for name, ir in c.self_attrs.items()},
-        list(c.methods), c.line,
+        list(c.methods), c.line, list(c.calls),
     ]
 
 
@@ -468,6 +468,7 @@ def summary_to_data(summary: ModuleSummary, with_locals: bool = True) -> list:
         list(summary.passed_refs),
         summary.has_main_block,
         {name: [add(ir) for ir in irs] for name, irs in summary.alternatives.items()},
+        [[_str(scope), bool(in_async), _str(kind), [_str(name) for name in caught]] for scope, in_async, kind, caught in summary.handlers],
         table.rows,
     ]
     return data
@@ -587,7 +588,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
 def _class_from_data(data, nodes: list) -> ClassSummary:
     from bgcheck.load.summary import ClassSummary
 
-    qualname, name, bases, decorators, attrs, self_attrs, methods, line = _record(data, len(CLASS_FIELDS))
+    qualname, name, bases, decorators, attrs, self_attrs, methods, line, calls = _record(data, len(CLASS_FIELDS))
     return ClassSummary(
         qualname=_str(qualname),
         name=_str(name),
@@ -597,6 +598,7 @@ def _class_from_data(data, nodes: list) -> ClassSummary:
         self_attrs=_ir_map(self_attrs, nodes),
         methods=_strs(methods),
         line=_int(line),
+        calls=_strs(calls),
     )
 
 
@@ -605,7 +607,7 @@ def summary_from_data(data) -> ModuleSummary:
     from bgcheck.load.summary import ModuleSummary
 
     (path, module, is_package, imports, constants, functions, classes, module_calls, module_call_sites,
-     attr_assignments, recorded_calls, queue_puts, passed_refs, has_main_block, alternatives, rows) = _record(data, len(MODULE_FIELDS) + 1)
+     attr_assignments, recorded_calls, queue_puts, passed_refs, has_main_block, alternatives, handlers, rows) = _record(data, len(MODULE_FIELDS) + 1)
     nodes = decode_rows(rows)
     count = len(nodes)
     function_list = [_function_from_data(item, nodes) for item in _list(functions)]
@@ -638,7 +640,18 @@ def summary_from_data(data) -> ModuleSummary:
         queue_puts=tuple(puts),
         passed_refs=_strs(passed_refs),
         has_main_block=_bool(has_main_block),
+        handlers=tuple(_handler_from_data(item) for item in _list(handlers)),
     )
+
+
+_HANDLER_KINDS = frozenset(("except", "except*", "finally"))
+
+
+def _handler_from_data(item) -> tuple:
+    scope, in_async, kind, caught = _record(item, 4)
+    if kind not in _HANDLER_KINDS:
+        raise DataError(f"unknown handler kind {kind!r}")
+    return (_str(scope), _bool(in_async), _str(kind), _strs(caught))
 
 
 def dumps(data: Any) -> bytes:

@@ -24,9 +24,9 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.loops import is_endless
-from bgcheck.syntax.flow import left_after
+from bgcheck.syntax.flow import escaping_jumps, left_after
 from bgcheck.syntax.rows import locks_rows
-from bgcheck.syntax.ir import ATTRIBUTE, CALL, IR, NAME, UNKNOWN_IR, call_name, call_to_ir, call_target, dotted_name, node_kind, ref_name, to_ir
+from bgcheck.syntax.ir import ATTRIBUTE, CALL, IR, NAME, UNKNOWN_IR, call_name, call_to_ir, call_target, call_target_of_value, dotted_name, node_kind, ref_name, to_ir
 from bgcheck.syntax.positions import CallCounter, call_positions
 from bgcheck.syntax.walk import recorded_walk, replay, walk
 
@@ -102,6 +102,10 @@ class ClassSummary:
     self_attrs: dict = field(default_factory=dict)  # self.X = ... in methods: name -> IR
     methods: tuple = ()
     line: int = 0
+    # Resolved targets of the calls in the class body outside its methods (its decorators, bases and
+    # attribute values), resolved as the enclosing function's code (the module's at top level), as
+    # ``FunctionSummary.calls``: what phase 2's walk resolves there (the rules' relevance tests).
+    calls: tuple = ()
 
 
 @dataclass
@@ -131,6 +135,13 @@ class ModuleSummary:
     # else: now = time.monotonic``): name -> the IR of each binding, in source order (an import as a
     # ref; a definition, loop target and the like as unknown). Up to _MAX_ALTERNATIVES bindings.
     alternatives: dict = field(default_factory=dict)
+    # The ``except``/``except*`` clauses and the ``finally:`` blocks a ``return``, ``break`` or
+    # ``continue`` leaves (the rules' relevance tests): (qualname of the innermost function, ""
+    # at module level; is that function a coroutine; "except" | "except*" | "finally"; what an
+    # except clause names, one string per element of its tuple, () for a bare ``except:``:
+    # "v:" + the resolved path of a name or attribute, "c:" + the resolved target of a call, the
+    # path empty when it does not resolve).
+    handlers: tuple = ()
 
     def global_ref(self, name: str) -> Optional[IR]:
         """Resolve a dotted name at module scope to ("ref", qualified) or None."""
@@ -244,6 +255,8 @@ class SummaryBuilder(cst.CSTVisitor):
         self.passed: list[tuple[cst.BaseExpression, _Scope]] = []
         self.call_counter = CallCounter()  # where the calls are written: see bgcheck.syntax.positions
         self.has_main_block = False
+        self.function_nodes: list[cst.FunctionDef] = []  # the functions around the node being visited
+        self.handlers: list[tuple] = []  # (node, its innermost function's scope or None, kind)
         # The code of every string literal that spans lines, in source order: the text inside one
         # is never a ``def`` line (see ``definition_lines``).
         self.long_strings: list[str] = []
@@ -276,10 +289,12 @@ class SummaryBuilder(cst.CSTVisitor):
         else:  # a redefinition (if/else variants): merge into the first
             scope = self.functions[qualname][1]
         self.scopes.append(scope)
+        self.function_nodes.append(node)
         return True
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
+        self.function_nodes.pop()
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         qualname = self._child_qualname(node.name.value)
@@ -460,11 +475,22 @@ class SummaryBuilder(cst.CSTVisitor):
         self.scope.branches += 1
         if node.name is not None and isinstance(node.name.name, cst.Name):
             self.scope.bind(node.name.name.value, _OPAQUE)
+        self._note_handler(node, "except")
+        return True
+
+    def visit_ExceptStarHandler(self, node) -> bool:
+        self._note_handler(node, "except*")
         return True
 
     def visit_Finally(self, node: cst.Finally) -> bool:
         self.scope.finallies.append(not self.scope.loops)
+        if escaping_jumps(node):
+            self._note_handler(node, "finally")
         return True
+
+    def _note_handler(self, node, kind: str) -> None:
+        function = self.function_nodes[-1] if self.function_nodes else None
+        self.handlers.append((node, self._function_scope() if function is not None else None, function, kind))
 
     def leave_Finally(self, original_node: cst.Finally) -> None:
         self.scope.finallies.pop()
@@ -687,6 +713,7 @@ class SummaryBuilder(cst.CSTVisitor):
             resolve = summary.resolver(parent_func)
             cls.bases = tuple(ref_name(to_ir(arg.value, resolve)) for arg in node.bases)
             cls.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
+            cls.calls = _resolved_calls(scope.calls, resolve)[0]
             cls.attrs = _resolve_bindings(scope, summary, resolve, module_level=False)
             cls.methods = tuple(
                 name for name, values in scope.bindings.items() if any(isinstance(v, tuple) and v[0] == "def" for v in values)
@@ -731,6 +758,11 @@ class SummaryBuilder(cst.CSTVisitor):
                 passed.setdefault(path, None)
         summary.passed_refs = tuple(passed)
         summary.has_main_block = self.has_main_block
+        summary.handlers = tuple(
+            (scope.qualname if scope else "", function is not None and function.asynchronous is not None, kind,
+             _caught(node, kind, self._resolver_for(summary, scope) if scope else module_resolve))
+            for node, scope, function, kind in self.handlers
+        )
 
     def _resolver_for(self, summary: ModuleSummary, scope: _Scope):
         if scope.kind == "function":
@@ -822,6 +854,21 @@ def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
     if any(node_kind(v) < 0 and not isinstance(v, cst.UnaryOperation) for v in values):
         return UNKNOWN_IR
     return _merge_bindings(values, resolve) or UNKNOWN_IR
+
+
+def _caught(node, kind: str, resolve) -> tuple:
+    """What an except clause names (see ``ModuleSummary.handlers``), each element of a tuple apart."""
+    if kind == "finally" or node.type is None:
+        return ()
+    elements = node.type.elements if isinstance(node.type, cst.Tuple) else [node.type]
+    caught = []
+    for element in elements:
+        value = element.value if isinstance(element, cst.Element) else element
+        if isinstance(value, cst.Call):
+            caught.append("c:" + (call_target(value.func, resolve) or ""))
+        else:
+            caught.append("v:" + (call_target_of_value(value, resolve) or ""))
+    return tuple(caught)
 
 
 def _enclosing_function(summary: ModuleSummary, qualname: str) -> Optional[FunctionSummary]:
