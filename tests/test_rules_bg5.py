@@ -180,24 +180,44 @@ def test_jobs_json_says_why_a_ttl_is_unknown(tmp_path, monkeypatch):
     assert "does not fold" in lock["ttl_note"]
 
 
-@pytest.mark.parametrize(
-    "text, mentions",
-    [
-        ("from redis.lock import Lock\n", True),
-        ("x = Redlock([])\n", True),
-        ("cache.add('k', 1)\n", True),
-        ("r.set (key, 1, nx=True)\n", True),
-        ("set(items)\n", False),  # a set() lock spells nx=True
-        ("seen = set(items)\nr.set(key, 1, nx=True)\n", True),
-        ("offset(1, nx=True)\nreset (2)\nsubset_add(3)\n", False),  # set/add inside a longer word
-        ("é_add(1)\n", False),
-        ("éadd(1)\nx.é add(1)\n", True),
-        ("if blocking:\n    clock_gettime(Block)\n", False),  # "lock" inside block and clock
-        ("unlock(key)\nx = cache.lock\n", True),
-        ("def handle(item):\n    return item\n", False),
-    ],
-)
-def test_lock_rules_relevance_test(text: str, mentions: bool):
-    from bgcheck.rules.locks import _mentions_locking
+LOCKING_MODULES = {
+    "conn.py": "import redis\n\nr = redis.Redis()\n",
+    # a lock API called through the project's names, receiver types and in every place a call can stand
+    "through_import.py": "from conn import r\n\ndef f():\n    with r.lock('a', timeout=5):\n        pass\n",
+    "through_attribute.py": (
+        "import redis\n\nclass Worker:\n    def __init__(self):\n        self._redis = redis.Redis()\n\n"
+        "    def run(self):\n        with self._redis.lock('b', timeout=5):\n            pass\n"
+    ),
+    "in_lambda.py": "from conn import r\n\ntake = lambda: r.lock('c', timeout=5)\n",
+    "in_default.py": "from conn import r\n\ndef f(held=r.lock('d', timeout=5)):\n    return held\n",
+    "in_class_body.py": "from conn import r\n\nclass Holder:\n    held = r.lock('e', timeout=5)\n",
+    "set_nx.py": "from conn import r\n\ndef claim():\n    return r.set('f', 1, nx=True, ex=60)\n",
+    # words of locking, no lock API called
+    "words.py": (
+        "import threading\n\nblocking = True\nunlock_key = 'lock:x'\n\ndef lock(x):\n    return x\n\n"
+        "def f(cache):\n    seen = set()\n    lock('k')\n    threading.Lock()\n    return seen\n"
+    ),
+}
 
-    assert _mentions_locking(text) is mentions
+
+def test_lock_rules_relevance_test_asks_the_model(tmp_path):
+    """BG501/BG502 look only at files that call a lock API, however the call is spelled or resolved;
+    a file full of lock words that calls none is not theirs."""
+    from bgcheck.load.config import console_scripts, default_config
+    from bgcheck.model.build import build_index_isolated
+    from bgcheck.rules.locks import LockTtlShorterThanRuntime, LockWithoutTtl
+    from bgcheck.run.engine import load_units
+
+    for name, text in LOCKING_MODULES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    config = default_config(tmp_path)
+    units = load_units([tmp_path], config)
+    index = build_index_isolated(units, config, console_scripts(tmp_path), {})
+    relevant = set()
+    for unit in units:
+        unit.index = index
+        for rule in (LockTtlShorterThanRuntime(config), LockWithoutTtl(config)):
+            if rule.is_relevant(unit):
+                relevant.add((unit.path.name, rule.code))
+    takes = set(LOCKING_MODULES) - {"conn.py", "words.py"}
+    assert relevant == {(name, code) for name in takes for code in ("BG501", "BG502")}

@@ -26,10 +26,7 @@ from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 from bgcheck.rules.edits import name_for_import
 from bgcheck.rules.notes import notes_from
-
-# Words that can name a cancellation exception in a file (aliases keep the
-# original name in their import line).
-_CANCEL_WORDS = re.compile(r"CancelledError|Cancelled|InterruptedError|KeyboardInterrupt|SystemExit|get_cancelled_exc_class")
+from bgcheck.rules.relevance import calls_any, handlers
 
 
 def _caught_names(handler: cst.ExceptHandler, ctx: FileContext) -> list[Optional[str]]:
@@ -592,10 +589,10 @@ class CancellationSwallowed(Rule):
     summary = "A handler catches a cancellation exception and carries on, so the stop request is lost."
 
     def is_relevant(self, unit) -> bool:
-        if _CANCEL_WORDS.search(unit.text):
+        # visit_ExceptHandler: a clause naming a cancellation exception; visit_With: contextlib.suppress()
+        if any(_cancellation_kind(name) for _scope, _in_async, names in handlers(unit) for name in names):
             return True
-        # ``from proj.compat import Stop`` where compat re-exports CancelledError
-        return any(_cancellation_kind(unit.index.canonical(target)) for target in unit.summary.imports.values())
+        return calls_any(unit, lambda canonical, _method: canonical == "contextlib.suppress")
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         # dict.fromkeys: one mention per kind, in the order written
@@ -702,7 +699,12 @@ class BroadExceptSwallowsCancellation(Rule):
     summary = "A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on."
 
     def is_relevant(self, unit) -> bool:
-        return unit.has_async or unit.has_job_code
+        # a bare ``except:`` or one naming BaseException, in a coroutine or in job code
+        is_job_code = unit.index.is_job_code
+        return any(
+            (in_async or is_job_code(scope)) and (not names or any(n in knowledge.BASE_EXCEPTION for n in names))
+            for scope, in_async, names in handlers(unit)
+        )
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         if not (ctx.in_coroutine or ctx.in_job_code):
@@ -800,7 +802,9 @@ class FinallySwallowsCancellation(Rule):
         self._reported: set[int] = set()
 
     def is_relevant(self, unit) -> bool:
-        return "finally" in unit.text and (unit.has_async or unit.has_job_code)
+        # a ``finally:`` that a return, break or continue leaves, in a coroutine or in job code
+        is_job_code = unit.index.is_job_code
+        return any(in_async or is_job_code(scope) for scope, in_async, _names in handlers(unit, ("finally",)))
 
     def visit_Module(self, node: cst.Module, ctx: FileContext) -> None:
         self._reported = set()
@@ -846,7 +850,20 @@ class SoftTimeLimitSwallowed(Rule):
     summary = "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on."
 
     def is_relevant(self, unit) -> bool:
-        return unit.has_job_code and "except" in unit.text
+        # visit_ExceptHandler: in a Celery task's function, a bare clause or one naming BaseException, the soft
+        # limit or Exception; in the code such a task calls, any of them but Exception
+        index = unit.index
+        for scope, _in_async, names in handlers(unit):
+            in_body = any(job.framework == "Celery" for job in index.job_roots.get(scope, ()))
+            if not in_body:
+                root = index.job_code.get(scope)
+                if not any(job.framework == "Celery" for job in index.job_roots.get(root or "", ())):
+                    continue
+            if not names or any(n in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS or n in knowledge.BASE_EXCEPTION for n in names):
+                return True
+            if in_body and any(n in knowledge.EXCEPTION for n in names):
+                return True
+        return False
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         task, in_body = _celery_task(ctx), True

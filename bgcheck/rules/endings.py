@@ -20,6 +20,7 @@ from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.rules.notes import notes_from
+from bgcheck.rules.relevance import calls_any
 from bgcheck.rules.edits import keyword_set
 from bgcheck.syntax.walk import walk
 from bgcheck.rules.checker import FileContext
@@ -60,7 +61,16 @@ class InfiniteLoopInJob(Rule):
     summary = "A `while True` loop with no stop signal in a scheduled job or queued task: the run never ends and cannot be stopped."
 
     def is_relevant(self, unit) -> bool:
-        return "while" in unit.text and unit.has_job_code
+        # an endless ``while`` in code a scheduled job or a queued task runs (a ``while`` in a class body
+        # inside a function is that function's, though the summary does not mark it endless)
+        if "while" not in unit.text:
+            return False
+        reached = unit.index.reached_from(_RUN_TO_END)
+        classes = unit.summary.classes
+        return any(
+            name in reached and (function.endless_loop or any(c.startswith(f"{name}.<locals>.") for c in classes))
+            for name, function in unit.summary.functions.items()
+        )
 
     def visit_While(self, node: cst.While, ctx: FileContext) -> None:
         if not is_endless(node):
@@ -95,10 +105,16 @@ class EndlessThreadKeepsProcessAlive(Rule):
     summary = "A non-daemon thread whose target loops for ever with no stop signal: the process can never exit on its own."
 
     def is_relevant(self, unit) -> bool:
-        # A subclass of a project thread class need not spell "Thread" anywhere in its module.
-        return "Thread" in unit.text or any(
-            unit.index.class_bases(name) & knowledge.THREAD_BASES for name in unit.summary.classes
-        )
+        # visit_Call: a threading.Thread(...); visit_ClassDef: a thread class whose run() loops for ever
+        # (a subclass of a project thread class need not spell "Thread" anywhere in its module)
+        index = unit.index
+        if calls_any(unit, lambda canonical, _method: canonical == "threading.Thread"):
+            return True
+        for name in unit.summary.classes:
+            run = index.function(f"{name}.run")
+            if run is not None and run.endless_loop and index.class_bases(name) & knowledge.THREAD_BASES:
+                return True
+        return False
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
@@ -230,7 +246,11 @@ class UnboundedWaitInJob(Rule):
     summary = "A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...)."
 
     def is_relevant(self, unit) -> bool:
-        return unit.has_job_code
+        # visit_Call: a blocking wait's canonical name in job code; visit_While: a loop in job code
+        job_code = unit.index.job_code
+        if not any(name in job_code for name in unit.summary.functions):
+            return False
+        return "while" in unit.text or calls_any(unit, _waits, job_code)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if not ctx.in_job_code:
@@ -274,6 +294,10 @@ class UnboundedWaitInJob(Rule):
             end_node=node.test,
             related=notes_from(ctx.index, ctx.job_of(), ctx.function_qualname),
         )
+
+
+def _waits(canonical, _method) -> bool:
+    return bool(canonical) and any(wait.regex.fullmatch(canonical) for wait in knowledge.BLOCKING_WAITS)
 
 
 def _sleeps(loop: cst.While, ctx: FileContext) -> bool:
@@ -654,6 +678,8 @@ class ScheduledJobWithoutLock(Rule):
         return self.config.replicas > 1 and unit.has_job_code
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
+        if self.config.replicas <= 1:
+            return  # one replica: a scheduled job runs once however many processes it has
         qualname = ctx.function_qualname
         jobs = [j for j in ctx.index.job_roots.get(qualname or "", ()) if j.kind == "scheduled" and j.per_process]
         if not jobs or _takes_lock(qualname, ctx):

@@ -10,8 +10,6 @@ the user measured (``[tool.bgcheck.runtimes]``, ``runtimes-file``,
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from bgcheck import knowledge
@@ -30,45 +28,9 @@ from bgcheck.model.locks import (
 )
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind
+from bgcheck.rules.relevance import calls_any
 from bgcheck.syntax.walk import find_all
 from bgcheck.rules.checker import FileContext
-
-# Words a file that takes a lock contains (the rules' cheap relevance test): a lock API's name, a call
-# of ``add`` however it is spaced, or one of ``set`` in a file that spells the ``nx`` keyword a set()
-# lock must spell out (``LockApi.requires_kw``; a ``**`` argument is never read). "lock" inside "block"
-# or "clock" (blocking, clock_gettime: in half the files of a large project) names no lock API.
-# Substring tests and a pattern with a literal start run at C speed; one alternation of them all with
-# ``\b`` took 2.6 ms on a 2,000-line file (the language server asks on every edit).
-_LOCK_NAMES = ("Lock", "synchronize", "ConcurrentRateLimiter", "QueueOnce")  # "Redlock" holds "lock"
-_SET_OR_ADD_CALL = re.compile(r"(?:set|add)\s*\(")  # ``cache.add(`` / ``r.set(``: a word of its own (checked below)
-_NX_KEYWORD = re.compile(r"\bnx\b")
-
-
-def _mentions_locking(text: str) -> bool:
-    if any(name in text for name in _LOCK_NAMES) or _lock_not_in_block_or_clock(text):
-        return True
-    spells_nx = None
-    for match in _SET_OR_ADD_CALL.finditer(text):
-        before = match.start() - 1
-        if before >= 0 and (text[before].isalnum() or text[before] == "_"):  # not a word boundary, as ``\b``
-            continue
-        if text[match.start()] == "a":
-            return True
-        if spells_nx is None:
-            spells_nx = _NX_KEYWORD.search(text) is not None
-        if spells_nx:
-            return True
-    return False
-
-
-def _lock_not_in_block_or_clock(text: str) -> bool:
-    start = text.find("lock")
-    while start != -1:
-        if start == 0 or text[start - 1] not in "bcBC":
-            return True
-        start = text.find("lock", start + 4)
-    return False
-
 
 def _lock_args(node: cst.Call, ctx: FileContext) -> LockArgs:
     positional = tuple(ctx.to_ir(a.value) for a in node.args if a.keyword is None and not a.star)
@@ -86,9 +48,14 @@ def _lock_at(node: cst.Call, ctx: FileContext):
     return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
 
 
+def _takes_lock(canonical, _method) -> bool:
+    return match_api(canonical) is not None
+
+
 class _LockRule(Rule):
     def is_relevant(self, unit) -> bool:
-        return _mentions_locking(unit.text)
+        # ``_lock_at``: only a call whose canonical name is a lock API's takes a lock
+        return calls_any(unit, _takes_lock)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         api, read = _lock_at(node, ctx)
@@ -112,6 +79,10 @@ class LockTtlShorterThanRuntime(_LockRule):
         if not isinstance(ttl, float) or auto_renewal:
             return  # no expiry (BG502), unknown (never guessed), or renewed in the background
         self.check_ttl(node, api.label, key, ttl, note, holding_jobs(ctx.index, ctx.function_qualname), ctx)
+
+    def is_relevant(self, unit) -> bool:
+        functions = unit.summary.functions
+        return super().is_relevant(unit) or any(site.lock_api is None and site.function in functions for site in unit.index.locks)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
         """celery_once: ``@app.task(base=QueueOnce, once={...})`` locks the task itself."""
@@ -200,7 +171,7 @@ class LockReleasedWithoutOwnershipCheck(Rule):
     summary = "A lock's key is deleted directly (`redis.delete(key)`), releasing whoever holds it now."
 
     def is_relevant(self, unit) -> bool:
-        return bool(unit.index.locks) and any(f".{m}(" in unit.text for m in knowledge.KEY_DELETES)
+        return bool(unit.index.locks) and calls_any(unit, lambda _canonical, method: method in knowledge.KEY_DELETES)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func

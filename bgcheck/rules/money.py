@@ -18,7 +18,8 @@ from bgcheck.diagnostics import MAX_MESSAGE, Applicability, Edit, Fix, Location,
 from bgcheck.syntax.ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.edits import decorator_keyword_set, keyword_set, name_for_import
-from bgcheck.rules.calls import argument, is_waited_for, receiver_is, spelled, starts_with, work_start
+from bgcheck.rules.calls import argument, is_waited_for, receiver_is, starts_with, work_start
+from bgcheck.rules.relevance import bound_names, calls_any, file_calls
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.model.project import breadth_first
 from bgcheck.syntax.walk import find_all, walk
@@ -136,7 +137,8 @@ class MoneyInFireAndForget(Rule):
     summary = "A money-moving call runs in a fire-and-forget context (a task, pool, thread or background task) that a stop loses."
 
     def is_relevant(self, unit) -> bool:
-        return bool(unit.index.money.chains) and any(w in unit.text for w in spelled(_fire_and_forget))
+        # visit_Call: a fire-and-forget work start, by its canonical name or its method
+        return bool(unit.index.money.chains) and calls_any(unit, _starts_fire_and_forget)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         start = work_start(node, ctx, _fire_and_forget)
@@ -183,6 +185,14 @@ def _discarded(start: knowledge.WorkStart) -> bool:
     return start.discarded is not None
 
 
+def _starts_fire_and_forget(canonical, method) -> bool:
+    return any(start.fire_and_forget and start.matches(canonical, method) for start in knowledge.WORK_STARTS)
+
+
+# The method names (or plain names) a call whose result is dropped is written with (BG602's visit_Call).
+_DISCARDED_METHODS = frozenset(method for start in knowledge.WORK_STARTS if _discarded(start) for method in start.methods)
+
+
 @register
 class TaskResultDiscarded(Rule):
     code = "BG602"
@@ -191,7 +201,11 @@ class TaskResultDiscarded(Rule):
     summary = "The task or future returned by create_task / ensure_future / submit / run_in_executor is thrown away."
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in spelled(_discarded))
+        # visit_Call: a call written with a discarded start's method name (``x.create_task(...)``, or a
+        # plain ``create_task(...)``: resolved, only the names the file binds keep how it was written)
+        if not any(method in unit.text for method in _DISCARDED_METHODS):
+            return False
+        return bool(file_calls(unit).called_names() & _DISCARDED_METHODS or bound_names(unit) & _DISCARDED_METHODS)
 
     def visit_Call(self, call: cst.Call, ctx: FileContext) -> None:
         if not isinstance(call.func, (cst.Attribute, cst.Name)):

@@ -17,12 +17,10 @@ from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import always_raises, left_after
 from bgcheck.syntax.ir import UNKNOWN, call_target, call_target_of_value
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, holder_of, spelled, work_start
+from bgcheck.rules.calls import argument, holder_of, work_start
+from bgcheck.rules.relevance import calls_any, values_caught
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
-
-_QUEUE_WORDS = re.compile(r"Queue|queue")
-
 
 @register
 class UnboundedQueue(Rule):
@@ -34,7 +32,8 @@ class UnboundedQueue(Rule):
     summary = "A queue created with no maxsize (or maxsize <= 0), or a SimpleQueue: overload becomes memory and lost work."
 
     def is_relevant(self, unit) -> bool:
-        return bool(_QUEUE_WORDS.search(unit.text))
+        # visit_Call: a queue constructor's canonical name
+        return calls_any(unit, lambda canonical, _method: canonical in knowledge.QUEUE_CONSTRUCTORS)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         name = ctx.resolve_call(node)
@@ -86,7 +85,7 @@ class UnboundedExecutorMap(Rule):
 
     def is_relevant(self, unit) -> bool:
         # the executor itself may be made in another module: only its .map attribute is looked for
-        return _MAP_ATTRIBUTE.search(unit.text) is not None
+        return _MAP_ATTRIBUTE.search(unit.text) is not None and calls_any(unit, lambda _canonical, method: method == "map")
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
@@ -245,7 +244,8 @@ class UnboundedTaskFanout(Rule):
     summary = "A task or future is started per item of a stream with no bound on how many run at once."
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in spelled(_per_item))
+        # visit_Call: a per-item work start whose canonical name is a fan-out call
+        return calls_any(unit, _fans_out)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if work_start(node, ctx, _per_item) is None:
@@ -279,6 +279,12 @@ class UnboundedTaskFanout(Rule):
 
 def _per_item(start: knowledge.WorkStart) -> bool:
     return start.per_item
+
+
+def _fans_out(canonical, method) -> bool:
+    if not canonical or not knowledge.FANOUT_CALLS.fullmatch(canonical):
+        return False
+    return any(start.per_item and start.matches(canonical, method) for start in knowledge.WORK_STARTS)
 
 
 def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> bool:
@@ -494,7 +500,10 @@ class WorkDroppedWhenFull(Rule):
     summary = "`except queue.Full` / `asyncio.QueueFull` that drops the item silently."
 
     def is_relevant(self, unit) -> bool:
-        return "Full" in unit.text
+        # an except clause naming a queue's Full, or contextlib.suppress() of one
+        if any(name in knowledge.QUEUE_FULL_EXCEPTIONS for name in values_caught(unit)):
+            return True
+        return calls_any(unit, lambda canonical, _method: canonical == "contextlib.suppress")
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: FileContext) -> None:
         self._check(node, ctx)

@@ -28,6 +28,7 @@ from bgcheck.model.shutdown import (
     timed_waits,
 )
 from bgcheck.rules.notes import call_note, chain_notes, notes_from
+from bgcheck.rules.relevance import calls_any
 from bgcheck.syntax.walk import walk
 from bgcheck.rules.checker import FileContext
 
@@ -45,7 +46,8 @@ class ExecutorNeverShutDown(Rule):
     )
 
     def is_relevant(self, unit) -> bool:
-        return "Pool" in unit.text
+        # visit_Call: a pool's canonical name
+        return calls_any(unit, lambda canonical, _method: canonical in knowledge.POOLS_TERMINATED_AT_EXIT)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         # Only pools whose exit loses their work: a concurrent.futures executor nobody shuts down is joined
@@ -109,7 +111,10 @@ class ShutdownWithoutWait(Rule):
     summary = "`shutdown(wait=False)`, `Pool.terminate()` or `task.cancel()` that abandons in-flight work."
 
     def is_relevant(self, unit) -> bool:
-        return any(word in unit.text for word in ("shutdown", "terminate", "cancel"))
+        # visit_Call: a shutdown() or terminate() whose canonical name is an executor's, a scheduler's or
+        # a pool's, or any cancel() method in shutdown code
+        shutdown_code = unit.index.shutdown.shutdown_code
+        return calls_any(unit, _stops_work) or calls_any(unit, lambda _canonical, method: method == "cancel", shutdown_code)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         func = node.func
@@ -199,6 +204,14 @@ class ShutdownWithoutWait(Rule):
         )
 
 
+def _stops_work(canonical, method) -> bool:
+    if not canonical:
+        return False
+    if method == "shutdown":
+        return bool(knowledge.EXECUTOR_SHUTDOWN.fullmatch(canonical) or knowledge.SCHEDULER_SHUTDOWN.fullmatch(canonical))
+    return method == "terminate" and bool(knowledge.POOL_TERMINATE.fullmatch(canonical))
+
+
 def _bounded_wait_follows(node: cst.Call, ctx: FileContext) -> bool:
     """After the call, in the same function, something waits for the work: ``wait(...)``,
     ``t.join(5)``, ``f.result(5)``, or a wait with ``timeout=``. A ``timeout=`` given to anything
@@ -228,7 +241,11 @@ class DaemonThreadDoesDurableWork(Rule):
     summary = "A daemon thread whose target commits, publishes, enqueues or moves money: it is killed mid-write at exit."
 
     def is_relevant(self, unit) -> bool:
-        return "daemon" in unit.text or "setDaemon" in unit.text
+        # visit_Call: a threading.Thread(...) made a daemon, which the source spells (``daemon=``, ``.daemon =``
+        # or ``setDaemon``: see _daemon)
+        if "daemon" not in unit.text and "setDaemon" not in unit.text:
+            return False
+        return calls_any(unit, lambda canonical, _method: canonical == "threading.Thread")
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
         if ctx.resolve_call(node) != "threading.Thread":
@@ -512,6 +529,8 @@ class ShutdownBudgetExceeded(Rule):
         return any(name in roots for name in unit.summary.functions)
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: FileContext) -> None:
+        if "grace-period" not in self.config.set_keys:
+            return  # no budget to hold the waits against
         root = ctx.index.shutdown.roots.get(ctx.function_qualname or "")
         if root is None:
             return
