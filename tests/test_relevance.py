@@ -58,3 +58,50 @@ def test_rule_page_findings_do_not_depend_on_relevance_tests(path, tmp_path, mon
         write_project(root, {name: textwrap.dedent(text) for name, text in files.items()}, config)
         decided, forced = _both(root, monkeypatch)
         assert_same(decided, forced, f"{path.name}, ## {heading} with the relevance tests")
+
+
+HANDLERS = '''
+import asyncio
+from redis import Redis as R
+
+def plain():
+    try:
+        pass
+    except (ValueError, R.Error, make_error()):
+        pass
+    except:
+        pass
+
+async def coroutine():
+    class Inner:
+        held = R().lock("k")
+    try:
+        await asyncio.sleep(1)
+    except asyncio.CancelledError:
+        pass
+    finally:
+        return 1
+
+try:
+    pass
+finally:
+    pass
+'''
+
+
+def test_summary_records_the_handlers_and_class_body_calls():
+    """What the relevance tests read of a file: every except clause with what it names (resolved as
+    phase 2 resolves them, in the innermost function), the finally blocks a jump leaves (not one
+    that none leaves), and the calls in class bodies, resolved in the enclosing function."""
+    import libcst as cst
+
+    from bgcheck.load.summary import build_summary
+
+    summary = build_summary(cst.parse_module(HANDLERS), "m.py", "m", False, HANDLERS)
+    assert summary.handlers == (
+        ("m.plain", False, "except", ("v:ValueError", "v:redis.Redis.Error", "c:")),
+        ("m.plain", False, "except", ()),
+        ("m.coroutine", True, "except", ("v:asyncio.CancelledError",)),
+        ("m.coroutine", True, "finally", ()),
+    )
+    assert summary.classes["m.coroutine.<locals>.Inner"].calls == ("redis.Redis().lock", "redis.Redis")
