@@ -66,10 +66,16 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
 def within_cst_budget(units: Iterable[FileUnit], budget: int = KEEP_CST_BUDGET_CHARS) -> list[FileUnit]:
     """``units`` (taken one by one: a generator loads each file in turn), each keeping its CST
     while the source kept so far is within ``budget``; past it a unit drops its CST and phase 2
-    parses that file again."""
+    parses that file again. A file whose summary holds nothing a rule walks for (no function,
+    class, call, handler or ``__main__`` block: phase 2 checks it with no rule) drops its CST at
+    once and does not count."""
+    from bgcheck.rules.relevance import nothing_to_walk
+
     kept = 0
     out = []
     for unit in units:
+        if unit.module is not None and unit.summary is not None and nothing_to_walk(unit.summary):
+            unit.module = None
         if unit.module is not None:
             kept += len(unit.text)
             if kept > budget:
