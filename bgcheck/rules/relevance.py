@@ -63,13 +63,17 @@ class FileCalls:
         return self._names
 
 
-_LAST: list = [None, None, None]  # (summary, index, FileCalls): the rules of one file ask in turn
+# (summary, index, FileCalls) of the last file asked about: the rules of one file ask in turn. One
+# tuple replaced whole, so that a thread never sees another file's calls.
+_LAST: list = [None]
 
 
 def file_calls(unit) -> FileCalls:
-    if _LAST[0] is not unit.summary or _LAST[1] is not unit.index:
-        _LAST[:] = [unit.summary, unit.index, FileCalls(unit)]
-    return _LAST[2]
+    last = _LAST[0]
+    if last is None or last[0] is not unit.summary or last[1] is not unit.index:
+        last = (unit.summary, unit.index, FileCalls(unit))
+        _LAST[0] = last
+    return last[2]
 
 
 def calls_any(unit, test: Callable[[Optional[str], Optional[str]], bool], scopes=None) -> bool:
