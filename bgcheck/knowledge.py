@@ -226,13 +226,14 @@ CELERY_SETTINGS: dict[str, tuple[str, ...]] = {
 #   ``Exception``, which BG104 is about;
 # - RQ: a job runs in a forked work horse that ignores SIGINT and dies of SIGTERM (rq-scheduler and
 #   RQ's cron only enqueue what such workers run);
-# - Huey's default thread workers, APScheduler's thread and process pool executors, threads and thread
-#   pools: KeyboardInterrupt and a signal handler's SystemExit arrive on the main thread only.
+# - Huey's default thread workers, APScheduler's thread and process pool executors: KeyboardInterrupt
+#   and a signal handler's SystemExit arrive on the main thread only (thread targets and executor
+#   work are worker-thread code to the execution model already).
 # Any other framework is taken to raise one: Dramatiq raises TimeLimitExceeded and Shutdown into its
 # actors; `schedule` and django-extensions' runjobs run jobs on the main thread.
 NO_STOP_EXCEPTION_FRAMEWORKS = frozenset(
     {"Celery", "Celery beat", "RQ", "rq-scheduler", "RQ cron", "Huey", "APScheduler", "Flask-APScheduler",
-     "APScheduler 4", "threading", "concurrent.futures"}
+     "APScheduler 4"}
 )
 
 # Celery task options the job model records in a job's limits -> (the app setting that gives

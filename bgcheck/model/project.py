@@ -310,7 +310,15 @@ class ProjectIndex:
 
     def _daemon_set_later(self, holder: str) -> list:
         """What ``holder.daemon = ...`` assigns anywhere in the project (UNKNOWN_IR for ``holder.setDaemon(...)``)."""
-        found = [value for summary in self.modules.values() for target, value, *_rest in summary.attr_assignments if target == f"{holder}.daemon"]
+        assigned = self._memo.get("daemon_assignments")
+        if assigned is None:  # every ``x.daemon = ...`` of the project, by x: read once, asked per thread holder
+            assigned = {}
+            for summary in self.modules.values():
+                for target, value, *_rest in summary.attr_assignments:
+                    if target.endswith(".daemon"):
+                        assigned.setdefault(target[: -len(".daemon")], []).append(value)
+            self._memo["daemon_assignments"] = assigned
+        found = list(assigned.get(holder, ()))
         if f"{holder}.setDaemon" in self.all_call_targets():
             found.append(irmod.UNKNOWN_IR)
         return found

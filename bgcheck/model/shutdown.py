@@ -79,10 +79,8 @@ def build_shutdown_model(index: ProjectIndex, console_scripts: dict[str, str]) -
     model.shutdown_code.update(index.reachable(sorted(r for r, root in model.roots.items() if not root.after_yield_only)))
     # A lifespan runs at shutdown only what it calls after its ``yield``.
     for name, root in sorted(model.roots.items()):
-        func = index.function(name) if root.after_yield_only else None
-        if func is not None:
-            callees = [c for c in (index.resolve_function(t) for t in func.calls_after_yield) if c and c != name]
-            for reached, _root in index.reachable(callees).items():
+        if root.after_yield_only:
+            for reached, _root in index.reachable(_after_yield_callees(index, name)).items():
                 model.shutdown_code.setdefault(reached, name)
     for qualname, root in model.roots.items():
         model.shutdown_code.setdefault(qualname, qualname)
@@ -106,14 +104,21 @@ def _atexit_only(index: ProjectIndex, model: ShutdownModel) -> set[str]:
     if not atexit:
         return set()
     reached = set(index.reachable(atexit)) | set(atexit)
-    others = set()
+    others, starts = set(), []
     for name, root in sorted(model.roots.items()):
         if model.hows.get(name) == {"atexit hook"}:
             continue
-        func = index.function(name) if root.after_yield_only else None
-        starts = [name] if func is None else [c for c in (index.resolve_function(t) for t in func.calls_after_yield) if c]
-        others |= set(index.reachable(starts)) | {name}
-    return reached - others
+        others.add(name)
+        starts.extend(_after_yield_callees(index, name) if root.after_yield_only else [name])
+    return reached - others - set(index.reachable(starts))
+
+
+def _after_yield_callees(index: ProjectIndex, name: str) -> list[str]:
+    """The project functions a lifespan calls after its ``yield``: what it runs at shutdown."""
+    func = index.function(name)
+    if func is None:
+        return []
+    return [c for c in (index.resolve_function(t) for t in func.calls_after_yield) if c and c != name]
 
 
 def _ref(index: ProjectIndex, value: Optional[IR]) -> Optional[str]:

@@ -139,12 +139,13 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
 _DISPATCH: dict[type, dict[type, tuple]] = {}
 
 
-def _table(visitor_type: type) -> dict[type, tuple]:
-    table = _DISPATCH.get(visitor_type)
+def _table(visitor_type: type, tables: dict[type, dict[type, tuple]] = _DISPATCH) -> dict[type, tuple]:
+    """The visitor class's table in ``tables`` (_DISPATCH or _WALK_DISPATCH), made on first use."""
+    table = tables.get(visitor_type)
     if table is None:
         table = {}
         if "<locals>" not in visitor_type.__qualname__:
-            _DISPATCH[visitor_type] = table
+            tables[visitor_type] = table
     return table
 
 
@@ -184,7 +185,7 @@ def _walk_methods(root: cst.CSTNode, visitor: cst.CSTVisitor, visitor_type: type
     # Speed: this loop runs once per node of every file (a million and a half for Django and
     # SQLAlchemy), so ``children`` is inlined here, with the getter of each type's child fields
     # kept next to its methods: a leaf (a Name, an operator) costs one lookup.
-    table = _walk_table(visitor_type)
+    table = _table(visitor_type, _WALK_DISPATCH)
     kinds = _KINDS
     stack: list = [root]
     pop, push = stack.pop, stack.append
@@ -224,15 +225,6 @@ def _walk_methods(root: cst.CSTNode, visitor: cst.CSTVisitor, visitor_type: type
 # visitor class -> node type -> (visit method or None, leave method or None, the getter of its
 # child fields' values, how many): as _DISPATCH, for _walk_methods
 _WALK_DISPATCH: dict[type, dict[type, tuple]] = {}
-
-
-def _walk_table(visitor_type: type) -> dict[type, tuple]:
-    table = _WALK_DISPATCH.get(visitor_type)
-    if table is None:
-        table = {}
-        if "<locals>" not in visitor_type.__qualname__:
-            _WALK_DISPATCH[visitor_type] = table
-    return table
 
 
 def _walk_entry(table: dict[type, tuple], visitor_type: type, node_type: type) -> tuple:
