@@ -514,11 +514,21 @@ def test_executor_submitted_function_never_receives_keyboard_interrupt(bg):
     assert codes(found, "BG1") == []
 
 
-def test_function_run_by_a_thread_and_by_a_dramatiq_actor_is_still_flagged(bg):
+@pytest.mark.parametrize(
+    "imports, decorator, expected",
+    [
+        # a Dramatiq actor receives TimeLimitExceeded and Shutdown: still flagged
+        ("import dramatiq", "@dramatiq.actor", [("BG102", 8)]),
+        # a Celery worker's warm shutdown raises nothing in a running task, and a thread gets no
+        # signal: no job of this function receives a stop as an exception
+        ("from celery import shared_task", "@shared_task", []),
+    ],
+)
+def test_function_run_by_a_thread_and_by_a_queued_job(bg, imports, decorator, expected):
     found = bg.code(
-        """
+        f"""
         import threading
-        import dramatiq
+        {imports}
 
         def sync_accounts():
             try:
@@ -529,37 +539,12 @@ def test_function_run_by_a_thread_and_by_a_dramatiq_actor_is_still_flagged(bg):
         def start():
             threading.Thread(target=sync_accounts).start()
 
-        @dramatiq.actor
+        {decorator}
         def nightly():
             sync_accounts()
         """
     )
-    assert codes(found, "BG1") == [("BG102", 8)]
-
-
-def test_function_run_by_a_thread_and_by_a_celery_task_gets_no_stop(bg):
-    """A Celery worker's warm shutdown raises nothing in a running task, and a thread gets no
-    signal: no job of this function receives a stop as an exception."""
-    found = bg.code(
-        """
-        import threading
-        from celery import shared_task
-
-        def sync_accounts():
-            try:
-                push()
-            except:
-                pass
-
-        def start():
-            threading.Thread(target=sync_accounts).start()
-
-        @shared_task
-        def nightly():
-            sync_accounts()
-        """
-    )
-    assert codes(found, "BG1") == []
+    assert codes(found, "BG1") == expected
 
 
 def test_signal_handler_is_not_a_worker_thread(bg):

@@ -22,6 +22,7 @@ import pytest
 
 from bgcheck import server
 from bgcheck.cli import check as check_command
+from test_startup import PROBE as STARTUP_PROBE
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "fixtures" / "demo_service"
@@ -69,11 +70,16 @@ def servers():
             os.kill(info["pid"], signal.SIGKILL)
 
 
+def copy_demo(root: Path) -> None:
+    """The demo service at ``root``, without a cache or bytecode a run in the checkout left there."""
+    shutil.copytree(DEMO, root, ignore=shutil.ignore_patterns(".bgcheck_cache", "__pycache__"))
+
+
 @pytest.fixture
 def project(tmp_path, servers):
     """The demo service with a short-lived server started on it."""
     root = tmp_path / "shop"
-    shutil.copytree(DEMO, root, ignore=shutil.ignore_patterns(".bgcheck_cache", "__pycache__"))
+    copy_demo(root)
     servers.append(root / ".bgcheck_cache")
     code, out, err = bgcheck(root, "server", "start", "--idle-timeout", "120")
     assert code == 0, err
@@ -176,7 +182,7 @@ def assert_in_process_only(root: Path) -> None:
 
 def test_a_dead_servers_files_are_removed_and_the_run_falls_back(tmp_path, servers):
     root = tmp_path / "shop"
-    shutil.copytree(DEMO, root)
+    copy_demo(root)
     folder = root / ".bgcheck_cache"
     folder.mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -219,7 +225,7 @@ def test_a_server_of_another_bgcheck_is_stopped(project, monkeypatch):
 
 def test_check_server_starts_one_and_ci_never_does(tmp_path, servers):
     root = tmp_path / "shop"
-    shutil.copytree(DEMO, root)
+    copy_demo(root)
     folder = root / ".bgcheck_cache"
     servers.append(folder)
     code, out, _err = bgcheck(root, "check", "--server", "--format", "concise", CI="true")
@@ -233,7 +239,7 @@ def test_check_server_starts_one_and_ci_never_does(tmp_path, servers):
 def test_the_server_stops_when_idle_or_when_its_folder_is_gone(tmp_path, servers):
     for name, idle in (("idle", "1"), ("removed", "120")):
         root = tmp_path / name
-        shutil.copytree(DEMO, root)
+        copy_demo(root)
         folder = root / ".bgcheck_cache"
         servers.append(folder)
         assert bgcheck(root, "server", "start", "--idle-timeout", idle)[0] == 0
@@ -258,18 +264,9 @@ def test_ctrl_c_in_the_client_leaves_the_server_serving(project):
 
 
 def test_the_client_imports_no_parser_nor_rules(project):
-    probe = textwrap.dedent("""
-        import contextlib, io, json, runpy, sys
-        sys.argv = ["bgcheck", "check", "--format", "concise"]
-        with contextlib.redirect_stdout(io.StringIO()):
-            try:
-                runpy.run_module("bgcheck", run_name="__main__")
-            except SystemExit as exc:
-                code = exc.code
-        print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
-    """)
     before = served_requests(project)
-    done = subprocess.run([sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, timeout=60, env=_env())
+    args = json.dumps(["check", "--format", "concise"])
+    done = subprocess.run([sys.executable, "-c", STARTUP_PROBE, args], cwd=project, capture_output=True, text=True, timeout=60, env=_env())
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout.splitlines()[-1])
     assert outcome["code"] == 1 and served_requests(project) == before + 1
@@ -337,7 +334,7 @@ def test_the_servers_memory_serves_what_the_files_hold_and_no_caller_changes_it(
     from bgcheck.load import cache, serial
 
     root = tmp_path / "shop"
-    shutil.copytree(DEMO, root)
+    copy_demo(root)
     monkeypatch.chdir(root)
     memory = _WatchedMemory(64 * 1024 * 1024)
 
