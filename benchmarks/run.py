@@ -310,8 +310,10 @@ LABELS = {
     "warm_nothing": "bgcheck, warm, nothing changed",
     "warm_comment": "bgcheck, warm, one file changed (a comment)",
     "warm_body": "bgcheck, warm, one function body edited (a statement in a function of `celery/app/task.py`)",
+    "warm_line_added": "bgcheck, warm, a line added at the top of `celery/app/task.py` (every line below moves)",
     "named_warm": "bgcheck, one named file (`celery/app/task.py`), warm cache, nothing changed",
     "named_edited": "bgcheck, one named file (`celery/app/task.py`) just edited, warm cache (pre-commit)",
+    "named_line_added": "bgcheck, one named file (`celery/app/task.py`), a line added at its top, warm cache",
     "server_nothing": "bgcheck on a started server (`bgcheck server start`), warm, nothing changed",
     "server_body": "bgcheck on a started server, warm, one function body edited (as above)",
     "server_named_edited": "bgcheck on a started server, one named file just edited (pre-commit with `--server`)",
@@ -348,6 +350,17 @@ def measure_bgcheck(rows: dict, repeat: int, jobs: int, cold_repeat: Optional[in
                 break
         changed.write_bytes("".join(lines).encode("utf-8"))
 
+    def line_added(command: list[str]):
+        """A line added at the top, against a cache that saw the file as it was (each repetition:
+        the body edit's repetitions after the first find their own shift in the cache)."""
+
+        def before() -> None:
+            changed.write_bytes(original)
+            timed(command, env=env)  # the cache of the file as it was
+            changed.write_bytes(f"import os  # benchmark edit {next(edits)}\n".encode() + original)
+
+        return before
+
     def run(key: str, command: list[str], before=None, times: Optional[int] = None, server: Optional[int] = None) -> None:
         rows[key] = median_of(times or repeat, command, before=before, env=env, server=server)
         print(f"  {key}: {rows[key]['seconds']:.2f} s (CPU {rows[key]['cpu_seconds']:.2f} s)", file=sys.stderr)
@@ -361,10 +374,12 @@ def measure_bgcheck(rows: dict, repeat: int, jobs: int, cold_repeat: Optional[in
         run("warm_nothing", warm)
         run("warm_comment", warm, before=comment_edit)
         run("warm_body", warm, before=body_edit)
+        run("warm_line_added", warm, before=line_added(warm))
         changed.write_bytes(original)
         timed(warm, env=env)  # the cache as it was
         run("named_warm", named)
         run("named_edited", named, before=body_edit)
+        run("named_line_added", named, before=line_added(named))
         measure_server(run, warm, named, body_edit, cache, env)
     finally:
         changed.write_bytes(original)

@@ -379,6 +379,29 @@ def test_unchanged_results_come_from_the_last_bundle_in_one_read(celery_project,
     assert len(runs.checked) == 5
 
 
+def test_lines_added_above_a_callee_recheck_only_the_results_whose_notes_point_there(celery_project):
+    """Positions in other files are no part of a result key (model/facts.py digests them as their
+    order in their file): the results whose notes point into the edited file are checked again, the
+    others are kept, and every run equals a cold one (``cached``)."""
+    runs = celery_project
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)
+    runs.cached()
+
+    def notes_in_billing(diagnostics) -> list[tuple[int, str]]:
+        return [(r["line"], r["message"]) for d in diagnostics for r in d["related"] if r["path"] == "proj/billing.py"]
+
+    before = notes_in_billing(runs.cached()[1])
+    assert before  # BG603's money chain ends at charge() and its payment call in billing.py
+    runs.write("proj/billing.py", "\n\n" + textwrap.dedent(BILLING_MOVES_MONEY))  # every line two further down
+    after = runs.cached()[1]
+    assert notes_in_billing(after) == [(line + 2, message) for line, message in before]
+    assert found(after, "BG603") == TASK_BG603
+    assert sorted(runs.checked) == ["proj/billing.py", "proj/tasks.py"]  # not celery.py, unrelated.py, __init__.py
+    runs.write("proj/unrelated.py", "\n" + textwrap.dedent(CELERY_PROJECT["proj/unrelated.py"]))
+    runs.cached()
+    assert runs.checked == ["proj/unrelated.py"]
+
+
 # Edits that change what the project models are built from: each must build them again (and
 # report what a --no-cache run reports), and undoing it (but for a comment) restores the first
 # run's models.
@@ -939,9 +962,9 @@ OTHER = Diagnostic(code="BG102", name="n", severity=Severity.INFO, message="m", 
 
 def test_entry_of_another_version_at_the_same_path_is_foreign(tmp_path, monkeypatch):
     cache = Cache(tmp_path / "c")
-    cache.put("results", "k" * 64, [DIAGNOSTIC])
+    cache.put("results", "k" * 64, ([DIAGNOSTIC], ()))
     path = next((tmp_path / "c").rglob("*.json"))
-    assert cache.get("results", "k" * 64) == [DIAGNOSTIC]
+    assert cache.get("results", "k" * 64) == ([DIAGNOSTIC], ())
     monkeypatch.setattr(cache, "version", "v0.0.0-py0.0")  # same folder, stored by another version
     assert cache.get("results", "k" * 64) is None
     path.write_bytes(pickle.dumps(("k" * 64, version_tag(), [DIAGNOSTIC])))  # the format bgcheck 0.1 wrote
@@ -1012,8 +1035,9 @@ def _damage(cache_dir: Path, how: str) -> int:
         elif how == "other-object":
             path.write_bytes(header + b"12345")
         elif how == "wrong-types":  # the entry's own structure, every scalar of another type
-            swapped = _swap_types(json.loads(body[len(header):]))
-            path.write_bytes(header + json.dumps(swapped if swapped != [] else [0]).encode())  # (no finding: [])
+            original = json.loads(body[len(header):])
+            swapped = _swap_types(original)
+            path.write_bytes(header + json.dumps(swapped if swapped != original else [0]).encode())  # (no scalar: no finding)
         elif how == "nested-100k-deep":
             path.write_bytes(header + b"[" * 100_000 + b"]" * 100_000)
         elif how == "5000-digit-integer":
@@ -1209,22 +1233,23 @@ def test_unwritable_cache_dir_never_crashes(celery_project, monkeypatch):
 
 def test_failed_write_leaves_no_temp_file_and_keeps_the_old_entry(tmp_path, monkeypatch):
     cache = Cache(tmp_path / "c")
-    cache.put("results", "a" * 64, [DIAGNOSTIC])
+    cache.put("results", "a" * 64, ([DIAGNOSTIC], ()))
 
     def fail(src, dst):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(cache_module.os, "replace", fail)
-    cache.put("results", "a" * 64, [OTHER])  # never raises
+    cache.put("results", "a" * 64, ([OTHER], ()))  # never raises
     monkeypatch.undo()
     assert temp_files(tmp_path) == []
-    assert Cache(tmp_path / "c").get("results", "a" * 64) == [DIAGNOSTIC]
+    assert Cache(tmp_path / "c").get("results", "a" * 64) == ([DIAGNOSTIC], ())
 
 
 def test_value_that_cannot_be_encoded_is_not_stored_and_does_not_raise(tmp_path):
     cache = Cache(tmp_path / "c")
-    cache.put("results", "b" * 64, [lambda: None])
-    cache.put("results", "b" * 64, ["not a diagnostic"])
+    cache.put("results", "b" * 64, ([lambda: None], ()))
+    cache.put("results", "b" * 64, (["not a diagnostic"], ()))
+    cache.put("results", "b" * 64, ([DIAGNOSTIC], (("b.py", 7),)))  # a digest is a string
     cache.put("no-such-kind", "b" * 64, [DIAGNOSTIC])
     assert cache.get("results", "b" * 64) is None
     assert cache.get("no-such-kind", "b" * 64) is None
@@ -1255,11 +1280,13 @@ def test_cache_get_and_put_round_trip(tmp_path):
     assert cache.get("summaries", "d" * 64) == (summary, None, "x" * 64)
     cache.put("digests", "d" * 64, ("x" * 64, None))
     assert cache.get("digests", "d" * 64) == ("x" * 64, None)
-    cache.put("results", "d" * 64, [])
-    assert cache.get("results", "d" * 64) == []  # an empty result is a hit, not a miss
+    cache.put("results", "d" * 64, ([], ()))
+    assert cache.get("results", "d" * 64) == ([], ())  # an empty result is a hit, not a miss
+    cache.put("results", "e" * 64, ([OTHER], (("b.py", "f" * 64),)))
+    assert cache.get("results", "e" * 64) == ([OTHER], (("b.py", "f" * 64),))
     cache.put("bundles", "d" * 64, {"a.py": [DIAGNOSTIC], "b.py": [OTHER], "c.py": []})
     assert cache.get("bundles", "d" * 64) == {"a.py": [DIAGNOSTIC], "b.py": [OTHER], "c.py": []}
-    assert (cache.hits, cache.misses) == (5, 2)
+    assert (cache.hits, cache.misses) == (6, 2)
 
 
 def test_project_transaction_wrapper_and_job_wrapper_edits_reach_cached_results(tmp_path, monkeypatch):

@@ -11,6 +11,7 @@ of every rule page, with an index that records which members it reads; each memb
 from __future__ import annotations
 
 from collections.abc import Mapping
+import shutil
 from pathlib import Path
 
 import libcst as cst
@@ -21,7 +22,7 @@ from test_rule_pages import PAGES, parse_page, project_of
 
 from bgcheck.load.config import load_config
 from bgcheck.model.build import Project, build_index
-from bgcheck.model.facts import FACTS, MEMBER_FACTS, NAME_MEMBERS
+from bgcheck.model.facts import FACTS, MEMBER_FACTS, NAME_MEMBERS, fact_digest
 from bgcheck.model.project import ProjectIndex
 from bgcheck.diagnostics import Severity
 from bgcheck.rules import Rule, all_rules, facts_read
@@ -112,6 +113,26 @@ def _reads_per_rule(roots: list[Path], monkeypatch, rules=None) -> tuple[dict[st
             read[rule.code] |= recorder.read
             unclassified[rule.code] |= recorder.unclassified
     return read, unclassified
+
+
+def test_lines_added_at_the_top_of_every_file_change_no_fact(tmp_path, monkeypatch):
+    """Facts hold positions in other files only as ``Pos`` (digested as their order within their
+    file): moving every line down changes none of them, so no result is checked again for it but
+    those whose notes point into the moved file (load/cache_keys.py: ``foreign_files``)."""
+
+    def digests(root: Path) -> dict[str, str]:
+        monkeypatch.chdir(root)
+        config = load_config(start=root)
+        units = [u for u in load_units([Path(".")], config, jobs=1) if u.summary is not None and u.error is None]
+        index = build_index([u.summary for u in units], config)
+        return {name: fact_digest(index, name) for name in FACTS}
+
+    for root in _projects(tmp_path):
+        moved = tmp_path / "moved" / root.name
+        shutil.copytree(root, moved, ignore=shutil.ignore_patterns(".bgcheck_cache", "__pycache__"))
+        for path in moved.rglob("*.py"):
+            path.write_bytes(b"\n\n" + path.read_bytes())
+        assert digests(moved) == digests(root), root.name
 
 
 def test_every_declared_fact_exists():

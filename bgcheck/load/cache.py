@@ -9,7 +9,8 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
   of a file when every result is served from the cache (the summary is then never read);
 * ``results``: a file's diagnostics before per-file ignores, under its result key (its
   content key; the configuration, runtimes, enabled rules and entry points; the project-wide
-  facts digest, model/facts.py; the interfaces of the project modules it imports);
+  facts digest, model/facts.py; the interfaces of the project modules it imports), with the
+  summary digest of each other file its notes point into (valid while those are unchanged);
 * ``bundles``: every file's diagnostics at once, under the project key (every file's content
   key and summary digest, and the same settings): one read when nothing changed (named
   files take their results from it too);
@@ -114,7 +115,7 @@ def version_tag() -> str:
 # blocks outside loops); 9: and the names they hand to a call (ref_handoffs: the job model's call wrappers);
 # 10: summaries record django-q's AsyncTask(...) calls; 11: the calls in class bodies and the
 # except clauses and finally blocks (the rules' relevance tests).
-ENTRY_FORMAT = 11
+ENTRY_FORMAT = 12
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -32,6 +32,27 @@ def valid_results_entry(value) -> bool:
     return isinstance(value, list) and all(isinstance(d, Diagnostic) for d in value)
 
 
+def valid_result_entry(value) -> bool:
+    """A stored result: (diagnostics, foreign), ``foreign`` as ``foreign_files`` gives it."""
+    return isinstance(value, tuple) and len(value) == 2 and valid_results_entry(value[0]) and isinstance(value[1], tuple)
+
+
+def foreign_files(display: str, diagnostics, digests: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """(display path, summary digest) of every other file the diagnostics point into (their
+    notes: a job's ``def``, the calls on the way to it), with each file's digest now
+    (``digests``: display path -> summary digest). Positions in other files are no part of the
+    result key (model/facts.py digests them as their order within their file): a line added
+    above a job's function moves its notes, so the results pointing into that file, and only
+    those, are checked again."""
+    paths = {location.path for d in diagnostics for location in (d.location, *d.related)} - {display}
+    return tuple(sorted((path, digests.get(path, "")) for path in paths))
+
+
+def foreign_unchanged(foreign, digests: dict[str, str]) -> bool:
+    """The files a stored result points into still have the summaries it saw."""
+    return all(digest and digests.get(path) == digest for path, digest in foreign)
+
+
 def static_key(config, runtimes: dict, rule_codes, scripts: dict) -> str:
     """What every file's result depends on besides the project's code."""
     return digest(
@@ -172,19 +193,20 @@ def import_closure_hashes(units, hashes: Optional[dict] = None) -> dict[str, int
 
 
 def store_bundle(cache, project_key: str, units, file_keys: dict, raw_results: dict) -> None:
-    """Every file's diagnostics (before per-file ignores) under the project digest."""
-    bundle: dict[str, list] = {}
+    """Every file's diagnostics (before per-file ignores) under the project digest. ``raw_results``:
+    display path -> (diagnostics, foreign), as stored under ``results``."""
+    results: dict[str, tuple] = {}
     for unit in units:
         if unit.error is not None:
             continue
-        diagnostics = raw_results.get(unit.display)
-        if diagnostics is None:
-            diagnostics = cache.get("results", file_keys[unit.display]) if unit.display in file_keys else None
-        if diagnostics is None or not valid_results_entry(diagnostics):
+        result = raw_results.get(unit.display)
+        if result is None:
+            result = cache.get("results", file_keys[unit.display]) if unit.display in file_keys else None
+        if result is None or not valid_result_entry(result):
             return  # incomplete: no bundle this time
-        bundle[unit.display] = diagnostics
-    cache.put("bundles", project_key, bundle)
-    cache.put("recent", RECENT_KEY, {display: (file_keys[display], bundle[display]) for display in bundle if display in file_keys})
+        results[unit.display] = result
+    cache.put("bundles", project_key, {display: result[0] for display, result in results.items()})
+    cache.put("recent", RECENT_KEY, {display: (file_keys[display], results[display]) for display in results if display in file_keys})
 
 
 # The one entry of kind "recent": the last bundle's results, each with its result key. A run
@@ -194,5 +216,5 @@ RECENT_KEY = digest("recent results")
 
 
 def recent_results(cache) -> dict:
-    """display path -> (result key, diagnostics) from the last stored bundle (``store_bundle``)."""
+    """display path -> (result key, (diagnostics, foreign)) from the last stored bundle (``store_bundle``)."""
     return cache.get("recent", RECENT_KEY, counted=False) or {}

@@ -710,6 +710,18 @@ def _digest_entry_from_data(data) -> tuple:
     return (_str(summary_digest), _optional_diagnostic_from_data(error))
 
 
+def _result_to_data(value: tuple) -> list:
+    """A file's result: its diagnostics, and the files they point into with those files' summary
+    digests (load/cache_keys.py: ``foreign_files``)."""
+    diagnostics, foreign = value
+    return [diagnostics_to_data(diagnostics), [[_str(display), _str(digest)] for display, digest in foreign]]
+
+
+def _result_from_data(data) -> tuple:
+    diagnostics, foreign = _record(data, 2)
+    return diagnostics_from_data(diagnostics), tuple((_str(d), _str(g)) for d, g in (_record(row, 2) for row in _list(foreign)))
+
+
 def _bundle_to_data(value: dict) -> dict:
     """display path -> that file's diagnostics."""
     return {_str(display): diagnostics_to_data(diagnostics) for display, diagnostics in value.items()}
@@ -774,8 +786,8 @@ def _warnings_from_data(data) -> list:
 
 
 def _recent_to_data(value: dict) -> dict:
-    """display path -> (its result key, its diagnostics): the last bundle's results with their keys."""
-    return {_str(display): [_str(key), diagnostics_to_data(diagnostics)] for display, (key, diagnostics) in value.items()}
+    """display path -> (its result key, its result): the last bundle's results with their keys."""
+    return {_str(display): [_str(key), _result_to_data(result)] for display, (key, result) in value.items()}
 
 
 def _recent_from_data(data) -> dict:
@@ -783,8 +795,8 @@ def _recent_from_data(data) -> dict:
         raise DataError("recent results are a map")
     recent = {}
     for display, row in data.items():
-        key, diagnostics = _record(row, 2)
-        recent[display] = (_str(key), diagnostics_from_data(diagnostics))
+        key, result = _record(row, 2)
+        recent[display] = (_str(key), _result_from_data(result))
     return recent
 
 
@@ -805,7 +817,7 @@ def _models_from_data(data) -> dict:
 ENTRY_CODECS = {
     "summaries": (_summary_entry_to_data, _summary_entry_from_data),
     "digests": (_digest_entry_to_data, _digest_entry_from_data),
-    "results": (diagnostics_to_data, diagnostics_from_data),
+    "results": (_result_to_data, _result_from_data),
     "bundles": (_bundle_to_data, _bundle_from_data),
     "states": (_states_to_data, _states_from_data),
     "interfaces": (_interfaces_to_data, _interfaces_from_data),

@@ -13,7 +13,7 @@ declare, or on a member that is in neither table.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, NamedTuple, Optional
 
 from bgcheck.load import serial
 from bgcheck.load.cache import digest
@@ -21,13 +21,50 @@ from bgcheck.model.project import ProjectIndex
 from bgcheck.model.locks import configured_defaults
 from bgcheck.model.shutdown import background_starts, entry_scopes, hands_over_to_framework, installs_sigterm_handler, timed_waits
 
+class Pos(NamedTuple):
+    """A position in another file, inside a fact's value. Digested as its order among the fact's
+    positions in the same file (``_ranked``): a line added or removed above a job moves every
+    position below it, not their order, and leaves the digest as it was. The results that show a
+    moved position (a note at a job's ``def``) are keyed on that file's summary too
+    (load/cache_keys.py: ``foreign_files``), so they, and only they, are checked again."""
+
+    path: str
+    line: int
+    column: int = 0
+
+
+def _ranked(value: object) -> object:
+    """``value`` with each ``Pos`` replaced by (path, its rank among the value's positions in that
+    path, whether it is known): what a rule can learn from positions in other files, their order."""
+    found: dict[str, set] = {}
+
+    def collect(item) -> None:
+        if isinstance(item, Pos):
+            found.setdefault(item.path, set()).add((item.line, item.column))
+        elif isinstance(item, (tuple, list)):
+            for part in item:
+                collect(part)
+
+    collect(value)
+    ranks = {path: {spot: rank for rank, spot in enumerate(sorted(spots))} for path, spots in found.items()}
+
+    def substitute(item):
+        if isinstance(item, Pos):
+            return ("pos", item.path, ranks[item.path][(item.line, item.column)], bool(item.line))
+        if isinstance(item, (tuple, list)):
+            return tuple(substitute(part) for part in item)
+        return item
+
+    return substitute(value)
+
+
 # The job kinds a rule asks ``reached_from`` about (BG2xx: jobs expected to run to their end).
 RUN_TO_END_KINDS = frozenset({"scheduled", "queued"})
 
 
 def _jobs(index: ProjectIndex) -> object:
     return sorted(
-        (j.function or "", j.kind, j.framework, j.name, j.target, j.path, j.line, j.registered_in, repr(j.options),
+        (j.function or "", j.kind, j.framework, j.name, j.target, Pos(j.path or "", j.line or 0), j.registered_in, repr(j.options),
          repr(sorted(j.limits.items())), j.schedule.describe() if j.schedule else "", j.per_process, j.via)
         for j in index.jobs
     )
@@ -59,8 +96,15 @@ def _call_sites(index: ProjectIndex) -> object:
     model = index.transactions
     scopes |= {step.function for steps in model.runs_inside.values() for step in steps} | set(model.runs_inside)
     scopes |= {function for chain, _label, _target in model.publishes.values() for function in chain} | set(model.publishes)
-    functions = sorted((name, index.functions[name][1].line, index.functions[name][1].call_sites) for name in scopes if name in index.functions)
-    modules = sorted((name, index.modules[name].module_call_sites) for name in scopes if name in index.modules)
+    functions = []
+    for name in sorted(scopes):
+        if name in index.functions:
+            summary, func = index.functions[name]
+            functions.append((name, Pos(summary.path, func.line), tuple(Pos(summary.path, *site) for site in func.call_sites)))
+    modules = [
+        (name, tuple(Pos(index.modules[name].path, *site) for site in index.modules[name].module_call_sites))
+        for name in sorted(scopes) if name in index.modules
+    ]
     return functions, modules
 
 
@@ -83,11 +127,14 @@ def _shutdown(index: ProjectIndex) -> object:
 
 
 def _locks(index: ProjectIndex) -> object:
-    return sorted(repr(sorted(site.to_dict().items())) + repr([j.name for j in site.jobs]) for site in index.locks)
+    return sorted(
+        (repr(sorted((k, v) for k, v in site.to_dict().items() if k != "line")), Pos(site.path, site.line), [j.name for j in site.jobs])
+        for site in index.locks
+    )
 
 
 def _money(index: ProjectIndex) -> object:
-    return sorted((name, [repr(link) for link in chain]) for name, chain in index.money.chains.items())
+    return sorted((name, [(link.name, Pos(link.path, link.line, link.column)) for link in chain]) for name, chain in index.money.chains.items())
 
 
 def _celery_config(index: ProjectIndex) -> object:
@@ -161,6 +208,10 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "threads": _threads,
 }
 
+# The facts whose values hold positions (``Pos``); tests/test_facts.py checks that a line added at
+# the top of every file changes no fact's digest.
+POSITIONED = frozenset({"jobs", "call_sites", "locks", "money"})
+
 # Members of the index that are project facts: member -> the facts it reads.
 MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "jobs": ("jobs",),
@@ -212,7 +263,10 @@ def fact_values(index: ProjectIndex, names: Iterable[str]) -> list[tuple[str, ob
 def fact_digest(index: ProjectIndex, name: str) -> str:
     """A digest of one project fact's value."""
     # repr, not pickle: a pickle's bytes depend on which equal strings are one object
-    return digest(name, repr(FACTS[name](index)).encode("utf-8", "surrogatepass"))
+    value = FACTS[name](index)
+    if name in POSITIONED:
+        value = _ranked(value)
+    return digest(name, repr(value).encode("utf-8", "surrogatepass"))
 
 
 def facts_digest(index: ProjectIndex, names: Iterable[str], known: Optional[dict] = None) -> str:

@@ -13,7 +13,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.diagnostics import Severity, clip, short_name
+from bgcheck.diagnostics import Location, Severity, clip, short_name
 from bgcheck.syntax.ir import as_call, dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
@@ -542,13 +542,15 @@ class ShutdownBudgetExceeded(Rule):
         grace = self.config.grace_period
         if total <= grace:
             return
-        parts = " + ".join(f"{w.text} in {w.function.rsplit('.', 1)[-1]}() ({w.path}:{w.line})" for w in waits)
+        parts = " + ".join(f"{w.text} in {w.function.rsplit('.', 1)[-1]}()" for w in waits)
         ctx.report(
             self,
             node.name,
             f"The waits on this shutdown path ({clip(root.how, 24)}) add up to {total:g} s, more than the {grace:g} s grace period",
             f"The waits: {parts} = {total:g} s. SIGKILL arrives before the last wait ends, and what it waited for is "
             "lost. Shorten the waits, run them in parallel, or raise the grace period (terminationGracePeriodSeconds).",
+            # where each wait is, as notes (positions in other files are never part of the text: load/cache_keys.py)
+            related=tuple(Location(w.path, w.line or 1, 1, w.line or 1, 1, f"{w.function.rsplit('.', 1)[-1]}() waits {w.seconds:g} s: {w.text}") for w in waits),
         )
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Collection, Mapping, Optional, Sequence
 
 from bgcheck.diagnostics import BG000_CODE, EXPLICIT_ONLY_CODES, Diagnostic
 from bgcheck.load import cache_keys
-from bgcheck.load.cache_keys import content_key, valid_results_entry
+from bgcheck.load.cache_keys import content_key, foreign_files, foreign_unchanged, valid_result_entry, valid_results_entry
 from bgcheck.load.config import Config, console_scripts
 from bgcheck.load.file_states import FileStates
 from bgcheck.load.source import read_source
@@ -245,7 +245,8 @@ class _Phase2:
         self.model_key = ""  # the key of the stored project models (model/persist.py)
         self.restored = None  # a persist.Restored: the index came from stored models
         self.models_storable = False  # the index was built here, and no summary broke it
-        self.cached_raw: dict[str, list[Diagnostic]] = {}  # display -> the raw results read from the cache (for the bundle)
+        self.cached_raw: dict[str, tuple] = {}  # display -> the raw results read from the cache, with their foreign files (for the bundle)
+        self._digests: Optional[dict[str, str]] = None
 
     def index(self) -> ProjectIndex:
         from bgcheck.model.build import build_index_isolated
@@ -305,6 +306,12 @@ class _Phase2:
                 self.cache.put("models", self.model_key, persist.encode_project(self._index, facts, closures))
         except (DataError, TypeError, ValueError, RecursionError):
             pass  # a model holds what cannot be stored: built again next time
+
+    def digests(self) -> dict[str, str]:
+        """display path -> summary digest of every analysed file (what a stored result's notes saw)."""
+        if self._digests is None:
+            self._digests = {unit.display: unit.summary_digest for unit in self.units if unit.error is None}
+        return self._digests
 
     def reported(self, unit: FileUnit) -> bool:
         return self.report_for is None or unit.display in self.report_for
@@ -391,19 +398,19 @@ class _Phase2:
                 continue
             if self.cache is not None and unit.display in file_keys:
                 stored = self.cached_result(unit.display, file_keys[unit.display], recent)
-                if stored is not None and not valid_results_entry(stored):
+                if stored is not None and not valid_result_entry(stored):
                     self.cache.discard()  # checked again and rewritten
                     stored = None
-                if stored is not None:
+                if stored is not None and foreign_unchanged(stored[1], self.digests()):
                     self.cached_raw[unit.display] = stored
-                    self.found[unit.display] = [d for d in stored if not ignored_by(d.code, self.ignored(unit))]
+                    self.found[unit.display] = [d for d in stored[0] if not ignored_by(d.code, self.ignored(unit))]
                     continue
             to_check.append(unit)
         return to_check
 
-    def cached_result(self, display: str, key: str, recent: dict) -> Optional[list[Diagnostic]]:
-        """The raw results stored under a file's result key: from the last bundle's (``recent``,
-        read once) when its key is the same, else from the file's own entry."""
+    def cached_result(self, display: str, key: str, recent: dict) -> Optional[tuple]:
+        """The raw results stored under a file's result key, with the files they point into: from
+        the last bundle's (``recent``, read once) when its key is the same, else from the file's own entry."""
         found = recent.get(display)
         if found is not None and found[0] == key:
             self.cache.hits += 1
@@ -412,7 +419,7 @@ class _Phase2:
 
     def check(self, to_check: list[FileUnit], file_keys: dict[str, str]) -> dict[str, list[Diagnostic]]:
         """Check the units (here, or on the workers that loaded them); returns each file's raw
-        diagnostics (before per-file ignores, as cached) and fills ``found``."""
+        diagnostics (before per-file ignores) with the files they point into, as cached, and fills ``found``."""
         from bgcheck.run import check
 
         index = self.index()
@@ -434,11 +441,12 @@ class _Phase2:
                 outcomes.append(check.check_unit(unit, index, self.config, rule_classes))
                 if self.report_for is None:
                     unit.module = None  # a one-shot run frees each CST as it goes
-        raw_results: dict[str, list[Diagnostic]] = {}
+        raw_results: dict[str, tuple] = {}
         for unit, diagnostics in zip(to_check, outcomes):
             if self.cache is not None and unit.display in file_keys:
-                self.cache.put("results", file_keys[unit.display], diagnostics)
-            raw_results[unit.display] = diagnostics
+                stored = (diagnostics, foreign_files(unit.display, diagnostics, self.digests()))
+                self.cache.put("results", file_keys[unit.display], stored)
+                raw_results[unit.display] = stored
             ignored = self.ignored(unit)
             self.found[unit.display] = [
                 d for d in diagnostics if not ignored_by(d.code, ignored) and (d.code != BG000_CODE or self.bg000_enabled)
