@@ -310,10 +310,10 @@ LABELS = {
     "warm_nothing": "bgcheck, warm, nothing changed",
     "warm_comment": "bgcheck, warm, one file changed (a comment)",
     "warm_body": "bgcheck, warm, one function body edited (a statement in a function of `celery/app/task.py`)",
-    "warm_line_added": "bgcheck, warm, a line added at the top of `celery/app/task.py` (every line below moves)",
+    "warm_line_added": "bgcheck, warm, lines added at the top of `celery/app/task.py` (every line below moves)",
     "named_warm": "bgcheck, one named file (`celery/app/task.py`), warm cache, nothing changed",
     "named_edited": "bgcheck, one named file (`celery/app/task.py`) just edited, warm cache (pre-commit)",
-    "named_line_added": "bgcheck, one named file (`celery/app/task.py`), a line added at its top, warm cache",
+    "named_line_added": "bgcheck, one named file (`celery/app/task.py`), lines added at its top, warm cache",
     "server_nothing": "bgcheck on a started server (`bgcheck server start`), warm, nothing changed",
     "server_body": "bgcheck on a started server, warm, one function body edited (as above)",
     "server_named_edited": "bgcheck on a started server, one named file just edited (pre-commit with `--server`)",
@@ -351,13 +351,15 @@ def measure_bgcheck(rows: dict, repeat: int, jobs: int, cold_repeat: Optional[in
         changed.write_bytes("".join(lines).encode("utf-8"))
 
     def line_added(command: list[str]):
-        """A line added at the top, against a cache that saw the file as it was (each repetition:
-        the body edit's repetitions after the first find their own shift in the cache)."""
+        """Lines added at the top, against a cache that saw the file as it was, and a different
+        number each repetition: every position below moves to where no earlier run saw it (the
+        body edit's repetitions after the first find their shift in the cache, and measure an edit
+        that moves nothing)."""
 
         def before() -> None:
             changed.write_bytes(original)
             timed(command, env=env)  # the cache of the file as it was
-            changed.write_bytes(f"import os  # benchmark edit {next(edits)}\n".encode() + original)
+            changed.write_bytes(b"\n" * next(edits) + original)
 
         return before
 
