@@ -418,9 +418,28 @@ MODEL_EDITS = {
     "a changed setting": ("proj/celery.py", CELERY_PROJECT["proj/celery.py"] + "app.conf.task_acks_late = True\n"),
     "a deleted file": ("proj/billing.py", None),
     "a new file": ("proj/extra.py", "from proj import billing\n\ndef f():\n    return billing.charge(1)\n"),
-    "lines moved": ("proj/tasks.py", "\n\n" + CELERY_PROJECT["proj/tasks.py"]),
     "a configured job decorator": ("pyproject.toml", CELERY_CONFIG + "\n[tool.bgcheck]\njob-decorators = [\"proj.unrelated.helper\"]\n"),
 }
+
+
+@pytest.mark.parametrize("rel", ["proj/tasks.py", "proj/billing.py", "proj/unrelated.py"])
+def test_lines_moved_relocate_the_last_models_instead_of_building_them(celery_project, monkeypatch, rel):
+    """A file whose summary changed only in where its lines are (model/persist.py: relocate): the
+    last models, moved to the new lines, and the report of a --no-cache run."""
+    runs = celery_project
+    runs.write("proj/billing.py", BILLING_MOVES_MONEY)
+    runs.cached()
+    built = _count_builds(monkeypatch)
+    path = runs.root / rel
+    path.write_text("\n\n\n" + path.read_text(encoding="utf-8").replace("\ndef ", "\n\ndef "), encoding="utf-8")
+    outcome = runs.check()
+    assert built == []
+    assert outcome == runs.fresh()
+    path.write_text("import os\n" + path.read_text(encoding="utf-8"), encoding="utf-8")  # a new import: another shape
+    built.clear()
+    outcome = runs.check()
+    assert built == [1]
+    assert outcome == runs.fresh()
 
 
 @pytest.mark.parametrize("edit", sorted(MODEL_EDITS))
@@ -1077,7 +1096,7 @@ def test_damaged_entries_are_ignored_and_rewritten(celery_project, how):
     reference = runs.cached()
     cache_dir = runs.root / CACHE_DIR_NAME
     damaged = _damage(cache_dir, how)
-    assert damaged == 18  # 5 summaries, 5 digests, 5 results, 1 bundle, 1 models, 1 recent
+    assert damaged == 19  # 5 summaries, 5 digests, 5 results, 1 bundle, 2 models (and the last one's key), 1 recent
 
     assert runs.cached() == reference  # no crash, no hang, same report
     assert len(runs.parsed) == 5 and len(runs.checked) == 5  # nothing damaged was trusted

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bgcheck.load.cache_keys import content_key
 from bgcheck.load.config import console_scripts, load_config
 from bgcheck.load.serial import DataError
 from bgcheck.load.unit import load_unit
@@ -112,3 +113,79 @@ def test_what_cannot_be_stored_is_not():
         persist._encode(Path("x"))
     value = {"a": (1, 2.5, -0.0, float("inf"), 2**80, b"\x00", None, True, frozenset({"x"}), {3}, ["l"])}
     assert persist._decode(json.loads(json.dumps(persist._encode(value)))) == value
+
+
+# ---------------------------------------------------------------------------
+# relocation: files that only moved lines
+
+
+def _units(root: Path) -> list:
+    """The files' units, with the content keys a cached run gives them (relocation finds the summaries it saw by these)."""
+    units = []
+    for path in sorted(root.rglob("*.py")):
+        unit = load_unit(path, path.relative_to(root).as_posix())
+        unit.content_key = content_key(path, unit.display, path.read_bytes())
+        units.append(unit)
+    return units
+
+
+def _moved_copy(root: Path, tmp_path: Path, edit) -> Path:
+    moved = tmp_path / root.name
+    shutil.copytree(root, moved, ignore=shutil.ignore_patterns(".bgcheck_cache", "__pycache__"))
+    for path in sorted(moved.rglob("*.py")):
+        path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return moved
+
+
+def _lines_added(text: str) -> str:
+    """Lines added at the top and after every top-level ``def``/``class`` line: positions move by
+    different amounts through the file, their order stays."""
+    out = ["\n\n"]
+    for line in text.splitlines(keepends=True):
+        out.append(line)
+        if line.startswith(("def ", "class ", "async def ")) and line.rstrip().endswith(":"):
+            out.append("\n")
+    return "".join(out)
+
+
+@pytest.mark.parametrize("root", PROJECTS, ids=lambda p: p.name)
+def test_models_relocated_to_moved_lines_are_the_models_built_there(root, tmp_path):
+    index, summaries, runtimes = _built(root)
+    settings = "s"
+    stored = json.loads(json.dumps(persist.encode_project(index, {}, {}, _units(root), settings)))
+    moved = _moved_copy(root, tmp_path, _lines_added)
+    units = _units(moved)
+    by_key = {u.content_key: summaries[u.display] for u in _units(root) if u.summary is not None}
+    relocated = persist.relocate(stored, units, settings, by_key.get, lambda unit: unit.summary)
+    assert relocated is not None
+    again, summaries_moved, _ = _built(moved)
+    restored = persist.Restored(json.loads(json.dumps(relocated)), summaries_moved.__getitem__, runtimes).index
+    for name in Project.MODELS:
+        if name != "runtimes":  # the run's settings (here: read from another folder), not stored
+            assert getattr(restored, name) == getattr(again, name), name
+    if root.name == "demo_service":  # its jobs, locks and money chains moved with their lines
+        assert all(getattr(restored, name) != getattr(index, name) for name in ("jobs", "locks", "money"))
+    assert relocated["files"] == persist._files(units)
+
+
+def test_models_are_not_relocated_when_a_file_changed_more_than_its_lines(tmp_path):
+    root = REPO / "fixtures" / "demo_service"
+    index, summaries, runtimes = _built(root)
+    stored = json.loads(json.dumps(persist.encode_project(index, {}, {}, _units(root), "s")))
+    by_key = {u.content_key: summaries[u.display] for u in _units(root) if u.summary is not None}
+    units = _units(root)
+    assert persist.relocate(stored, units, "s", by_key.get, lambda unit: unit.summary) is not None  # nothing moved
+    assert persist.relocate(stored, units, "other settings", by_key.get, lambda unit: unit.summary) is None
+    assert persist.relocate(stored, units[1:], "s", by_key.get, lambda unit: unit.summary) is None  # a file gone
+    assert persist.relocate(stored, _units(_moved_copy(root, tmp_path / "a", _lines_added)), "s", {}.get, lambda unit: unit.summary) is None  # old summaries not cached
+    reordered = _moved_copy(root, tmp_path / "b", lambda text: text.replace("def ", "def renamed_", 1))
+    assert persist.relocate(stored, _units(reordered), "s", by_key.get, lambda unit: unit.summary) is None  # another shape
+
+
+def test_every_stored_class_with_a_position_is_relocated():
+    import dataclasses
+
+    for name, cls in persist._CLASSES.items():
+        fields = {f.name for f in dataclasses.fields(cls)}
+        if {"line", "column", "lineno", "col", "position"} & fields:
+            assert name in persist._PLACES and "path" in fields, name

@@ -25,7 +25,8 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
   and the settings they are built from, with the project-fact digests and import-closure hashes
   the run derived from them: a run whose summaries are all as before (an edited comment, a
   local bound to another value) restores them instead of building the index, and reads a
-  summary only when a check asks for it.
+  summary only when a check asks for it. One more entry of this kind names the last models
+  stored: a run whose changed files only moved lines relocates those (model/persist.py).
 * ``recent``: one entry, the last bundle's results each with its result key: a run that misses
   the bundle takes every result whose key is unchanged from it in one read.
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import builtins
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Optional
@@ -174,6 +175,36 @@ class ModuleSummary:
             return self.global_ref(name)
 
         return resolve
+
+
+# The fields of a summary that are positions in its file (line, or (line, column)), and nothing
+# else is: tests/test_serial.py holds the summary classes to this list.
+POSITION_FIELDS = {"FunctionSummary": ("line", "call_sites"), "ClassSummary": ("line",), "ModuleSummary": ("module_call_sites",)}
+
+
+def summary_positions(summary: ModuleSummary) -> list[tuple[int, int]]:
+    """Every position the summary holds, in a fixed order: each function's ``def`` line (as
+    (line, 0)) and call sites, each class's line, the module's call sites; (0, 0) where unknown.
+    Two summaries of one shape (load/unit.py: shape_digest) pair theirs one to one."""
+    spots: list[tuple[int, int]] = []
+    for func in summary.functions.values():
+        spots.append((func.line, 0))
+        spots.extend(func.call_sites)
+    spots.extend((cls.line, 0) for cls in summary.classes.values())
+    spots.extend(summary.module_call_sites)
+    return spots
+
+
+def with_positions(summary: ModuleSummary, place) -> ModuleSummary:
+    """A copy of the summary with each position ``p`` (as ``summary_positions`` gives it) replaced by ``place(p)``."""
+    functions = {
+        name: dataclasses.replace(func, line=place((func.line, 0))[0], call_sites=tuple(place(site) for site in func.call_sites))
+        for name, func in summary.functions.items()
+    }
+    classes = {name: dataclasses.replace(cls, line=place((cls.line, 0))[0]) for name, cls in summary.classes.items()}
+    return dataclasses.replace(
+        summary, functions=functions, classes=classes, module_call_sites=tuple(place(site) for site in summary.module_call_sites)
+    )
 
 
 def _extend(binding: IR, rest: str) -> Optional[IR]:

@@ -199,6 +199,23 @@ def summary_digest(summary: ModuleSummary) -> str:
         return digest(os.urandom(16))
 
 
+def cached_summary(cache, key: str) -> Optional[ModuleSummary]:
+    """The summary the cache holds under a content key (an earlier version of a file), or None."""
+    entry = cache.get("summaries", key, counted=False) if key else None
+    return entry[0] if entry is not None and _valid_summary_entry(entry) else None
+
+
+def shape_digest(summary: ModuleSummary) -> str:
+    """``summary_digest`` with each position replaced by its rank among the summary's positions:
+    the same for a file whose lines only moved (lines added or removed, nothing else changed), and
+    different when anything else changed, the order of its positions included. Two summaries of one
+    shape pair their positions one to one (model/persist.py relocates stored models so)."""
+    from bgcheck.load.summary import summary_positions, with_positions  # (libcst: only where a file was parsed)
+
+    ranks = {spot: rank for rank, spot in enumerate(sorted({spot for spot in summary_positions(summary) if spot[0]}), 1)}
+    return summary_digest(with_positions(summary, lambda spot: (ranks.get(spot, 0), 0)))
+
+
 def _valid_summary_entry(value) -> bool:
     from bgcheck.load.summary import ModuleSummary
 

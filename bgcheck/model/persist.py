@@ -12,6 +12,13 @@ code, and what a run derived from the models: the digest of each project fact it
 (model/facts.py) and each module's import-closure hash (load/cache_keys.py). A fact a later run
 needs and the entry lacks is computed then, on the restored index.
 
+A run whose files changed only in where their lines are (lines added or removed: summaries of
+the same shape, load/unit.py shape_digest) relocates the last stored models (``relocate``): the
+places they hold (a job's, a lock's, a money chain's steps) move through each changed file's line
+map, made by pairing its old and new summaries' positions one to one; the fact digests and import
+closures stay (neither depends on where lines are). A place not among those positions, an old
+summary no longer cached, a file added or removed: the models are built again.
+
 The encoding is generic but closed: values are None, booleans, numbers, strings, tuples, lists,
 sets, dicts and instances of the dataclasses and enums listed in ``_CLASSES``, the UNKNOWN of
 folding, and lock APIs of knowledge.LOCK_APIS by position. Anything else cannot be stored (the
@@ -42,7 +49,7 @@ from bgcheck.model.shutdown import EntryPoint, ShutdownModel, ShutdownRoot
 from bgcheck.model.transactions import Step, TransactionModel
 from bgcheck.syntax.ir import UNKNOWN, TimeDelta
 
-ENTRY_VERSION = 2  # 2: ShutdownModel.atexit_only
+ENTRY_VERSION = 3  # 2: ShutdownModel.atexit_only; 3: the files' keys, for relocation
 _CLASSES: dict[str, type] = {
     cls.__qualname__: cls
     for cls in (CeleryConfig, Setting, ExecutionModel, Job, Schedule, LockSite, Link, MoneyModel, EntryPoint, ShutdownModel,
@@ -54,14 +61,19 @@ _DERIVED = ("job_roots", "runtimes")
 _STORED = tuple(name for name in Project.MODELS if name not in _DERIVED)
 
 
-def model_key(units, config, scripts: Optional[dict], runtimes: Optional[dict]) -> str:
-    """What the models are built from: every analysed file's summary digest (and where it is),
-    the configuration, the entry points and the runtimes."""
-    return digest(
-        "project models", ENTRY_VERSION, config, sorted((scripts or {}).items()),
-        sorted((k, v.seconds, v.source) for k, v in (runtimes or {}).items()),
-        sorted((u.display, u.summary_digest) for u in units if u.error is None),
-    )
+def settings_key(config, scripts: Optional[dict], runtimes: Optional[dict]) -> str:
+    """What the models are built from besides the summaries: the configuration, the entry points, the runtimes."""
+    return digest("model settings", ENTRY_VERSION, config, sorted((scripts or {}).items()), sorted((k, v.seconds, v.source) for k, v in (runtimes or {}).items()))
+
+
+def model_key(units, settings: str) -> str:
+    """What the models are built from: every analysed file's summary digest (and where it is), and the settings."""
+    return digest("project models", settings, sorted((u.display, u.summary_digest) for u in units if u.error is None))
+
+
+# The one entry of kind "models" that names the last models stored (``{"key": model key}``): a run
+# whose files only moved lines since (summaries of the same shape) relocates those (``relocate``).
+LAST_KEY = digest("the last project models")
 
 
 # ---------------------------------------------------------------------------
@@ -191,10 +203,13 @@ def _fits(value: Any, hint: Any) -> bool:
 # the entry
 
 
-def encode_project(index: Project, facts: dict, closures: dict) -> dict:
+def encode_project(index: Project, facts: dict, closures: dict, units=(), settings: str = "") -> dict:
     """The stored form of a built index (``facts``: fact name -> digest; ``closures``: module ->
-    import-closure hash). Raises DataError when a model holds what cannot be stored."""
+    import-closure hash; ``units``: the files it was built from, whose keys let a later run find
+    the summaries it saw). Raises DataError when a model holds what cannot be stored."""
     return {
+        "settings": settings,
+        "files": _files(units),
         "version": ENTRY_VERSION,
         "catalog": [[name, functions, classes] for name, functions, classes in catalog_order(index)],
         "paths": [summary.path for summary in index.modules.values()],
@@ -203,6 +218,115 @@ def encode_project(index: Project, facts: dict, closures: dict) -> dict:
         "facts": dict(facts),
         "closures": {name: str(value) for name, value in closures.items()},
     }
+
+
+def _files(units) -> dict:
+    """display path -> [content key, summary digest] of every analysed file."""
+    return {u.display: [u.content_key, u.summary_digest] for u in units if u.error is None}
+
+
+# ---------------------------------------------------------------------------
+# relocation: the models of summaries whose files only moved lines
+
+# Stored classes whose instances are places in a file (their ``path`` and ``line``, and ``column``):
+# tests/test_model_persist.py holds every stored class with a position to this table.
+_PLACES = {cls.__qualname__: tuple(f.name for f in dataclasses.fields(cls)) for cls in (Job, LockSite, Link)}
+
+
+class _Unplaced(Exception):
+    """A stored position the line map does not know: the models are built again."""
+
+
+class _Moves:
+    """Where a file's positions went: its old and new summaries' positions, paired one to one."""
+
+    def __init__(self, old: list, new: list) -> None:
+        self.spots: dict[tuple, object] = {}
+        self.lines: dict[int, set] = {}
+        for before, after in zip(old, new):
+            if before[0]:
+                self.spots[before] = after if self.spots.get(before, after) == after else None  # None: two places
+                self.lines.setdefault(before[0], set()).add(after[0])
+
+    def line(self, line: int) -> int:
+        if not line:
+            return line
+        found = self.lines.get(line)
+        if found is None or len(found) != 1:
+            raise _Unplaced(line)
+        return next(iter(found))
+
+    def spot(self, line: int, column: int) -> tuple[int, int]:
+        """A (line, column): the position it was recorded at, or a ``def`` line (column 0 or 1: a note at the def)."""
+        if not line:
+            return line, column
+        found = self.spots.get((line, column))
+        if found is not None:
+            return found
+        if column in (0, 1):
+            return self.line(line), column
+        raise _Unplaced((line, column))
+
+
+def _moved(value, moves: dict):
+    """An encoded value (``_encode``) with the places in moved files moved (a new value: the
+    cache may keep the old one in memory)."""
+    if type(value) is not list or not value or type(value[0]) is not str:
+        return value
+    tag = value[0]
+    if tag in ("t", "l", "s", "fs") and len(value) == 2 and type(value[1]) is list:
+        return [tag, [_moved(item, moves) for item in value[1]]]
+    if tag == "d" and len(value) == 2 and type(value[1]) is list:
+        return [tag, [[_moved(k, moves), _moved(v, moves)] for k, v in value[1]]]
+    if tag == "c" and len(value) == 3 and type(value[2]) is list:
+        fields = [_moved(item, moves) for item in value[2]]
+        names = _PLACES.get(value[1])
+        if names is not None and len(fields) == len(names):
+            where = dict(zip(names, fields))
+            found = moves.get(where["path"])
+            if found is not None and type(where["line"]) is int:
+                if "column" in where and type(where["column"]) is int:
+                    where["line"], where["column"] = found.spot(where["line"], where["column"])
+                else:
+                    where["line"] = found.line(where["line"])
+                fields = [where[name] for name in names]
+        return ["c", value[1], fields]
+    return value
+
+
+def relocate(data: Any, units, settings: str, old_summary: Callable, new_summary: Callable) -> Optional[dict]:
+    """The stored entry ``data``, made for these units: when the same files are analysed with the
+    same settings and each file whose summary changed has one of the same shape (only its lines
+    moved: load/unit.py shape_digest), its places in the models are moved to the new lines. None
+    when not, or when a place is not among the summary's positions. The facts' digests and the
+    import-closure hashes stay as they are: neither depends on where lines are (model/facts.py).
+    ``old_summary``: content key -> the summary cached under it, or None; ``new_summary``: unit -> its summary."""
+    from bgcheck.load.summary import summary_positions
+    from bgcheck.load.unit import shape_digest
+
+    if type(data) is not dict or data.get("version") != ENTRY_VERSION or data.get("settings") != settings:
+        return None
+    files = data.get("files")
+    current = {u.display: u for u in units if u.error is None}
+    if type(files) is not dict or files.keys() != current.keys():
+        return None
+    moves = {}
+    for display, row in files.items():
+        unit = current[display]
+        if type(row) is not list or len(row) != 2 or row[1] == unit.summary_digest:
+            continue
+        old, new = old_summary(row[0]), new_summary(unit)
+        if old is None or new is None or shape_digest(old) != shape_digest(new):
+            return None
+        moves[display] = _Moves(summary_positions(old), summary_positions(new))
+    models = data.get("models")
+    if type(models) is not list:
+        return None
+    try:
+        models = [[row[0], _moved(row[1], moves)] if type(row) is list and len(row) == 2 else row for row in models]
+    except _Unplaced:
+        return None
+    return {**data, "models": models, "files": _files(units)}
 
 
 class Restored:

@@ -21,7 +21,7 @@ from bgcheck.load.cache_keys import content_key, foreign_files, foreign_unchange
 from bgcheck.load.config import Config, console_scripts
 from bgcheck.load.file_states import FileStates
 from bgcheck.load.source import read_source
-from bgcheck.load.unit import FileChanged, FileUnit, ensure_summary, ensure_text, load_unit
+from bgcheck.load.unit import FileChanged, FileUnit, cached_summary, ensure_summary, ensure_text, load_unit
 from bgcheck.model.runtimes import load_runtimes
 from bgcheck.rules import catalog
 from bgcheck.run import parallel
@@ -271,8 +271,11 @@ class _Phase2:
         from bgcheck.load.serial import DataError
         from bgcheck.model import persist
 
-        self.model_key = persist.model_key(self.units, self.config, console_scripts(self.config.root), self.runtimes)
+        settings = persist.settings_key(self.config, console_scripts(self.config.root), self.runtimes)
+        self.model_key = persist.model_key(self.units, settings)
         data = self.cache.get("models", self.model_key)
+        if data is None:
+            data = self.relocated_models(settings)
         if data is None:
             return None
         by_display = {unit.display: unit for unit in self.units if unit.error is None}
@@ -288,6 +291,23 @@ class _Phase2:
             return None
         return self.restored.index
 
+    def relocated_models(self, settings: str) -> Optional[dict]:
+        """The last models stored, moved to this run's lines, when the files that changed since
+        only moved lines (model/persist.py: relocate); stored under this run's key."""
+        from bgcheck.model import persist
+
+        last = self.cache.get("models", persist.LAST_KEY, counted=False)
+        if type(last) is not dict or type(last.get("key")) is not str:
+            return None
+        data = persist.relocate(
+            self.cache.get("models", last["key"], counted=False), self.units, settings,
+            lambda key: cached_summary(self.cache, key), lambda unit: ensure_summary(unit, self.cache).summary,
+        )
+        if data is not None:
+            self.cache.put("models", self.model_key, data)
+            self.cache.put("models", persist.LAST_KEY, {"key": self.model_key})
+        return data
+
     def store_models(self, facts: dict, closures: dict) -> None:
         """Keep the models built in this run (or the facts a restored entry lacked) for the next."""
         from bgcheck.load.serial import DataError
@@ -297,15 +317,17 @@ class _Phase2:
             return
         if self.restored is None and not self.models_storable:
             return
+        settings = persist.settings_key(self.config, console_scripts(self.config.root), self.runtimes)
         if not self.model_key:
-            self.model_key = persist.model_key(self.units, self.config, console_scripts(self.config.root), self.runtimes)
+            self.model_key = persist.model_key(self.units, settings)
         try:
             if self.restored is not None:
                 self.cache.put("models", self.model_key, self.restored.with_facts(facts))
             else:
-                self.cache.put("models", self.model_key, persist.encode_project(self._index, facts, closures))
+                self.cache.put("models", self.model_key, persist.encode_project(self._index, facts, closures, self.units, settings))
         except (DataError, TypeError, ValueError, RecursionError):
-            pass  # a model holds what cannot be stored: built again next time
+            return  # a model holds what cannot be stored: built again next time
+        self.cache.put("models", persist.LAST_KEY, {"key": self.model_key})
 
     def digests(self) -> dict[str, str]:
         """display path -> summary digest of every analysed file (what a stored result's notes saw)."""
