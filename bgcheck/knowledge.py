@@ -497,6 +497,7 @@ class BlockingWait:
     # A consumer's wait for its next item: it holds no stop when the queue carries a stop sentinel
     # (``if item is None: break``) or when only unjoined daemon threads wait in it.
     consumer_wait: bool = False
+    family: str = ""  # the library whose calls a process-wide default bounds (DEFAULT_TIMEOUT_PATCHES)
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -518,8 +519,8 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
         nonblocking_pos=0,
         consumer_wait=True,
     ),
-    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "A `requests` call"),
-    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "A `requests` call"),
+    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "A `requests` call", family="requests"),
+    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "A `requests` call", family="requests"),
     BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "An `httpx` call", explicit_none_only=True),
     BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "An `httpx` call", explicit_none_only=True),
     BlockingWait(r"asyncio(\.tasks)?\.wait_for", "`asyncio.wait_for(..., None)`", timeout_pos=1, explicit_none_only=True),
@@ -528,6 +529,20 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(r"subprocess\.Popen\(\)\.communicate", "`Popen.communicate()`", timeout_pos=1),
     BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0),
 )
+
+# A process-wide default timeout (BG203): the project replaces one of these methods (as resolved)
+# with a function of its own that takes ``timeout`` (to fill one in when the caller passed none,
+# as pretix does for requests), so every call of that library goes through it bounded. A
+# replacement without a ``timeout`` parameter (tracing, logging) bounds nothing.
+# Patched method -> the BlockingWait family it bounds.
+DEFAULT_TIMEOUT_PATCHES: dict[str, str] = {
+    "requests.adapters.HTTPAdapter.send": "requests",
+    "requests.sessions.HTTPAdapter.send": "requests",
+    "requests.sessions.Session.request": "requests",
+    "requests.sessions.Session.send": "requests",
+    "requests.Session.request": "requests",
+    "requests.Session.send": "requests",
+}
 
 # Row locks (BG204): method name -> the keyword options that make them not wait.
 ROW_LOCK_METHODS: dict[str, tuple[str, ...]] = {

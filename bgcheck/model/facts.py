@@ -184,6 +184,11 @@ def _lock_defaults(index: ProjectIndex) -> object:
     return sorted((label, repr(value)) for label, value in configured_defaults(index).items())
 
 
+def _default_timeouts(index: ProjectIndex) -> object:
+    """The libraries whose calls the project bounds process-wide (a patched send with a default timeout)."""
+    return sorted(index.default_timeouts())
+
+
 def _threads(index: ProjectIndex) -> object:
     """Which threads are kept where, what they run, and whether anything joins them."""
     return sorted(index.thread_join_facts())
@@ -206,6 +211,7 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "queue_puts": _queue_puts,
     "passed_refs": _passed_refs,  # globals and attributes passed on as values
     "threads": _threads,
+    "default_timeouts": _default_timeouts,
 }
 
 # The facts whose values hold positions (``Pos``); tests/test_facts.py checks that a line added at
@@ -244,6 +250,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "is_unjoined_daemon_thread_code": ("threads", "jobs", "job_code"),
     "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
+    "default_timeouts": ("default_timeouts",),
 }
 
 # Members that resolve names through the modules a file imports (covered by their interfaces),

@@ -37,7 +37,8 @@ from typing import Any, Callable, Optional, Union
 from bgcheck import knowledge
 from bgcheck.load.cache import digest
 from bgcheck.load.serial import DataError
-from bgcheck.load.summary import ModuleSummary
+from bgcheck.load.summary import ModuleSummary, summary_positions
+from bgcheck.load.unit import shape_digest
 from bgcheck.model.build import Project
 from bgcheck.model.celery_config import CeleryConfig, Setting
 from bgcheck.model.execution import ExecutionModel
@@ -301,9 +302,6 @@ def relocate(data: Any, units, settings: str, old_summary: Callable, new_summary
     when not, or when a place is not among the summary's positions. The facts' digests and the
     import-closure hashes stay as they are: neither depends on where lines are (model/facts.py).
     ``old_summary``: content key -> the summary cached under it, or None; ``new_summary``: unit -> its summary."""
-    from bgcheck.load.summary import summary_positions
-    from bgcheck.load.unit import shape_digest
-
     if type(data) is not dict or data.get("version") != ENTRY_VERSION or data.get("settings") != settings:
         return None
     files = data.get("files")

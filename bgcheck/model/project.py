@@ -596,6 +596,22 @@ class ProjectIndex:
             refs = self._memo["passed_refs"] = frozenset(path for summary in self.modules.values() for path in summary.passed_refs)
         return refs
 
+    def default_timeouts(self) -> frozenset[str]:
+        """The libraries (BlockingWait families) whose calls the project bounds process-wide: it
+        assigns a function of its own taking ``timeout`` over one of knowledge.DEFAULT_TIMEOUT_PATCHES
+        (``HTTPAdapter.send = send_with_default_timeout``). Computed once."""
+        found = self._memo.get("default_timeouts")
+        if found is None:
+            families = set()
+            for summary in self.modules.values():
+                for path, value, *_rest in summary.attr_assignments:
+                    family = knowledge.DEFAULT_TIMEOUT_PATCHES.get(path)
+                    replacement = self.function(ref_name(value) or "") if family else None
+                    if replacement is not None and "timeout" in replacement.params:
+                        families.add(family)
+            found = self._memo["default_timeouts"] = frozenset(families)
+        return found
+
     def is_job_code(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.job_code
 

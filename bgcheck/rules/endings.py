@@ -242,7 +242,7 @@ class UnboundedWaitInJob(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-wait-in-job"
     severity = Severity.WARNING
-    reads = ("call_graph", "call_sites", "job_code", "jobs", "threads")
+    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "jobs", "threads")
     summary = "A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...)."
 
     def is_relevant(self, unit) -> bool:
@@ -260,6 +260,8 @@ class UnboundedWaitInJob(Rule):
             return
         for wait in knowledge.BLOCKING_WAITS:
             if wait.regex.fullmatch(name):
+                if wait.family and wait.family in ctx.index.default_timeouts():
+                    return  # the project gives every such call a default timeout (a patched send)
                 if _is_unbounded(node, wait, ctx):
                     if wait.consumer_wait and (
                         _stops_on_sentinel(node, ctx) or ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname)
