@@ -52,6 +52,17 @@ def assert_summary_round_trips(summary: ModuleSummary) -> None:
     assert interface(back) == interface(summary)
 
 
+def test_summary_positions_know_every_position_field():
+    """load/summary.py's POSITION_FIELDS (what summary_positions pairs and with_positions replaces,
+    so that relocated models move with their lines) names every field that holds a line or a call
+    site: a new one must be added there, and to those two functions."""
+    from bgcheck.load.summary import POSITION_FIELDS
+
+    for cls in (ModuleSummary, FunctionSummary, ClassSummary):
+        named = tuple(name for name in serial.fields_of(cls) if "line" in name or name.endswith("sites"))
+        assert sorted(named) == sorted(POSITION_FIELDS[cls.__name__]), cls.__name__
+
+
 def test_converters_know_every_field():
     """A field added to a summary class must get a converter (it would be lost by the cache)."""
     assert serial.fields_of(ModuleSummary) == serial.MODULE_FIELDS

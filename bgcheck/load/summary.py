@@ -178,7 +178,7 @@ class ModuleSummary:
 
 
 # The fields of a summary that are positions in its file (line, or (line, column)), and nothing
-# else is: tests/test_serial.py holds the summary classes to this list.
+# else is (by name): tests/test_serial.py holds the summary classes to this list.
 POSITION_FIELDS = {"FunctionSummary": ("line", "call_sites"), "ClassSummary": ("line",), "ModuleSummary": ("module_call_sites",)}
 
 

@@ -247,6 +247,7 @@ class _Phase2:
         self.models_storable = False  # the index was built here, and no summary broke it
         self.cached_raw: dict[str, tuple] = {}  # display -> the raw results read from the cache, with their foreign files (for the bundle)
         self._digests: Optional[dict[str, str]] = None
+        self._model_settings: Optional[str] = None
 
     def index(self) -> ProjectIndex:
         from bgcheck.model.build import build_index_isolated
@@ -271,11 +272,10 @@ class _Phase2:
         from bgcheck.load.serial import DataError
         from bgcheck.model import persist
 
-        settings = persist.settings_key(self.config, console_scripts(self.config.root), self.runtimes)
-        self.model_key = persist.model_key(self.units, settings)
+        self.model_key = persist.model_key(self.units, self.model_settings())
         data = self.cache.get("models", self.model_key)
         if data is None:
-            data = self.relocated_models(settings)
+            data = self.relocated_models(self.model_settings())
         if data is None:
             return None
         by_display = {unit.display: unit for unit in self.units if unit.error is None}
@@ -290,6 +290,14 @@ class _Phase2:
             self.cache.discard()
             return None
         return self.restored.index
+
+    def model_settings(self) -> str:
+        """What the project models are built from besides the summaries (model/persist.py settings_key), once per run."""
+        from bgcheck.model import persist
+
+        if self._model_settings is None:
+            self._model_settings = persist.settings_key(self.config, console_scripts(self.config.root), self.runtimes)
+        return self._model_settings
 
     def relocated_models(self, settings: str) -> Optional[dict]:
         """The last models stored, moved to this run's lines, when the files that changed since
@@ -317,7 +325,7 @@ class _Phase2:
             return
         if self.restored is None and not self.models_storable:
             return
-        settings = persist.settings_key(self.config, console_scripts(self.config.root), self.runtimes)
+        settings = self.model_settings()
         if not self.model_key:
             self.model_key = persist.model_key(self.units, settings)
         try:
