@@ -112,7 +112,6 @@ class WorkspaceState:
         self.documents: dict[str, str] = {}  # real path -> the editor's text, for open documents
         self.loose: dict[str, FileUnit] = {}  # open documents outside the workspace: checked alone
         self.parsed: dict[str, Parsed] = {}  # real path -> its last text that parsed: the next edit is spliced into it
-        self.walks: dict[str, dict] = {}  # real path -> its statements' summary walks (summary.build_summary)
         self.errors: list[str] = []  # internal errors of the current job, for window/logMessage
 
     # -- loading -----------------------------------------------------------
@@ -189,7 +188,6 @@ class WorkspaceState:
         self.documents.pop(real, None)
         self.loose.pop(real, None)
         self.parsed.pop(real, None)
-        self.walks.pop(real, None)
         path = self.files.get(real)
         if path is None:
             return
@@ -222,11 +220,11 @@ class WorkspaceState:
         where = self.place(real)
         if where == WORKSPACE:
             path = self.files[real]
-            self.units[real] = _analyse(path, self.display(path), text, self.units.get(real), partial(self._parse, real), self.walks.setdefault(real, {}))
+            self.units[real] = _analyse(path, self.display(path), text, self.units.get(real), partial(self._parse, real))
             self.loose.pop(real, None)
         elif where == LOOSE:
             path = Path(real)
-            self.loose[real] = _analyse(path, self.display(path), text, self.loose.get(real), partial(self._parse, real), self.walks.setdefault(real, {}))
+            self.loose[real] = _analyse(path, self.display(path), text, self.loose.get(real), partial(self._parse, real))
         else:
             self.loose.pop(real, None)
 
@@ -304,8 +302,8 @@ class WorkspaceState:
         return self.check(open_reals), messages, self.errors
 
 
-def _analyse(path: Path, display: str, text: str, previous: Optional[FileUnit], parse: Callable, walks: dict) -> FileUnit:
-    unit = analyse_text(path, display, text, parse=parse, walks=walks)
+def _analyse(path: Path, display: str, text: str, previous: Optional[FileUnit], parse: Callable) -> FileUnit:
+    unit = analyse_text(path, display, text, parse=parse)
     if unit.summary is None and previous is not None and previous.summary is not None:
         # While a document does not parse (mid-edit), the index keeps its last good summary so
         # the other files' diagnostics do not flap; the document itself reports BG000.

@@ -1,12 +1,13 @@
 """Chains as notes, at the calls: a finding whose reason lies in another function points a note
 at each call on the way (its line and column), in every output format.
 
-The positions come from the summaries (bgcheck/syntax/positions.py reads them off the text): they
-must equal libcst's own positions, skip comments, strings and ``def`` lines, and survive the cache.
+The positions come from the summaries (phase 1 reads them off CPython's ast): they must equal
+libcst's own positions (which the rules' findings use), and survive the cache.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import textwrap
 
@@ -25,7 +26,7 @@ from conftest import write_project
 
 def summarise(source: str):
     text = textwrap.dedent(source)
-    return build_summary(cst.parse_module(text), "m.py", "m", False, text)
+    return build_summary(ast.parse(text), "m.py", "m", False, text)
 
 
 def sites(function) -> dict:
@@ -72,7 +73,7 @@ def test_the_nth_call_of_a_name_is_the_nth_written():
     assert sites(summary.functions["m.second"])["?self.send"] == (7, 5)
 
 
-def test_a_callee_written_unusually_has_no_position_never_a_wrong_one():
+def test_a_callee_written_unusually_is_located_where_it_starts():
     summary = summarise(
         """
         import os
@@ -81,7 +82,20 @@ def test_a_callee_written_unusually_has_no_position_never_a_wrong_one():
             return os .path. join(a, "x")
         """
     )
-    assert sites(summary.functions["m.f"])["os.path.join"] == (0, 0)
+    assert sites(summary.functions["m.f"])["os.path.join"] == (5, 12)
+
+
+def test_a_chained_call_is_located_at_its_own_method_and_columns_count_characters():
+    """``q.filter(x).filter(y)``: the outer call is the second ``.filter`` (its method's name), not
+    the first one written; and a column after non-ASCII text counts characters, as editors do."""
+    summary = summarise(
+        """
+        def f(q, x, y):
+            label = "é"; return q.filter(x).filter(y)
+        """
+    )
+    assert sites(summary.functions["m.f"])["?.filter"] == (3, 37)
+    assert sites(summary.functions["m.f"])["?q.filter"] == (3, 25)
 
 
 SAMPLE = '''
@@ -115,7 +129,7 @@ def test_positions_equal_libcsts():
     """Every position a summary keeps is libcst's start of that call (of the method's name for a
     call on an expression that is not a name)."""
     module = cst.parse_module(SAMPLE)
-    summary = build_summary(module, "m.py", "m", False, SAMPLE)
+    summary = build_summary(ast.parse(SAMPLE), "m.py", "m", False, SAMPLE)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     expected_starts = set()
     for node, where in positions.items():

@@ -8,7 +8,7 @@ import time
 import libcst as cst
 import pytest
 
-from bgcheck.syntax import ir
+from bgcheck.syntax import cst_ir, ir
 from bgcheck.syntax.ir import UNKNOWN, TimeDelta, as_seconds
 from conftest import codes
 
@@ -19,8 +19,8 @@ def fold_source(expression: str, constants: dict[str, str] | None = None):
     def resolve(name: str):
         return ("ref", f"m.{name}")
 
-    table = {f"m.{name}": ir.to_ir(cst.parse_expression(src), resolve) for name, src in (constants or {}).items()}
-    return ir.fold(ir.to_ir(cst.parse_expression(expression), resolve), table.get)
+    table = {f"m.{name}": cst_ir.to_ir(cst.parse_expression(src), resolve) for name, src in (constants or {}).items()}
+    return ir.fold(cst_ir.to_ir(cst.parse_expression(expression), resolve), table.get)
 
 
 @pytest.mark.parametrize(

@@ -40,9 +40,9 @@ class Pools:
         pools = self
 
         class SpyWorkers(parallel.Workers):
-            def __init__(self, jobs, budget_chars):
+            def __init__(self, jobs):
                 pools.workers.append(jobs)
-                super().__init__(jobs, budget_chars)
+                super().__init__(jobs)
 
             def _exchange(self, messages):
                 phase = messages[0][0]

@@ -93,11 +93,11 @@ def test_summary_records_the_handlers_and_class_body_calls():
     """What the relevance tests read of a file: every except clause with what it names (resolved as
     phase 2 resolves them, in the innermost function), the finally blocks a jump leaves (not one
     that none leaves), and the calls in class bodies, resolved in the enclosing function."""
-    import libcst as cst
+    import ast
 
     from bgcheck.load.summary import build_summary
 
-    summary = build_summary(cst.parse_module(HANDLERS), "m.py", "m", False, HANDLERS)
+    summary = build_summary(ast.parse(HANDLERS), "m.py", "m", False, HANDLERS)
     assert summary.handlers == (
         ("m.plain", False, "except", ("v:ValueError", "v:redis.Redis.Error", "c:")),
         ("m.plain", False, "except", ()),
@@ -105,23 +105,3 @@ def test_summary_records_the_handlers_and_class_body_calls():
         ("m.coroutine", True, "finally", ()),
     )
     assert summary.classes["m.coroutine.<locals>.Inner"].calls == ("redis.Redis().lock", "redis.Redis")
-
-
-def test_a_file_no_rule_walks_keeps_no_cst_and_spends_no_budget(tmp_path):
-    """Phase 1 keeps CSTs within the budget only for files some rule may walk: a module of imports
-    and constants drops its CST at once and leaves the budget to the next file."""
-    from bgcheck.load.config import default_config
-    from bgcheck.run.check import within_cst_budget
-    from bgcheck.run.engine import load_units
-
-    (tmp_path / "a_constants.py").write_text("import os\n\nNAME = 'x' * 10\nLIMIT = 5\n" + "#\n" * 50, encoding="utf-8")
-    (tmp_path / "b_code.py").write_text("def f():\n    return 1\n", encoding="utf-8")
-    config = default_config(tmp_path)
-    units = sorted(load_units([tmp_path], config), key=lambda u: u.path.name)
-    constants, code = units
-    assert constants.module is None and code.module is not None
-    for unit in units:  # as phase 1 gives them: each with its CST
-        unit.module = object()
-    budget = len(code.text)  # room for the code file only: the constants file comes first
-    within_cst_budget(iter(units), budget)
-    assert constants.module is None and code.module is not None

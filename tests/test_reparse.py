@@ -155,32 +155,3 @@ def test_random_edits_splice_only_what_a_full_parse_gives():
             previous = spliced or Parsed.of(new, module)
             text = new
     assert spliced_count > 300  # the splice is taken often enough for this to test it
-
-
-def test_replayed_summary_walks_give_the_summary_a_walk_gives():
-    """build_summary with the walks of the previous edit (the language server's) replays every
-    statement it was given before: the same summary as a fresh walk, on every fixture file."""
-    from pathlib import Path
-
-    from bgcheck.load.summary import build_summary
-    from bgcheck.load.unit import summary_digest
-    from bgcheck.syntax.walk import children
-
-    root = Path(__file__).resolve().parent.parent
-    files = sorted((root / "tests" / "rules").rglob("*.py")) + sorted((root / "fixtures").rglob("*.py"))
-    checked = 0
-    for path in files:
-        text = path.read_text(encoding="utf-8")
-        try:
-            module = cst.parse_module(text)
-        except cst.ParserSyntaxError:
-            continue
-        assert children(module) == list(module.body)  # walking the module is walking its statements
-        fresh = summary_digest(build_summary(module, "m.py", "pkg.m", False, text))
-        walks: dict = {}
-        recorded = summary_digest(build_summary(module, "m.py", "pkg.m", False, text, walks))
-        assert len(walks) == len(module.body)
-        replayed = summary_digest(build_summary(module, "m.py", "pkg.m", False, text, walks))
-        assert fresh == recorded == replayed, path
-        checked += 1
-    assert checked > 300

@@ -104,7 +104,15 @@ def test_quadratic_shapes_are_bg000_with_the_reason(name):
     ids=["flat-list", "big-dict", "punctuated-docstring", "elif-chain", "one-deepish-chain", "nested-calls-60"],
 )
 def test_long_but_shallow_code_is_analysed(source):
-    unit = analyse_text(Path("ok.py"), "ok.py", source)
+    """As every entry point runs phase 1 (the CLI, the workers, the language server): with the
+    raised recursion limit and the big stack (CPython's parser recurses once per ``elif``)."""
+    from bgcheck.run.process import in_big_stack, raise_recursion_limit
+
+    previous = raise_recursion_limit()
+    try:
+        unit = in_big_stack(analyse_text, Path("ok.py"), "ok.py", source)
+    finally:
+        sys.setrecursionlimit(previous)
     assert unit.error is None and unit.summary is not None
 
 
@@ -157,23 +165,28 @@ def test_lone_cr_bg000_lands_on_the_real_line(tmp_path, monkeypatch):
 
 
 def test_valid_python_libcst_cannot_parse_says_why(tmp_path, monkeypatch):
+    """Phase 1 reads every file with CPython's parser; a file a rule reads (here: job code) is parsed
+    with libcst too, and one that libcst cannot parse is a BG000 that says which of its limits the
+    code runs into. A file no rule reads (constants only) is analysed and says nothing."""
+    below = SWALLOWS.count("\n")  # each file starts with job code that a rule reads
     root = write(
         tmp_path / "p",
         {
-            "annotated.py": "x = 1\n(no_such_global): int\n",
-            "strings.py": "x = (\n" + '"a"\n' * 20000 + ")\n",
-            "annotated_attribute.py": "class A:\n    b: int = 1\n\n(A.b): int = 3\n",
-            "fine.py": "x: int\nclass A:\n    b: int = 1\nA.b: int = 2\nA.b = 3\n",
+            "annotated.py": SWALLOWS + "x = 1\n(no_such_global): int\n",
+            "strings.py": SWALLOWS + "x = (\n" + '"a"\n' * 20000 + ")\n",
+            "annotated_attribute.py": SWALLOWS + "class A:\n    b: int = 1\n\n(A.b): int = 3\n",
+            "fine.py": SWALLOWS + "x: int\nclass A:\n    b: int = 1\nA.b: int = 2\nA.b = 3\n",
+            "constants_only.py": "x = 1\n(no_such_global): int\n",
             "app.py": SWALLOWS,
         },
     )
     result = found(root, monkeypatch)
     assert [r for r in result if r[2] == "BG000"] == [
-        ("annotated.py", 2, "BG000"),
-        ("annotated_attribute.py", 4, "BG000"),
-        ("strings.py", 2, "BG000"),
+        ("annotated.py", below + 2, "BG000"),
+        ("annotated_attribute.py", below + 4, "BG000"),
+        ("strings.py", below + 2, "BG000"),
     ]
-    assert ("app.py", SWALLOWS_LINE, "BG101") in result
+    assert ("app.py", SWALLOWS_LINE, "BG101") in result and ("fine.py", SWALLOWS_LINE, "BG101") in result
     (annotated,) = bg000(root, monkeypatch, "annotated.py")
     assert "valid Python, but libcst" in annotated.message and "parenthesized target (`(no_such_global): ...`)" in annotated.message
     (strings,) = bg000(root, monkeypatch, "strings.py")
@@ -270,8 +283,9 @@ FOLDING_HOSTILE = {
 }
 NOT_PARSED = {
     **HOSTILE_PARSE,
-    "annotated.py": "(no_such_global): int\n",
-    "strings.py": "x = (\n" + '"a"\n' * 20000 + ")\n",
+    # valid Python that libcst cannot parse, in files a rule reads (job code)
+    "annotated.py": SWALLOWS + "(no_such_global): int\n",
+    "strings.py": SWALLOWS + "x = (\n" + '"a"\n' * 20000 + ")\n",
     # only in a subprocess: on the main thread's small stack libcst crashes the interpreter on it
     "elif_10000.py": "a = 1\nif a:\n    pass\n" + "elif a:\n    pass\n" * 10000 + SWALLOWS,
 }

@@ -84,6 +84,30 @@ def too_deep(display: str, text: str, doing: str) -> Diagnostic:
     return bg000(display, message + where, line if where else 1)
 
 
+def python_syntax_error(display: str, text: str, exc: SyntaxError) -> Diagnostic:
+    """BG000 for a file CPython cannot parse, at its position and in its words. When libcst (which
+    knows the syntax of newer Pythons) reads it, the file is valid for a newer Python than the one
+    bgcheck runs on (``type`` statements, type parameters on 3.11): that is what the user can act on."""
+    line, column = exc.lineno or 1, exc.offset or 1
+    if sys.version_info < (3, 13):
+        try:
+            from bgcheck.syntax.parse import parse_module  # (only on this failure path)
+
+            parse_module(text)
+        except Exception:  # noqa: BLE001 - libcst refuses it too: a plain syntax error
+            pass
+        else:
+            version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+            return bg000(
+                display,
+                f"file not analysed: it uses syntax newer than Python {version} (the Python bgcheck runs on) reads: "
+                f"{exc.msg}; run bgcheck on the Python version the project uses",
+                line,
+                column,
+            )
+    return bg000(display, f"file not analysed: syntax error: {exc.msg}", line, column)
+
+
 def syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnostic:
     """BG000 for a file libcst cannot parse, at the position CPython gives when it agrees."""
     try:

@@ -115,8 +115,10 @@ def version_tag() -> str:
 # alternative bindings of a module name; 8: functions keep which calls they make only in cleanup (``finally:``
 # blocks outside loops); 9: and the names they hand to a call (ref_handoffs: the job model's call wrappers);
 # 10: summaries record django-q's AsyncTask(...) calls; 11: the calls in class bodies and the
-# except clauses and finally blocks (the rules' relevance tests).
-ENTRY_FORMAT = 12
+# except clauses and finally blocks (the rules' relevance tests); 12: results record the files their notes
+# point into; 13: summaries are built from CPython's ast (every call located, a BG000 for syntax
+# newer than the running Python).
+ENTRY_FORMAT = 13
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -1,11 +1,11 @@
 """Phase 1: what one file contributes to the project index.
 
-One pass over a file's CST collects its imports, definitions, module
-constants, the calls each function makes and the local names each function
-binds. Everything is resolved to qualified names at the end of the module
-(so a name defined below its use still resolves) and stored as plain,
-picklable data: the summary is what crosses process boundaries and what a
-cache keeps, never the CST.
+One walk over a file's ast (CPython's parser: about ten times cheaper than libcst's, and a
+summary needs no whitespace or comments) collects its imports, definitions, module constants,
+the calls each function makes and the local names each function binds. Everything is resolved
+to qualified names at the end of the module (so a name defined below its use still resolves)
+and stored as plain, picklable data: the summary is what crosses process boundaries and what a
+cache keeps, never a tree. Phase 2 parses with libcst only the files a rule is relevant to.
 
 Resolution is flow-insensitive and deliberately modest: a local name bound
 exactly once keeps its value; bound twice or by a loop, it is unknown (and
@@ -14,22 +14,16 @@ shadows any global of the same name).
 
 from __future__ import annotations
 
-import bisect
+import ast
 import builtins
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-import libcst as cst
-
 from bgcheck import knowledge
-from bgcheck.syntax.loops import is_endless
-from bgcheck.syntax.flow import escaping_jumps, left_after
-from bgcheck.syntax.rows import locks_rows
-from bgcheck.syntax.ir import ATTRIBUTE, CALL, IR, NAME, UNKNOWN_IR, call_name, call_to_ir, call_target, call_target_of_value, dotted_name, node_kind, ref_name, to_ir
-from bgcheck.syntax.positions import CallCounter, call_positions
-from bgcheck.syntax.walk import recorded_walk, replay, walk
+from bgcheck.syntax.ast_flow import escaping_jumps, is_endless, left_after, locks_rows
+from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
+from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -229,8 +223,8 @@ class _Scope:
         self.module_scope = module_scope  # where ``global`` names are bound
         self.kind = kind  # "module" | "function" | "class"
         self.bindings: dict[str, list] = {}  # name -> list of raw binding values
-        self.calls: list[cst.Call] = []
-        self.calls_after_yield: list[cst.Call] = []  # in source order, after the first ``yield``
+        self.calls: list[ast.Call] = []
+        self.calls_after_yield: list[ast.Call] = []  # in source order, after the first ``yield``
         self.globals: set[str] = set()
         self.located: set[str] = set()  # callees as written whose first call here is located
         self.params: set[str] = set()  # a function's parameters
@@ -241,14 +235,14 @@ class _Scope:
         self.loops: list = []  # loops around the node being visited, in this scope: "while" | "while-sized" | "async for" | ("for", iter node)
         self.loop_nodes: list = []  # the same loops' nodes
         self.left_after: dict[int, set] = {}  # a loop node's id -> flow.left_after(loop), computed when a put is met in it
-        self.withs: list[cst.With] = []  # ``with`` statements around the node being visited, in this scope
+        self.withs: list[ast.With] = []  # ``with`` statements around the node being visited, in this scope
         self.in_with_items = 0  # > 0 while visiting the items of the innermost ``with`` (not its body)
         self.lambdas = 0  # lambdas around the node being visited
         self.branches = 0  # conditions, loops and handlers around the node being visited (see conditional_calls)
         self.sure: set[int] = set()  # ids of the calls made whenever the function runs to them
         self.finallies: list[bool] = []  # ``finally:`` blocks around the node being visited: is it outside every loop?
         self.cleanup: set[int] = set()  # ids of the calls inside a ``finally:`` block outside every loop (see cleanup_calls)
-        self.placed: list[tuple[cst.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
+        self.placed: list[tuple[ast.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -259,38 +253,65 @@ class _Scope:
         self.bindings.setdefault(name, []).append(value)
 
 
+
 # raw binding markers
 _OPAQUE = "opaque"  # bound by something we do not follow (loop target, except-as, ...)
 
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
-class SummaryBuilder(cst.CSTVisitor):
-    """Builds a ModuleSummary in one pass. Use ``build_summary``.
 
-    A visit method's answer (False: skip the children) must depend on the node alone, never on
-    what the builder has seen: build_summary replays a statement's recorded calls (the language
-    server's statements an edit did not touch) instead of walking it."""
+class SummaryBuilder:
+    """Builds a ModuleSummary in one walk of the module's ast, in source order. Use ``build_summary``.
 
-    def __init__(self, path: str, module: str, is_package: bool) -> None:
+    The walk visits nodes in the order libcst's visitors meet them (phase 2's rules read libcst
+    trees, and what a summary holds is in source order: a function's calls, its handoffs, the
+    module's recorded calls): a decorator, a parameter's default or a base class is visited in
+    the scope of the function or class it belongs to, before its body, and a call's arguments in
+    the order they are written."""
+
+    def __init__(self, path: str, module: str, is_package: bool, text: str) -> None:
         self.path = path
         self.module = module
         self.is_package = is_package
+        self.text = text
         self.module_scope = _Scope(module, "module")
         self.scopes: list[_Scope] = [self.module_scope]
         self.imports: dict[str, str] = {}
-        self.functions: dict[str, tuple[cst.FunctionDef, _Scope, Optional[str]]] = {}
-        self.classes: dict[str, tuple[cst.ClassDef, _Scope]] = {}
+        self.functions: dict[str, tuple[ast.AST, _Scope, Optional[str]]] = {}
+        self.classes: dict[str, tuple[ast.ClassDef, _Scope]] = {}
         self.self_attrs: dict[str, dict[str, list]] = {}  # class qualname -> attr -> raw values
-        self.attr_assignments: list[tuple[cst.BaseExpression, cst.BaseExpression, _Scope, int]] = []
-        self.recorded_calls: list[tuple[cst.Call, _Scope]] = []
-        self.queue_puts: list[tuple[cst.Call, _Scope, object]] = []
-        self.passed: list[tuple[cst.BaseExpression, _Scope]] = []
-        self.call_counter = CallCounter()  # where the calls are written: see bgcheck.syntax.positions
+        self.attr_assignments: list[tuple[ast.expr, ast.expr, _Scope, int]] = []
+        self.recorded_calls: list[tuple[ast.Call, _Scope]] = []
+        self.queue_puts: list[tuple[ast.Call, _Scope, object]] = []
+        self.passed: list[tuple[ast.expr, _Scope]] = []
         self.has_main_block = False
-        self.function_nodes: list[cst.FunctionDef] = []  # the functions around the node being visited
-        self.handlers: list[tuple] = []  # (node, its innermost function's scope or None, kind)
-        # The code of every string literal that spans lines, in source order: the text inside one
-        # is never a ``def`` line (see ``definition_lines``).
-        self.long_strings: list[str] = []
+        self.function_nodes: list[ast.AST] = []  # the functions around the node being visited
+        self.handlers: list[tuple] = []  # (node, its innermost function's scope or None, function node, kind)
+        self._lines: Optional[list[str]] = None  # the text's lines, split when a column needs one
+
+    # --- the walk -----------------------------------------------------------
+    def walk(self, tree: ast.Module) -> None:
+        """Visit every node below ``tree`` (iteratively: nesting is bounded by load/guards.py,
+        not by Python's stack). The stack holds nodes to visit and (function, argument) pairs
+        to run when the walk gets there: the leave half of a visit, a value handed on."""
+        handlers = _VISITS
+        stack: list = list(reversed(tree.body))
+        pop, extend = stack.pop, stack.extend
+        while stack:
+            item = pop()
+            item_type = type(item)
+            if item_type is tuple:
+                item[0](self, item[1])
+                continue
+            visit = handlers.get(item_type)
+            if visit is not None:
+                children = visit(self, item)
+                if children:
+                    extend(reversed(children))
+                continue
+            children = _children(item)
+            if children:
+                extend(reversed(children))
 
     # --- scopes -------------------------------------------------------------
     @property
@@ -309,10 +330,17 @@ class SummaryBuilder(cst.CSTVisitor):
             return f"{parent.qualname}.<locals>.{name}"
         return f"{parent.qualname}.{name}"
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        qualname = self._child_qualname(node.name.value)
+    def _pop_scope(self, _node) -> None:
+        self.scopes.pop()
+
+    def _leave_function(self, _node) -> None:
+        self.scopes.pop()
+        self.function_nodes.pop()
+
+    def visit_FunctionDef(self, node) -> list:
+        qualname = self._child_qualname(node.name)
         enclosing_class = self.scope.qualname if self.scope.kind == "class" else None
-        self.scope.bind(node.name.value, ("def", qualname))
+        self.scope.bind(node.name, ("def", qualname))
         scope = _Scope(qualname, "function", self.module_scope)
         self._bind_params(node, scope, enclosing_class)
         if qualname not in self.functions:
@@ -321,72 +349,98 @@ class SummaryBuilder(cst.CSTVisitor):
             scope = self.functions[qualname][1]
         self.scopes.append(scope)
         self.function_nodes.append(node)
-        return True
+        children = list(node.decorator_list)
+        children += _parameter_parts(node.args)
+        if node.returns is not None:
+            children.append(node.returns)
+        children += node.body
+        children.append((SummaryBuilder._leave_function, node))
+        return children
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.scopes.pop()
-        self.function_nodes.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        qualname = self._child_qualname(node.name.value)
-        self.scope.bind(node.name.value, ("def", qualname))
+    def visit_ClassDef(self, node: ast.ClassDef) -> list:
+        qualname = self._child_qualname(node.name)
+        self.scope.bind(node.name, ("def", qualname))
         scope = _Scope(qualname, "class")
         self.classes.setdefault(qualname, (node, scope))
         self.scopes.append(scope)
-        return True
+        children: list = list(node.decorator_list)
+        for base in node.bases:  # libcst's Args: each value handed on
+            value = base.value if type(base) is ast.Starred else base
+            children += [(SummaryBuilder._pass, value), base]
+        for keyword in node.keywords:
+            children += [(SummaryBuilder._pass, keyword.value), keyword.value]
+        children += node.body
+        children.append((SummaryBuilder._pop_scope, node))
+        return children
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.scopes.pop()
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
+    def visit_Lambda(self, node: ast.Lambda) -> list:
         self.scope.lambdas += 1
-        return True
+        return [*_parameter_parts(node.args), node.body, (SummaryBuilder._leave_lambda, node)]
 
-    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+    def _leave_lambda(self, _node) -> None:
         self.scope.lambdas -= 1
 
-    def _enter_branch(self, node) -> bool:
-        self.scope.branches += 1
-        return True
-
-    def _leave_branch(self, original_node) -> None:
+    def _leave_branch(self, _node) -> None:
         self.scope.branches -= 1
 
     # What runs only under a condition (the test of an ``if`` or ``while`` and a loop's iterable
     # too: simpler, and on the safe side).
-    # ``if``, loops, ``except`` and comprehensions count in their own visit methods below.
-    visit_IfExp = visit_BooleanOperation = visit_Match = visit_ExceptStarHandler = _enter_branch
-    leave_IfExp = leave_BooleanOperation = leave_Match = leave_ExceptStarHandler = _leave_branch
-    leave_If = leave_ExceptHandler = leave_CompFor = _leave_branch
+    def visit_branch(self, node) -> list:
+        self.scope.branches += 1
+        return [*_children(node), (SummaryBuilder._leave_branch, node)]
 
-    def visit_With(self, node: cst.With) -> bool:
-        self.scope.withs.append(node)
-        return True
+    def visit_IfExp(self, node: ast.IfExp) -> list:
+        self.scope.branches += 1
+        return [node.body, node.test, node.orelse, (SummaryBuilder._leave_branch, node)]  # as written
 
-    def leave_With(self, original_node: cst.With) -> None:
+    def visit_With(self, node) -> list:
+        scope = self.scope
+        scope.withs.append(node)
+        children: list = []
+        for item in node.items:
+            children.append((SummaryBuilder._enter_with_item, item))
+            children.append(item.context_expr)
+            if item.optional_vars is not None:
+                children.append(item.optional_vars)
+            children.append((SummaryBuilder._leave_with_item, item))
+        children += node.body
+        children.append((SummaryBuilder._leave_with, node))
+        return children
+
+    def _leave_with(self, _node) -> None:
         self.scope.withs.pop()
 
-    def leave_WithItem(self, original_node: cst.WithItem) -> None:
+    def _enter_with_item(self, item: ast.withitem) -> None:
+        self.scope.in_with_items += 1
+        target = item.optional_vars
+        if target is not None:
+            if type(target) is ast.Name and type(item.context_expr) is ast.Call:
+                # ``with Pool() as p``: most context managers return themselves
+                self.scope.bind(target.id, item.context_expr)
+            else:
+                self._bind_opaque(target)
+
+    def _leave_with_item(self, _item) -> None:
         self.scope.in_with_items -= 1
 
-    def _bind_params(self, node: cst.FunctionDef, scope: _Scope, enclosing_class: Optional[str]) -> None:
-        params = node.params
-        ordered = list(params.posonly_params) + list(params.params)
-        decorator_names = {dotted_name(d.decorator) for d in node.decorators}
+    def _bind_params(self, node, scope: _Scope, enclosing_class: Optional[str]) -> None:
+        params = node.args
+        ordered = list(params.posonlyargs) + list(params.args)
+        decorator_names = {dotted_name(d) for d in node.decorator_list}
         is_static = "staticmethod" in decorator_names
         is_classmethod = "classmethod" in decorator_names
-        for index, param in enumerate(ordered + list(params.kwonly_params)):
-            name = param.name.value
+        for index, param in enumerate(ordered + list(params.kwonlyargs)):
+            name = param.arg
             scope.params.add(name)
-            if index == 0 and enclosing_class and not is_static and param in ordered:
+            if index == 0 and enclosing_class and not is_static and ordered:
                 scope.bind(name, ("self", enclosing_class, is_classmethod))
             elif param.annotation is not None:
-                scope.bind(name, ("annotated", param.annotation.annotation))
+                scope.bind(name, ("annotated", param.annotation))
             else:
                 scope.bind(name, _OPAQUE)
-        for star in (params.star_arg, params.star_kwarg):
-            if isinstance(star, cst.Param):
-                scope.bind(star.name.value, _OPAQUE)
+        for star in (params.vararg, params.kwarg):
+            if star is not None:
+                scope.bind(star.arg, _OPAQUE)
 
     # --- imports ------------------------------------------------------------
     def _package_base(self, level: int) -> Optional[str]:
@@ -397,38 +451,29 @@ class SummaryBuilder(cst.CSTVisitor):
             return None
         return ".".join(parts[: len(parts) - (level - 1)])
 
-    def visit_Import(self, node: cst.Import) -> bool:
+    def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            full = dotted_name(alias.name)
-            if not full:
-                continue
+            full = alias.name
             if alias.asname is not None:
-                local = alias.asname.name.value if isinstance(alias.asname.name, cst.Name) else None
-                target = full
+                local, target = alias.asname, full
             else:
-                local = full.split(".")[0]
-                target = local
-            if local:
-                self._bind_import(local, target)
-        return False
+                local = target = full.split(".")[0]
+            self._bind_import(local, target)
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        level = len(node.relative)
-        module = dotted_name(node.module) if node.module is not None else ""
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        level = node.level
+        module = node.module or ""
         if level:
             base = self._package_base(level)
             if base is None:
-                return False
+                return
             module = ".".join(p for p in (base, module) if p)
-        if isinstance(node.names, cst.ImportStar):
-            return False
         for alias in node.names:
-            name = dotted_name(alias.name)
-            if not name:
-                continue
-            local = alias.asname.name.value if alias.asname is not None else name
+            name = alias.name
+            if name == "*":
+                return
+            local = alias.asname if alias.asname is not None else name
             self._bind_import(local, f"{module}.{name}" if module else name)
-        return False
 
     def _bind_import(self, local: str, target: str) -> None:
         if self.scope.kind == "module":
@@ -436,110 +481,124 @@ class SummaryBuilder(cst.CSTVisitor):
         self.scope.bind(local, ("import", target))
 
     # --- bindings -----------------------------------------------------------
-    def visit_Global(self, node: cst.Global) -> bool:
-        for item in node.names:
-            self.scope.globals.add(item.name.value)
-        return False
+    def visit_Global(self, node: ast.Global) -> None:
+        self.scope.globals.update(node.names)
 
-    def visit_Assign(self, node: cst.Assign) -> bool:
+    def visit_Assign(self, node: ast.Assign) -> list:
         for target in node.targets:
-            self._bind_target(target.target, node.value)
-        return True
+            self._bind_target(target, node.value)
+        return [*node.targets, node.value]
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
-        if _is_none(node.value) and isinstance(node.target, (cst.Name, cst.Attribute)):
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> list:
+        target_type = type(node.target)
+        if _is_none(node.value) and (target_type is ast.Name or target_type is ast.Attribute):
             # ``self.pool: Optional[ThreadPoolExecutor] = None``: the annotation says what it will hold
-            self._bind_target(node.target, ("declared", node.annotation.annotation))
+            self._bind_target(node.target, ("declared", node.annotation))
         elif node.value is not None:
             self._bind_target(node.target, node.value)
-        elif isinstance(node.target, cst.Name) and self.scope.kind == "function":
-            self.scope.bind(node.target.value, ("annotated", node.annotation.annotation))
-        return True
+        elif target_type is ast.Name and self.scope.kind == "function":
+            self.scope.bind(node.target.id, ("annotated", node.annotation))
+        return [node.target, node.annotation] + ([node.value] if node.value is not None else [])
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
-        if isinstance(node.target, cst.Name):
-            self.scope.bind(node.target.value, _OPAQUE)
-        return True
+    def visit_AugAssign(self, node: ast.AugAssign) -> list:
+        if type(node.target) is ast.Name:
+            self.scope.bind(node.target.id, _OPAQUE)
+        return [node.target, node.value]
 
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> bool:
-        if isinstance(node.target, cst.Name):
-            self.scope.bind(node.target.value, _OPAQUE)
-        return True
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> list:
+        self.scope.bind(node.target.id, _OPAQUE)
+        return [node.target, node.value]
 
-    def visit_For(self, node: cst.For) -> bool:
-        self.scope.branches += 1
+    def visit_For(self, node) -> list:
+        scope = self.scope
+        scope.branches += 1
         self._bind_opaque(node.target)
-        self.scope.loops.append("async for" if node.asynchronous is not None else ("for", node.iter))
-        self.scope.loop_nodes.append(node)
-        return True
+        scope.loops.append("async for" if type(node) is ast.AsyncFor else ("for", node.iter))
+        scope.loop_nodes.append(node)
+        return [node.target, node.iter, *node.body, *node.orelse, (SummaryBuilder._leave_loop, node)]
 
-    def leave_For(self, original_node: cst.For) -> None:
-        self.scope.branches -= 1
-        self.scope.loops.pop()
-        self.scope.loop_nodes.pop()
+    def visit_While(self, node: ast.While) -> list:
+        scope = self.scope
+        scope.branches += 1
+        if scope.kind == "function" and is_endless(node):
+            scope.endless_loop = True
+        scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
+        scope.loop_nodes.append(node)
+        return [node.test, *node.body, *node.orelse, (SummaryBuilder._leave_loop, node)]
 
-    def leave_While(self, original_node: cst.While) -> None:
-        self.scope.branches -= 1
-        self.scope.loops.pop()
-        self.scope.loop_nodes.pop()
+    def _leave_loop(self, _node) -> None:
+        scope = self.scope
+        scope.branches -= 1
+        scope.loops.pop()
+        scope.loop_nodes.pop()
 
-    def visit_Return(self, node: cst.Return) -> bool:
+    def visit_Return(self, node: ast.Return) -> list:
         if self.scope.kind == "function":
             self.scope.returns.append(node.value)
-        return True
+        return [node.value] if node.value is not None else []
 
-    def visit_AsyncFor(self, node) -> bool:  # pragma: no cover - libcst folds into For
-        return True
+    def visit_Try(self, node) -> list:
+        star = type(node) is not ast.Try
+        children: list = [*node.body]
+        for handler in node.handlers:
+            children.append((SummaryBuilder._enter_handler_star if star else SummaryBuilder._enter_handler, handler))
+            if handler.type is not None:
+                children.append(handler.type)
+            children += handler.body
+            children.append((SummaryBuilder._leave_branch, handler))
+        children += node.orelse
+        if node.finalbody:
+            children.append((SummaryBuilder._enter_finally, node.finalbody))
+            children += node.finalbody
+            children.append((SummaryBuilder._leave_finally, node.finalbody))
+        return children
 
-    def visit_WithItem(self, node: cst.WithItem) -> bool:
-        self.scope.in_with_items += 1
-        if node.asname is not None:
-            target = node.asname.name
-            if isinstance(target, cst.Name) and isinstance(node.item, cst.Call):
-                # ``with Pool() as p``: most context managers return themselves
-                self.scope.bind(target.value, node.item)
-            else:
-                self._bind_opaque(target)
-        return True
-
-    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> bool:
+    def _enter_handler(self, handler: ast.ExceptHandler) -> None:
         self.scope.branches += 1
-        if node.name is not None and isinstance(node.name.name, cst.Name):
-            self.scope.bind(node.name.name.value, _OPAQUE)
-        self._note_handler(node, "except")
-        return True
+        if handler.name is not None:
+            self.scope.bind(handler.name, _OPAQUE)
+        self._note_handler(handler, "except")
 
-    def visit_ExceptStarHandler(self, node) -> bool:
-        self._note_handler(node, "except*")
-        return True
+    def _enter_handler_star(self, handler: ast.ExceptHandler) -> None:
+        self.scope.branches += 1
+        if handler.name is not None:
+            self.scope.bind(handler.name, _OPAQUE)
+        self._note_handler(handler, "except*")
 
-    def visit_Finally(self, node: cst.Finally) -> bool:
+    def _enter_finally(self, finalbody: list) -> None:
         self.scope.finallies.append(not self.scope.loops)
-        if escaping_jumps(node):
-            self._note_handler(node, "finally")
-        return True
+        if escaping_jumps(finalbody):
+            self._note_handler(finalbody, "finally")
+
+    def _leave_finally(self, _finalbody) -> None:
+        self.scope.finallies.pop()
 
     def _note_handler(self, node, kind: str) -> None:
         function = self.function_nodes[-1] if self.function_nodes else None
         self.handlers.append((node, self._function_scope() if function is not None else None, function, kind))
 
-    def leave_Finally(self, original_node: cst.Finally) -> None:
-        self.scope.finallies.pop()
+    def visit_ListComp(self, node) -> list:
+        # libcst nests each ``for`` of a comprehension in the one before it: each is left at the end
+        children = [node.elt] if type(node) is not ast.DictComp else [node.key, node.value]
+        for generator in node.generators:
+            children += [(SummaryBuilder._enter_branch_action, generator), generator.target, generator.iter, *generator.ifs]
+        children += [(SummaryBuilder._leave_branch, generator) for generator in node.generators]
+        return children
 
-    def visit_CompFor(self, node: cst.CompFor) -> bool:
+    def _enter_branch_action(self, _node) -> None:
         self.scope.branches += 1
-        return True  # comprehension variables live in their own scope
 
-    def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self.scope.bind(target.value, value)
-        elif isinstance(target, cst.Attribute):
+    def _bind_target(self, target: ast.expr, value) -> None:
+        target_type = type(target)
+        if target_type is ast.Name:
+            self.scope.bind(target.id, value)
+        elif target_type is ast.Attribute:
             base = dotted_name(target.value)
             func_scope = self._function_scope()
-            if base in ("self",) and func_scope is not None and self._self_class() is not None:
+            if base == "self" and func_scope is not None and self._self_class() is not None:
                 attrs = self.self_attrs.setdefault(self._self_class(), {})
-                attrs.setdefault(target.attr.value, []).append(value)
-            elif isinstance(value, cst.CSTNode):
+                attrs.setdefault(target.attr, []).append(value)
+            elif isinstance(value, ast.AST):
                 self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
         else:
             self._bind_opaque(target)
@@ -550,46 +609,55 @@ class SummaryBuilder(cst.CSTVisitor):
             return self.scopes[-2].qualname
         return None
 
-    def _bind_opaque(self, target: cst.BaseExpression) -> None:
-        if isinstance(target, cst.Name):
-            self.scope.bind(target.value, _OPAQUE)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._bind_opaque(element.value)
-        elif isinstance(target, cst.StarredElement):
+    def _bind_opaque(self, target: ast.expr) -> None:
+        target_type = type(target)
+        if target_type is ast.Name:
+            self.scope.bind(target.id, _OPAQUE)
+        elif target_type is ast.Tuple or target_type is ast.List:
+            for element in target.elts:
+                self._bind_opaque(element)
+        elif target_type is ast.Starred:
             self._bind_opaque(target.value)
 
     # --- calls --------------------------------------------------------------
-    def visit_Call(self, node: cst.Call) -> bool:
+    def visit_Call(self, node: ast.Call) -> list:
         scope = self.scope
         func = node.func
         func_kind = node_kind(func)
         scope.calls.append(node)
-        self._locate(node, func_kind)
         if not scope.branches and not scope.lambdas:
             scope.sure.add(id(node))
-        if any(scope.finallies) and not scope.lambdas:
+        if scope.finallies and any(scope.finallies) and not scope.lambdas:
             scope.cleanup.add(id(node))
         # a call in a ``with``'s items runs before its block opens
         blocks = tuple(scope.withs[:-1] if scope.in_with_items else scope.withs)
         if blocks or scope.lambdas:
             scope.placed.append((node, blocks, scope.lambdas > 0))
+        args = arguments(node)
         if scope.kind == "function" and (func_kind == NAME or func_kind == ATTRIBUTE):
-            self._note_handoffs(node)
+            self._note_handoffs(node, args)
         if scope.is_generator:
             scope.calls_after_yield.append(node)
-        last = func.attr.value if func_kind == ATTRIBUTE else func.value if func_kind == NAME else None
-        if last in knowledge.RECORDED_SKIP_ON_STRINGS and func_kind == ATTRIBUTE and isinstance(func.value, (cst.BaseString)):
-            return True
+        last = func.attr if func_kind == ATTRIBUTE else name_of(func) if func_kind == NAME else None
+        if last is not None:
+            self._note_recorded(node, func, func_kind, last, scope)
+        children: list = [func]
+        for _keyword, _star, value in args:  # libcst's Args: each value handed on, then visited
+            children.append((SummaryBuilder._pass, value))
+            children.append(value)
+        return children
+
+    def _note_recorded(self, node: ast.Call, func, func_kind: int, last: str, scope: _Scope) -> None:
+        if last in knowledge.RECORDED_SKIP_ON_STRINGS and func_kind == ATTRIBUTE and _is_string(func.value):
+            return
         if last in knowledge.RECORDED_CALL_NAMES or (
             last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
         ):
             self.recorded_calls.append((node, scope))
-        if last in knowledge.QUEUE_PUT_METHODS and func_kind == ATTRIBUTE and node.args:
+        if last in knowledge.QUEUE_PUT_METHODS and func_kind == ATTRIBUTE and (node.args or node.keywords):
             self.queue_puts.append((node, scope, self._repeating_loop(node)))
-        return True
 
-    def _repeating_loop(self, call: cst.Call):
+    def _repeating_loop(self, call: ast.Call):
         """The nearest loop around a call that can make it more than once per run: a loop that is always
         left after the call (``q.put(item)`` then ``raise``: putting back what was taken, on the way
         out) makes it once, and the next loop out is asked. None when no loop repeats it."""
@@ -602,138 +670,124 @@ class SummaryBuilder(cst.CSTVisitor):
                 return kind
         return None
 
-    def _locate(self, node: cst.Call, func_kind: int) -> None:
-        # Every call is counted by its callee as written; the first of each in a scope is located
-        # (the one a summary keeps), as the n-th occurrence of that callee in the text.
-        func = node.func
-        if func_kind == NAME:
-            key = func.value
-        elif func_kind == ATTRIBUTE:
-            method = "." + func.attr.value
-            n = self.call_counter.count(method)
-            key = dotted_name(func)
-            if key is None:
-                key = method
-                if key not in self.scope.located:
-                    self.scope.located.add(key)
-                    self.call_counter.want(id(node), key, n)
-                return
-        else:
-            return
-        n = self.call_counter.count(key)
-        if key not in self.scope.located:
-            self.scope.located.add(key)
-            self.call_counter.want(id(node), key, n)
+    def site(self, call: ast.Call) -> tuple[int, int]:
+        """(line, column), both from 1, where a call's callee is written: its dotted name's start, or
+        the method's name after a receiver that is not one (``make().submit``); (0, 0) for any other callee."""
+        func = call.func
+        kind = node_kind(func)
+        if kind == NAME or (kind == ATTRIBUTE and dotted_name(func) is not None):
+            return (func.lineno, self._column(func.lineno, func.col_offset) + 1)
+        if kind == ATTRIBUTE:
+            return (func.end_lineno, self._column(func.end_lineno, func.end_col_offset - len(func.attr.encode("utf-8"))) + 1)
+        return (0, 0)
 
-    def _note_handoffs(self, node: cst.Call) -> None:
+    def _column(self, line: int, offset: int) -> int:
+        """A column in characters from ast's offset in UTF-8 bytes."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        text = self._lines[line - 1] if 0 < line <= len(self._lines) else ""
+        if text.isascii():
+            return offset
+        return len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
+
+    def _note_handoffs(self, node: ast.Call, args: list) -> None:
         """For a call of a name or an attribute: its arguments that are names, attributes or calls of them."""
-        for position, arg in enumerate(node.args):
-            if arg.star or (arg.keyword is None and position):
+        for position, (keyword, star, value) in enumerate(args):
+            if star or (keyword is None and position):
                 continue
-            value = arg.value
             kind = node_kind(value)
             if kind == NAME or kind == ATTRIBUTE or (kind == CALL and 0 <= node_kind(value.func) <= 1):
-                self.scope.handoffs.append((node, arg.keyword.value if arg.keyword else "", value))
+                self.scope.handoffs.append((node, keyword or "", value))
 
-    def visit_SimpleString(self, node: cst.SimpleString) -> bool:
-        if "\n" in node.value or "\r" in node.value:
-            self.long_strings.append(node.value)
-        return False
-
-    def visit_FormattedString(self, node: cst.FormattedString) -> bool:
-        triple = node.start.endswith(('"""', "'''"))
-        if triple or any(isinstance(p, cst.FormattedStringText) and ("\n" in p.value or "\r" in p.value) for p in node.parts):
-            self.long_strings.append(cst.Module(body=[]).code_for_node(node))
-            return True  # calls inside the replacement fields are still calls
-        return True
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        self._pass(node.value)
-        return True
-
-    def visit_DictElement(self, node: cst.DictElement) -> bool:
-        self._pass(node.value)
-        return True
-
-    def visit_Element(self, node: cst.Element) -> bool:
-        self._pass(node.value)
-        return True
-
-    def _pass(self, value: cst.BaseExpression) -> None:
+    def _pass(self, value: ast.expr) -> None:
         if 0 <= node_kind(value) <= 1:  # a name or an attribute
             self.passed.append((value, self.scope))
 
-    def visit_Yield(self, node: cst.Yield) -> bool:
+    def visit_Dict(self, node: ast.Dict) -> list:
+        children: list = []
+        for key, value in zip(node.keys, node.values):
+            if key is not None:  # ``**x`` is no element of its own
+                children += [(SummaryBuilder._pass, value), key]
+            children.append(value)
+        return children
+
+    def visit_elements(self, node) -> list:
+        children: list = []
+        for element in node.elts:
+            children += [(SummaryBuilder._pass, element), element]
+        return children
+
+    def visit_Subscript(self, node: ast.Subscript) -> list:
+        # ``x[a, b]``: the items of a subscript are no tuple's elements (nothing handed on)
+        if type(node.slice) is ast.Tuple:
+            return [node.value, *node.slice.elts]
+        return [node.value, node.slice]
+
+    def visit_Yield(self, node) -> list:
         if self.scope.kind == "function":
             self.scope.is_generator = True
-        return True
+        return [node.value] if node.value is not None else []
 
-    def visit_While(self, node: cst.While) -> bool:
-        self.scope.branches += 1
-        if self.scope.kind == "function" and is_endless(node):
-            self.scope.endless_loop = True
-        self.scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
-        self.scope.loop_nodes.append(node)
-        return True
-
-    def visit_If(self, node: cst.If) -> bool:
+    def visit_If(self, node: ast.If) -> list:
         self.scope.branches += 1
         if self.scope.kind == "module" and is_main_test(node.test):
             self.has_main_block = True
-        return True
+        return [node.test, *node.body, *node.orelse, (SummaryBuilder._leave_branch, node)]
+
+    def visit_leaf(self, node) -> None:
+        return None
 
     # --- resolution ---------------------------------------------------------
-    def build(self, text: Optional[str] = None) -> ModuleSummary:
+    def build(self) -> ModuleSummary:
+        text = self.text
         summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
-        lines = definition_lines(text, self.module, self.long_strings) if text is not None else {}
-        may_lock = text is None or _may_lock_rows(text)
-        sites = call_positions(text, self.call_counter.wanted, string_spans(text, self.long_strings)) if text is not None else {}
+        may_lock = _may_lock_rows(text)
         # Module constants first: everything else resolves through them.
         summary.constants = {}
         module_resolve = summary.resolver(None)
         resolved_module = _resolve_bindings(self.module_scope, summary, module_resolve, module_level=True)
         summary.constants = resolved_module
         summary.alternatives = _alternatives(self.module_scope, resolved_module, module_resolve)
-        self._add_skeletons(summary, lines)
-        self._fill_functions(summary, sites, may_lock)
+        self._add_skeletons(summary)
+        self._fill_functions(summary, may_lock)
         self._fill_classes(summary)
-        self._fill_module_records(summary, sites)
+        self._fill_module_records(summary)
         return summary
 
-    def _add_skeletons(self, summary: ModuleSummary, lines: dict) -> None:
+    def _add_skeletons(self, summary: ModuleSummary) -> None:
         """Function and class skeletons, then the functions' locals in definition order (outer
         functions before inner ones), so that closures can see their parents' locals."""
         for qualname, (node, scope, class_qualname) in self.functions.items():
             summary.functions[qualname] = FunctionSummary(
                 qualname=qualname,
-                name=node.name.value,
-                is_async=node.asynchronous is not None,
+                name=node.name,
+                is_async=type(node) is ast.AsyncFunctionDef,
                 class_qualname=class_qualname,
-                params=tuple(p.name.value for p in _all_params(node.params)),
-                line=lines.get(qualname, 0),
+                params=tuple(p.arg for p in _all_params(node.args)),
+                line=node.lineno,
                 endless_loop=scope.endless_loop,
                 is_generator=scope.is_generator,
             )
         for qualname, (node, scope) in self.classes.items():
-            summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name.value, line=lines.get(qualname, 0))
+            summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)
         for qualname, (node, scope, class_qualname) in self.functions.items():
             func = summary.functions[qualname]
             func.locals = _resolve_bindings(scope, summary, None, module_level=False, function=func)
 
-    def _fill_functions(self, summary: ModuleSummary, sites: dict, may_lock: bool) -> None:
+    def _fill_functions(self, summary: ModuleSummary, may_lock: bool) -> None:
         """Each function's decorators, calls (where, in which contexts, under which conditions), handoffs and return."""
         for qualname, (node, scope, class_qualname) in self.functions.items():
             func = summary.functions[qualname]
             resolve = summary.resolver(func)
-            func.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
+            func.decorators = tuple(to_ir(d, resolve) for d in node.decorator_list)
             targets: dict[int, Optional[str]] = {}
-            func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, sites, targets)
+            func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, self.site, targets)
             func.param_handoffs, func.call_handoffs, func.ref_handoffs = _handoffs(scope, resolve)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
             func.call_contexts = _call_contexts(scope, resolve, targets, may_lock)
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
             func.cleanup_calls = _cleanup_calls(scope, func.calls, targets)
-            if node.asynchronous is None and not scope.is_generator:
+            if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 
     def _fill_classes(self, summary: ModuleSummary) -> None:
@@ -742,8 +796,8 @@ class SummaryBuilder(cst.CSTVisitor):
             cls = summary.classes[qualname]
             parent_func = _enclosing_function(summary, qualname)
             resolve = summary.resolver(parent_func)
-            cls.bases = tuple(ref_name(to_ir(arg.value, resolve)) for arg in node.bases)
-            cls.decorators = tuple(to_ir(d.decorator, resolve) for d in node.decorators)
+            cls.bases = tuple(ref_name(to_ir(base.value if type(base) is ast.Starred else base, resolve)) for base in node.bases)
+            cls.decorators = tuple(to_ir(d, resolve) for d in node.decorator_list)
             cls.calls = _resolved_calls(scope.calls, resolve)[0]
             cls.attrs = _resolve_bindings(scope, summary, resolve, module_level=False)
             cls.methods = tuple(
@@ -756,15 +810,15 @@ class SummaryBuilder(cst.CSTVisitor):
                 merged = _merge_bindings(values, resolve)
                 if merged is not None:
                     cls.self_attrs[attr] = merged
-                elif len(values) == 1 and isinstance(values[0], cst.CSTNode):
+                elif len(values) == 1 and isinstance(values[0], ast.AST):
                     cls.self_attrs[attr] = to_ir(values[0], resolve)
                 else:
                     cls.self_attrs[attr] = UNKNOWN_IR
 
-    def _fill_module_records(self, summary: ModuleSummary, sites: dict) -> None:
+    def _fill_module_records(self, summary: ModuleSummary) -> None:
         """The module's own calls, attribute assignments, recorded calls, queue puts and passed refs."""
         module_resolve = summary.resolver(None)
-        summary.module_calls, summary.module_call_sites = _resolved_calls(self.module_scope.calls, module_resolve, sites)
+        summary.module_calls, summary.module_call_sites = _resolved_calls(self.module_scope.calls, module_resolve, self.site)
         summary.attr_assignments = tuple(
             (path, to_ir(value, resolver), scope.qualname, calls_before)
             for target, value, scope, calls_before in self.attr_assignments
@@ -790,7 +844,7 @@ class SummaryBuilder(cst.CSTVisitor):
         summary.passed_refs = tuple(passed)
         summary.has_main_block = self.has_main_block
         summary.handlers = tuple(
-            (scope.qualname if scope else "", function is not None and function.asynchronous is not None, kind,
+            (scope.qualname if scope else "", type(function) is ast.AsyncFunctionDef, kind,
              _caught(node, kind, self._resolver_for(summary, scope) if scope else module_resolve))
             for node, scope, function, kind in self.handlers
         )
@@ -801,29 +855,102 @@ class SummaryBuilder(cst.CSTVisitor):
         return summary.resolver(None)
 
 
+def _children(node: ast.AST) -> list:
+    """A node's child nodes in field order (source order for the nodes the builder does not visit itself)."""
+    children: list = []
+    for name in node._fields:
+        value = getattr(node, name)
+        if type(value) is list:
+            children += value
+        elif isinstance(value, ast.AST):
+            children.append(value)
+    return children
+
+
+def _parameter_parts(params: ast.arguments) -> list:
+    """Each parameter's annotation then default, in the order they are written."""
+    parts: list = []
+    positional = [*params.posonlyargs, *params.args]
+    defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
+    for param, default in zip(positional, defaults):
+        if param.annotation is not None:
+            parts.append(param.annotation)
+        if default is not None:
+            parts.append(default)
+    if params.vararg is not None and params.vararg.annotation is not None:
+        parts.append(params.vararg.annotation)
+    for param, default in zip(params.kwonlyargs, params.kw_defaults):
+        if param.annotation is not None:
+            parts.append(param.annotation)
+        if default is not None:
+            parts.append(default)
+    if params.kwarg is not None and params.kwarg.annotation is not None:
+        parts.append(params.kwarg.annotation)
+    return parts
+
+
+_VISITS = {
+    ast.FunctionDef: SummaryBuilder.visit_FunctionDef,
+    ast.AsyncFunctionDef: SummaryBuilder.visit_FunctionDef,
+    ast.ClassDef: SummaryBuilder.visit_ClassDef,
+    ast.Lambda: SummaryBuilder.visit_Lambda,
+    ast.IfExp: SummaryBuilder.visit_IfExp,
+    ast.BoolOp: SummaryBuilder.visit_branch,
+    ast.Match: SummaryBuilder.visit_branch,
+    ast.With: SummaryBuilder.visit_With,
+    ast.AsyncWith: SummaryBuilder.visit_With,
+    ast.Import: SummaryBuilder.visit_Import,
+    ast.ImportFrom: SummaryBuilder.visit_ImportFrom,
+    ast.Global: SummaryBuilder.visit_Global,
+    ast.Assign: SummaryBuilder.visit_Assign,
+    ast.AnnAssign: SummaryBuilder.visit_AnnAssign,
+    ast.AugAssign: SummaryBuilder.visit_AugAssign,
+    ast.NamedExpr: SummaryBuilder.visit_NamedExpr,
+    ast.For: SummaryBuilder.visit_For,
+    ast.AsyncFor: SummaryBuilder.visit_For,
+    ast.While: SummaryBuilder.visit_While,
+    ast.Return: SummaryBuilder.visit_Return,
+    ast.Try: SummaryBuilder.visit_Try,
+    ast.TryStar: SummaryBuilder.visit_Try,
+    ast.ListComp: SummaryBuilder.visit_ListComp,
+    ast.SetComp: SummaryBuilder.visit_ListComp,
+    ast.GeneratorExp: SummaryBuilder.visit_ListComp,
+    ast.DictComp: SummaryBuilder.visit_ListComp,
+    ast.Call: SummaryBuilder.visit_Call,
+    ast.Dict: SummaryBuilder.visit_Dict,
+    ast.Tuple: SummaryBuilder.visit_elements,
+    ast.List: SummaryBuilder.visit_elements,
+    ast.Set: SummaryBuilder.visit_elements,
+    ast.Subscript: SummaryBuilder.visit_Subscript,
+    ast.Yield: SummaryBuilder.visit_Yield,
+    ast.YieldFrom: SummaryBuilder.visit_Yield,
+    ast.If: SummaryBuilder.visit_If,
+    # nothing below these (or nothing the builder reads): not walked
+    **{leaf: SummaryBuilder.visit_leaf for leaf in (ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Nonlocal, ast.Load, ast.Store, ast.Del)},
+}
+
+
 def _is_none(node) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+    return type(node) is ast.Constant and node.value is None
+
+
+def _is_string(node) -> bool:
+    return (type(node) is ast.Constant and type(node.value) in (str, bytes)) or type(node) is ast.JoinedStr
 
 
 _SIZE_TESTS = frozenset({"len", "qsize", "full", "empty"})
 
 
-class _SizeCall(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.found = False
-
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-        self.found = self.found or name in _SIZE_TESTS
-
-
-def _tests_a_size(test: cst.BaseExpression) -> bool:
+def _tests_a_size(test: ast.expr) -> bool:
     """Does a loop condition check a size (``while len(q) < limit``, ``while not q.full()``)? Such a loop
     fills something up to a bound instead of draining a stream."""
-    finder = _SizeCall()
-    walk(test, finder)
-    return finder.found
+    for node in ast.walk(test):
+        if type(node) is ast.Call:
+            func = node.func
+            name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
+            if name in _SIZE_TESTS:
+                return True
+    return False
 
 
 def _loop_ir(loop, resolve):
@@ -832,14 +959,15 @@ def _loop_ir(loop, resolve):
     return loop
 
 
-def _first_arg(node: cst.Call) -> cst.BaseExpression:
-    for arg in node.args:
-        if arg.keyword is None or arg.keyword.value == "item":
-            return arg.value
-    return node.args[0].value
+def _first_arg(node: ast.Call) -> ast.expr:
+    args = arguments(node)
+    for keyword, _star, value in args:
+        if keyword is None or keyword == "item":
+            return value
+    return args[0][2]
 
 
-def _receiver_path(node: cst.BaseExpression, resolve) -> Optional[str]:
+def _receiver_path(node: ast.expr, resolve) -> Optional[str]:
     """The path of a receiver as resolved in its module (``pkg.mod.QUEUE``, ``pkg.mod.Cls().queue``), not canonical."""
     return ref_name(to_ir(node, resolve)) if dotted_name(node) is not None else None
 
@@ -857,7 +985,7 @@ def _merge_bindings(values: list, resolve) -> Optional[IR]:
             if declared != UNKNOWN_IR:
                 return declared
     nodes = [v for v in values if not _is_none(v) and not (isinstance(v, tuple) and v[:1] == ("declared",))]
-    if not nodes or not all(isinstance(v, cst.BaseExpression) for v in nodes):
+    if not nodes or not all(isinstance(v, ast.expr) for v in nodes):
         return None
     irs = [to_ir(v, resolve) for v in nodes]
     first = irs[0]
@@ -869,10 +997,10 @@ def _merge_bindings(values: list, resolve) -> Optional[IR]:
     return None
 
 
-def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
+def _returned(node: ast.FunctionDef, scope: "_Scope", resolve) -> IR:
     """What a plain function returns: its annotation's class, else the instance every ``return`` makes."""
     if node.returns is not None:
-        declared = _declared_instance(node.returns.annotation, resolve)
+        declared = _declared_instance(node.returns, resolve)
         if declared != UNKNOWN_IR:
             return declared
     values = [v for v in scope.returns if v is not None]
@@ -882,7 +1010,7 @@ def _returned(node: cst.FunctionDef, scope: "_Scope", resolve) -> IR:
     # value is returned (``return "text"``: reading a string literal's value is costly), the
     # merge cannot agree on one, and is not made (``resolve`` reads finished bindings only, so
     # the IRs not built change nothing else).
-    if any(node_kind(v) < 0 and not isinstance(v, cst.UnaryOperation) for v in values):
+    if any(node_kind(v) < 0 and type(v) is not ast.UnaryOp for v in values):
         return UNKNOWN_IR
     return _merge_bindings(values, resolve) or UNKNOWN_IR
 
@@ -891,11 +1019,10 @@ def _caught(node, kind: str, resolve) -> tuple:
     """What an except clause names (see ``ModuleSummary.handlers``), each element of a tuple apart."""
     if kind == "finally" or node.type is None:
         return ()
-    elements = node.type.elements if isinstance(node.type, cst.Tuple) else [node.type]
+    elements = node.type.elts if type(node.type) is ast.Tuple else [node.type]
     caught = []
-    for element in elements:
-        value = element.value if isinstance(element, cst.Element) else element
-        if isinstance(value, cst.Call):
+    for value in elements:
+        if type(value) is ast.Call:
             caught.append("c:" + (call_target(value.func, resolve) or ""))
         else:
             caught.append("v:" + (call_target_of_value(value, resolve) or ""))
@@ -907,17 +1034,17 @@ def _enclosing_function(summary: ModuleSummary, qualname: str) -> Optional[Funct
     return summary.functions.get(parts[0]) if len(parts) == 2 else None
 
 
-def _all_params(params: cst.Parameters):
-    yield from params.posonly_params
-    yield from params.params
-    if isinstance(params.star_arg, cst.Param):
-        yield params.star_arg
-    yield from params.kwonly_params
-    if params.star_kwarg is not None:
-        yield params.star_kwarg
+def _all_params(params: ast.arguments):
+    yield from params.posonlyargs
+    yield from params.args
+    if params.vararg is not None:
+        yield params.vararg
+    yield from params.kwonlyargs
+    if params.kwarg is not None:
+        yield params.kwarg
 
 
-def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
+def _target_path(target: ast.expr, resolve) -> Optional[str]:
     """``app.conf.task_acks_late`` -> "proj.celery.app.conf.task_acks_late" (or via an instance)."""
     name = dotted_name(target)
     if name is None:
@@ -928,6 +1055,8 @@ def _target_path(target: cst.BaseExpression, resolve) -> Optional[str]:
         return None
     extended = _extend(base, rest)
     return ref_name(extended)
+
+
 
 
 def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tuple:
@@ -947,7 +1076,7 @@ def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tup
             continue
         for block in blocks:
             if id(block) not in blocks_seen:
-                blocks_seen[id(block)] = (tuple(to_ir(item.item, resolve) for item in block.items), may_lock and locks_rows(block.body))
+                blocks_seen[id(block)] = (tuple(to_ir(item.context_expr, resolve) for item in block.items), may_lock and locks_rows(block.body))
         items = tuple(ir for block in blocks for ir in blocks_seen[id(block)][0])
         found.setdefault(("with", target, items, any(blocks_seen[id(b)][1] for b in blocks)), None)
     called = {entry[1] for entry in found}
@@ -992,10 +1121,10 @@ def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple, tuple]:
         target = _call_target_or_written(node, resolve)
         if target is None:
             continue
-        if isinstance(value, cst.Name) and value.value in scope.params:
-            if len(scope.bindings.get(value.value, ())) == 1:
-                params.setdefault((value.value, target, key), None)
-        elif isinstance(value, cst.Call):
+        if type(value) is ast.Name and value.id in scope.params:
+            if len(scope.bindings.get(value.id, ())) == 1:
+                params.setdefault((value.id, target, key), None)
+        elif type(value) is ast.Call:
             inner = _call_target_or_written(value, resolve)
             if inner is not None:
                 calls.setdefault((target, key, inner), None)
@@ -1006,30 +1135,24 @@ def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple, tuple]:
     return tuple(params), tuple(calls), tuple(refs)
 
 
-def _call_target_or_written(call: cst.Call, resolve) -> Optional[str]:
+def _call_target_or_written(call: ast.Call, resolve) -> Optional[str]:
     """A call's resolved target, or as written marked with a leading "?" (see ``_resolved_calls``)."""
-    target = call_target(call.func, resolve)
-    if target is None:
-        written = dotted_name(call.func)
-        if written is None and isinstance(call.func, cst.Attribute):
-            written = "." + call.func.attr.value
-        target = f"?{written}" if written else None
-    return target
+    return call_target(call.func, resolve) or written_target(call.func)
 
 
-def _resolved_calls(calls: list[cst.Call], resolve, sites: Optional[dict] = None, targets: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:
-    """Resolved call targets and where each is first called (``sites``: id(call) -> (line, column));
+def _resolved_calls(calls: list[ast.Call], resolve, site=None, targets: Optional[dict] = None) -> tuple[tuple[str, ...], tuple]:
+    """Resolved call targets and where each is first called (``site``: call -> (line, column); none
+    given, (0, 0));
     a call that does not resolve is kept as written, marked with a leading "?" (``?session.commit``),
     so that name-based facts ("commits a transaction") still see it while it never matches a
     qualified name. ``targets``, when given, keeps each call's target (id(call) -> target or None)."""
     seen: dict[str, tuple[int, int]] = {}
-    sites = sites or {}
     for call in calls:
         target = _call_target_or_written(call, resolve)
         if targets is not None:
             targets[id(call)] = target
         if target and target not in seen:
-            seen[target] = sites.get(id(call), (0, 0))
+            seen[target] = site(call) if site is not None else (0, 0)
     return tuple(seen), tuple(seen.values())
 
 
@@ -1115,7 +1238,7 @@ def _alternatives(scope: _Scope, constants: dict, resolve) -> dict:
         for value in values:
             if isinstance(value, tuple) and value[0] == "import":
                 irs.append(("ref", value[1]))
-            elif isinstance(value, cst.BaseExpression):
+            elif isinstance(value, ast.expr):
                 irs.append(to_ir(value, resolve))
             else:
                 irs.append(UNKNOWN_IR)
@@ -1127,30 +1250,28 @@ _OPTIONAL = frozenset({"typing.Optional", "typing_extensions.Optional", "Optiona
 _UNION = frozenset({"typing.Union", "typing_extensions.Union", "Union"})
 
 
-def _annotation_instance(annotation: cst.BaseExpression, resolve, depth: int = 0) -> IR:
+def _annotation_instance(annotation: ast.expr, resolve, depth: int = 0) -> IR:
     """``x: Foo`` -> an instance of Foo. Looks through ``Optional[Foo]``, ``Foo | None``,
     ``Union[Foo, None]``, ``"Foo"`` and generics (``asyncio.Queue[int]`` is an asyncio.Queue).
     A union of two real types, builtins and anything else are unknown."""
     if depth > 5:
         return UNKNOWN_IR
-    if isinstance(annotation, cst.SimpleString):
+    annotation_type = type(annotation)
+    if annotation_type is ast.Constant and type(annotation.value) is str:
         try:
-            annotation = cst.parse_expression(annotation.evaluated_value)
+            annotation = ast.parse(annotation.value.strip(), mode="eval").body
         except Exception:
             return UNKNOWN_IR
         return _annotation_instance(annotation, resolve, depth + 1)
-    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator, cst.BitOr):
+    if annotation_type is ast.BinOp and type(annotation.op) is ast.BitOr:
         sides = [s for s in (annotation.left, annotation.right) if not _is_none(s)]
         return _annotation_instance(sides[0], resolve, depth + 1) if len(sides) == 1 else UNKNOWN_IR
-    if isinstance(annotation, cst.Subscript):
+    if annotation_type is ast.Subscript:
         base = _annotation_instance(annotation.value, resolve, depth + 1)
         written = dotted_name(annotation.value) or ""
         base_name = call_name(base)
-        members = [
-            e.slice.value
-            for e in annotation.slice
-            if isinstance(e.slice, cst.Index) and not _is_none(e.slice.value)
-        ]
+        elements = annotation.slice.elts if type(annotation.slice) is ast.Tuple else [annotation.slice]
+        members = [e for e in elements if type(e) is not ast.Slice and not _is_none(e)]
         if written in _OPTIONAL or written in _UNION or base_name in _OPTIONAL or base_name in _UNION:
             return _annotation_instance(members[0], resolve, depth + 1) if len(members) == 1 else UNKNOWN_IR
         return base
@@ -1163,98 +1284,24 @@ def _annotation_instance(annotation: cst.BaseExpression, resolve, depth: int = 0
     return ("call", ref, (), ())
 
 
-def _declared_instance(annotation: cst.BaseExpression, resolve) -> IR:
+def _declared_instance(annotation: ast.expr, resolve) -> IR:
     """``x: Optional[Foo] = None``: an instance of a library or project class Foo; builtins stay unknown."""
     declared = _annotation_instance(annotation, resolve)
     return declared if "." in (call_name(declared) or "") else UNKNOWN_IR
 
 
-def is_main_test(test: cst.BaseExpression) -> bool:
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+def is_main_test(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
         return False
-    comparison = test.comparisons[0]
-    if not isinstance(comparison.operator, cst.Equal):
-        return False
-    sides = [test.left, comparison.comparator]
-    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
-    strings = [s for s in sides if isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__"]
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if type(s) is ast.Name and s.id == "__name__"]
+    strings = [s for s in sides if type(s) is ast.Constant and s.value == "__main__"]
     return bool(names and strings)
 
 
-_DEFINITION = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.MULTILINE)
-
-
-def string_spans(text: str, long_strings: list[str]) -> list[tuple[int, int]]:
-    """(start, end) offsets in ``text`` of the string literals that span lines, given their code in
-    source order. Each is searched for after the previous one: its code contains a line break, so it
-    cannot appear earlier in a comment or a one-line string."""
-    spans: list[tuple[int, int]] = []
-    position = 0
-    for code in long_strings:
-        start = text.find(code, position)
-        if start < 0:
-            continue  # pragma: no cover - the CST's code is the text's
-        spans.append((start, start + len(code)))
-        position = start + len(code)
-    return spans
-
-
-def definition_lines(text: str, module: str, long_strings: list[str] = ()) -> dict[str, int]:
-    """qualname -> line of each ``def``/``class``, from the text by indentation.
-
-    Positions from libcst cost more than the parse itself; definitions are
-    the only positions the index needs, and their lines are cheap to read off
-    the text. A ``def`` only ever starts a line, so a line that starts with one
-    is a definition unless it lies inside a string literal that spans lines
-    (``long_strings``: their code, in source order, as the summary collects it):
-    a docstring that shows ``def nightly():`` moves nothing.
-    """
-    spans = string_spans(text, list(long_strings))
-    starts = [start for start, _end in spans]
-    result: dict[str, int] = {}
-    stack: list[tuple[int, str, str]] = []  # (indent, kind, qualname)
-    line = 1
-    last_end = 0
-    for match in _DEFINITION.finditer(text):
-        where = bisect.bisect_right(starts, match.start(2)) - 1
-        if where >= 0 and match.start(2) < spans[where][1]:
-            continue  # inside a string
-        line += text.count("\n", last_end, match.start())
-        last_end = match.start()
-        indent = len(match.group(1).expandtabs(8))
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        if stack:
-            parent_kind, parent = stack[-1][1], stack[-1][2]
-            qualname = f"{parent}.<locals>.{match.group(3)}" if parent_kind == "def" else f"{parent}.{match.group(3)}"
-        else:
-            qualname = f"{module}.{match.group(3)}"
-        result.setdefault(qualname, line)
-        stack.append((indent, match.group(2), qualname))
-    return result
-
-
-def build_summary(
-    module: cst.Module, path: str, module_name: str, is_package: bool, text: Optional[str] = None, walks: Optional[dict] = None
-) -> ModuleSummary:
-    """The module's summary. ``walks`` (the language server's, one per document): top-level
-    statement -> the builder's calls while walking it (walk.recorded_walk), from the previous
-    edit; a statement the edit did not touch (the same node: load/reparse.py) is replayed, not
-    walked. SummaryBuilder's visit methods answer by the node alone (only imports, ``global`` and
-    plain strings skip their children), so a replay is the walk; the module node itself has no
-    visit method. Updated to the module's statements."""
-    builder = SummaryBuilder(path, module_name, is_package)
-    if walks is None:
-        walk(module, builder)
-        return builder.build(text)
-    current: dict = {}
-    for statement in module.body:
-        calls = walks.get(statement)
-        if calls is None:
-            calls = recorded_walk(statement, builder)
-        else:
-            replay(calls, builder)
-        current[statement] = calls
-    walks.clear()
-    walks.update(current)
-    return builder.build(text)
+def build_summary(tree: ast.Module, path: str, module_name: str, is_package: bool, text: str) -> ModuleSummary:
+    """The summary of a module, from its ast and its text (the columns of calls count characters of it)."""
+    builder = SummaryBuilder(path, module_name, is_package, text)
+    builder.walk(tree)
+    return builder.build()

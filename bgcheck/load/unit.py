@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load import serial
-from bgcheck.load.bg000 import bg000, internal_error, short_reason, syntax_error, too_deep
+from bgcheck.load.bg000 import bg000, internal_error, python_syntax_error, short_reason, too_deep
 from bgcheck.load.cache import digest
 from bgcheck.load.cache_keys import content_key
 from bgcheck.load.guards import parse_hazard
 from bgcheck.load.source import decode_source, module_name, normalize_newlines, read_source
 
-if TYPE_CHECKING:  # parsing (libcst) is imported where a file is parsed: a warm run may parse none
+if TYPE_CHECKING:  # libcst is imported where a rule reads a file: a warm run may parse none
     import libcst as cst
 
     from bgcheck.load.summary import ModuleSummary
@@ -236,16 +236,14 @@ def analyse_text(
     text: str,
     unit: Optional[FileUnit] = None,
     parse: Optional[Callable[[str], cst.Module]] = None,
-    walks: Optional[dict] = None,
 ) -> FileUnit:
     """Phase 1 for one file's text: parse it and summarise it (or a BG000). The LSP server calls
-    this with the editor's unsaved text, its own ``parse`` (libcst's parse_module, or a splice
-    of the edited statement into the previous module: load/reparse.py) and the summary walks of
-    the previous edit's statements (``walks``: see summary.build_summary).
+    this with the editor's unsaved text and its own libcst ``parse`` (a splice of the edited
+    statement into the previous module: load/reparse.py), whose module the unit keeps for phase 2.
     Whatever goes wrong is this file's BG000, never the run's."""
     unit = unit or FileUnit(path=path, display=display)
     try:
-        return _analyse_text(path, display, text, unit, parse, walks)
+        return _analyse_text(path, display, text, unit, parse)
     except Exception as exc:
         return failed(unit, "analysing", exc)
     except MemoryError:
@@ -261,13 +259,11 @@ def failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
     return unit
 
 
-def _analyse_text(
-    path: Path, display: str, text: str, unit: FileUnit, parse: Optional[Callable[[str], cst.Module]] = None, walks: Optional[dict] = None
-) -> FileUnit:
-    import libcst as cst
+def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Optional[Callable[[str], cst.Module]] = None) -> FileUnit:
+    import ast
+    import warnings
 
     from bgcheck.load.summary import build_summary
-    from bgcheck.syntax.parse import parse_module
 
     text = normalize_newlines(text)
     unit.text = text
@@ -280,21 +276,27 @@ def _analyse_text(
         unit.error = bg000(display, f"file not analysed: {reason}", line)
         return unit
     try:
-        module = (parse or parse_module)(text)
-    except cst.ParserSyntaxError as exc:
-        unit.error = syntax_error(display, text, exc)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ``"\d"`` and the like: the code's own business, not a finding
+            tree = ast.parse(text)
+    except SyntaxError as exc:
+        unit.error = python_syntax_error(display, text, exc)
         return unit
-    except RecursionError:
+    except (RecursionError, MemoryError):
         unit.error = too_deep(display, text, "parse")
         return unit
-    except Exception as exc:  # libcst raises a few other kinds on exotic input
+    except Exception as exc:
         unit.error = bg000(display, f"file not analysed: {type(exc).__name__}: {short_reason(exc)}")
         return unit
     name, is_package = module_name(path)
     try:
-        unit.summary = build_summary(module, display, name, is_package, text, walks)
+        unit.summary = build_summary(tree, display, name, is_package, text)
     except RecursionError:
         unit.error = too_deep(display, text, "analyse")
         return unit
-    unit.module = module  # the caller decides whether to keep it (run/check.py: KEEP_CST_BUDGET_CHARS)
+    if parse is not None:
+        try:
+            unit.module = parse(text)
+        except Exception:  # noqa: BLE001 - phase 2 parses it again and says why
+            unit.module = None
     return unit

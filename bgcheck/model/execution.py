@@ -31,7 +31,8 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import as_call, dotted_name
+from bgcheck.syntax.ir import as_call
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.syntax.walk import find_all, walk
 
 COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"

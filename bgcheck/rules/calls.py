@@ -7,7 +7,7 @@ from typing import Optional
 import libcst as cst
 
 from bgcheck import knowledge
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.syntax.walk import walk
 from bgcheck.rules.checker import FileContext
 

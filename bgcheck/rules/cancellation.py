@@ -19,7 +19,8 @@ from bgcheck.model import execution
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
-from bgcheck.syntax.ir import UNKNOWN, as_seconds, dotted_name
+from bgcheck.syntax.ir import UNKNOWN, as_seconds
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.done_futures import awaits_only_done_futures
 from bgcheck.syntax.walk import find_all, walk

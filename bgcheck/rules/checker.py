@@ -16,7 +16,8 @@ from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionPr
 from bgcheck.model import execution
 from bgcheck import knowledge
 from bgcheck.diagnostics import Diagnostic, Edit, Fix, Location
-from bgcheck.syntax.ir import IR, call_target, call_target_of_value, dotted_name, to_ir
+from bgcheck.syntax.ir import IR
+from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.model.project import ProjectIndex
 from bgcheck.load.summary import FunctionSummary, ModuleSummary
 from bgcheck.syntax.walk import children

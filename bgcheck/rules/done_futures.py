@@ -25,7 +25,7 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.model.execution import suspension_points
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.syntax.walk import walk
 
 Resolver = Callable[[cst.Call], Optional[str]]

@@ -14,7 +14,8 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Fix, Severity, short_name
-from bgcheck.syntax.ir import as_call, callee_name, dotted_name, is_literal, ref_name
+from bgcheck.syntax.ir import as_call, callee_name, is_literal, ref_name
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register

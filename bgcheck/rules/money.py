@@ -15,7 +15,7 @@ from bgcheck import knowledge
 from bgcheck.model import transactions
 from bgcheck.model.celery_config import truthy
 from bgcheck.diagnostics import MAX_MESSAGE, Applicability, Edit, Fix, Location, Severity, clip, short_name
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.edits import decorator_keyword_set, keyword_set, name_for_import
 from bgcheck.rules.calls import argument, is_waited_for, receiver_is, starts_with, work_start

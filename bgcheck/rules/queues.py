@@ -15,7 +15,8 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import always_raises, left_after
-from bgcheck.syntax.ir import UNKNOWN, call_target, call_target_of_value
+from bgcheck.syntax.ir import UNKNOWN
+from bgcheck.syntax.cst_ir import call_target, call_target_of_value
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, work_start
 from bgcheck.rules.relevance import calls_any, values_caught

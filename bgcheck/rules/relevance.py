@@ -123,11 +123,3 @@ def values_caught(unit, kinds: tuple = ("except", "except*")) -> Iterator[Option
             for element in caught:
                 how, path = element[:2], element[2:]
                 yield index.canonical(f"{path}()" if how == "c:" else path) if path else None
-
-
-def nothing_to_walk(summary) -> bool:
-    """Can no rule be relevant to this file, whatever the index says? Every rule's visitor
-    reports on a call, a handler, or code in a function, a class or the ``__main__`` block, and
-    the summary records each of them: a module of imports and constants has none. Phase 1 asks
-    this right after the summary (bgcheck/run/check.py: within_cst_budget), before the index."""
-    return not (summary.functions or summary.classes or summary.module_calls or summary.handlers or summary.has_main_block)

@@ -14,7 +14,8 @@ import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Location, Severity, clip, short_name
-from bgcheck.syntax.ir import as_call, dotted_name
+from bgcheck.syntax.ir import as_call
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.model.project import breadth_first
@@ -409,10 +410,17 @@ class NoSigtermHandler(Rule):
                 return
 
 
-def _is_main_test(test) -> bool:
-    from bgcheck.load.summary import is_main_test as is_main
-
-    return is_main(test)
+def _is_main_test(test: cst.BaseExpression) -> bool:
+    """``__name__ == "__main__"`` (either way round): what the summary's has_main_block says, on the CST."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    comparison = test.comparisons[0]
+    if not isinstance(comparison.operator, cst.Equal):
+        return False
+    sides = [test.left, comparison.comparator]
+    names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
+    strings = [s for s in sides if isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__"]
+    return bool(names and strings)
 
 
 def _shutdown_root(ctx: FileContext):

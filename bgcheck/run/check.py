@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from bgcheck.diagnostics import Diagnostic
-from bgcheck.load.bg000 import internal_error, too_deep
+from bgcheck.load.bg000 import internal_error, syntax_error, too_deep
 from bgcheck.load.config import Config
 from bgcheck.load.unit import FileChanged, FileUnit
 from bgcheck.run.noqa import is_suppressed, parse_noqa
@@ -15,15 +15,6 @@ from bgcheck.run.unused_noqa import CODE as UNUSED_NOQA, unused_noqa
 if TYPE_CHECKING:  # libcst and the rules are imported when a file is checked: a warm run may check none
     from bgcheck.model.project import ProjectIndex
     from bgcheck.rules.base import Rule
-
-# Phase 1 keeps each file's CST for phase 2 while the kept source stays under
-# this budget (a CST costs tens of bytes per source byte); past it, phase 2
-# parses again the files it needs. Worker processes never send CSTs back.
-# Measured on the benchmark corpus (636k lines, --jobs 1): keeping 8 Mi chars
-# peaked at 493 MiB, keeping none at 286 MiB for 5% more CPU; 2 Mi chars keeps
-# the peak under 400 MiB for about 4% more CPU than 8 Mi.
-KEEP_CST_BUDGET_CHARS = 2 * 1024 * 1024  # about 50 MB of CST
-
 
 def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
     """Phase 2 for one file. Whatever goes wrong is this file's BG000, never the run's."""
@@ -38,6 +29,8 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
 
 
 def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
+    import libcst as cst
+
     from bgcheck.rules.checker import check_module
     from bgcheck.syntax.parse import parse_module
 
@@ -48,9 +41,12 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
         return []
     found = []
     if relevant:
-        module = unit.module
+        module = unit.module  # the language server's, kept from phase 1
         if module is None:
-            module = parse_module(unit.text)
+            try:
+                module = parse_module(unit.text)
+            except cst.ParserSyntaxError as exc:  # CPython parsed it (phase 1): a limit of libcst
+                return [syntax_error(unit.display, unit.text, exc)]
         try:
             found = check_module(unit.display, module, unit.summary, index, config, relevant)
         except RecursionError:
@@ -61,24 +57,3 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
         silenced = [(d, line) for d, line in found if is_suppressed(noqa, d.code, (d.location.line, line))]
         kept += unused_noqa(unit.display, unit.text, noqa, silenced, frozenset(rule.code for rule in rules))
     return kept
-
-
-def within_cst_budget(units: Iterable[FileUnit], budget: int = KEEP_CST_BUDGET_CHARS) -> list[FileUnit]:
-    """``units`` (taken one by one: a generator loads each file in turn), each keeping its CST
-    while the source kept so far is within ``budget``; past it a unit drops its CST and phase 2
-    parses that file again. A file whose summary holds nothing a rule walks for (no function,
-    class, call, handler or ``__main__`` block: phase 2 checks it with no rule) drops its CST at
-    once and does not count."""
-    from bgcheck.rules.relevance import nothing_to_walk
-
-    kept = 0
-    out = []
-    for unit in units:
-        if unit.module is not None and unit.summary is not None and nothing_to_walk(unit.summary):
-            unit.module = None
-        if unit.module is not None:
-            kept += len(unit.text)
-            if kept > budget:
-                unit.module = None
-        out.append(unit)
-    return out

@@ -98,13 +98,11 @@ def _enabled(code: str, preview: bool, config: Config, select, ignore) -> bool:
 
 def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None, jobs: Optional[int] = 1, cache=None) -> list[FileUnit]:
     """Phase 1 for every file the paths name, on ``jobs`` processes (None: one per CPU)."""
-    from bgcheck.run.check import within_cst_budget
-
     items = file_items(paths, config, cwd)
     workers = parallel.workers_for(jobs, len(items))
     if workers > 1:
         return parallel.run_phase1(items, workers, cache)
-    return within_cst_budget(load_unit(path, display, cache) for path, display in items)
+    return [load_unit(path, display, cache) for path, display in items]
 
 
 def _report_skipped(result: RunResult, skipped: list) -> RunResult:
@@ -172,10 +170,8 @@ def run(request: RunRequest) -> RunResult:
         except FileChanged:  # a file changed while this run read it: read every file now
             result = _run_here(items, config, options, prepared, None)
         return _report_skipped(result, skipped)
-    # Several processes that keep their files' CSTs from phase 1 to phase 2.
-    from bgcheck.run.check import KEEP_CST_BUDGET_CHARS
-
-    with parallel.Workers(workers, KEEP_CST_BUDGET_CHARS) as pool:
+    # Several processes that keep their files from phase 1 to phase 2.
+    with parallel.Workers(workers) as pool:
         for path, _display in items if states is not None else ():
             states.stat(path)  # before the workers read the files: the next run's states
         units = pool.phase1(items, cache)
@@ -189,9 +185,7 @@ def run(request: RunRequest) -> RunResult:
 
 def _run_here(items, config: Config, options: "CheckOptions", prepared: dict, states: Optional[FileStates]) -> "RunResult":
     """Phase 1 and phase 2 in this process; then the files' states are saved for the next run."""
-    from bgcheck.run.check import within_cst_budget
-
-    units = within_cst_budget(load_unit(path, display, options.cache, prepared.get(path), states) for path, display in items)
+    units = [load_unit(path, display, options.cache, prepared.get(path), states) for path, display in items]
     result = check_units(units, config, options)
     if states is not None:
         states.save()
@@ -469,8 +463,6 @@ class _Phase2:
             outcomes = []
             for unit in to_check:
                 outcomes.append(check.check_unit(unit, index, self.config, rule_classes))
-                if self.report_for is None:
-                    unit.module = None  # a one-shot run frees each CST as it goes
         raw_results: dict[str, tuple] = {}
         for unit, diagnostics in zip(to_check, outcomes):
             if self.cache is not None and unit.display in file_keys:

@@ -13,7 +13,6 @@ recursively, and a deeply nested file must end as a BG000, not a crash.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from typing import Optional, Sequence
 
@@ -74,13 +73,13 @@ def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
 # configuration go to each worker once, in the phase-2 message.
 
 
-def _worker_main(connection, budget_chars: int) -> None:
+def _worker_main(connection) -> None:
     tune_gc()
     raise_recursion_limit()
-    in_big_stack(_worker_loop, connection, budget_chars)
+    in_big_stack(_worker_loop, connection)
 
 
-def _worker_loop(connection, budget_chars: int) -> None:
+def _worker_loop(connection) -> None:
     from bgcheck.run import check  # parsing and the rules: imported by the workers that use them
 
     units: dict = {}
@@ -94,11 +93,10 @@ def _worker_loop(connection, budget_chars: int) -> None:
             if kind == "phase1":
                 _, items, cache = message
                 out = []
-                # over the budget: the unit keeps no CST, phase 2 parses it again
-                loaded = check.within_cst_budget((load_unit(path, display, cache) for _, (path, display) in items), budget_chars)
-                for (position, _item), unit in zip(items, loaded):
+                for position, (path, display) in items:
+                    unit = load_unit(path, display, cache)
                     units[unit.display] = unit
-                    out.append((position, dataclasses.replace(unit, module=None)))  # CSTs stay here
+                    out.append((position, unit))
                 connection.send(("ok", out))
             elif kind == "phase2":
                 _, index, config, rules, displays, cache = message
@@ -125,14 +123,14 @@ class WorkerError(RuntimeError):
 class Workers:
     """``jobs`` processes that each analyse a share of the files, then check the same share."""
 
-    def __init__(self, jobs: int, budget_chars: int) -> None:
+    def __init__(self, jobs: int) -> None:
         import multiprocessing
 
         self.connections = []
         self.processes = []
         for _ in range(jobs):
             parent, child = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=_worker_main, args=(child, budget_chars // jobs), daemon=True)
+            process = multiprocessing.Process(target=_worker_main, args=(child,), daemon=True)
             process.start()
             child.close()
             self.connections.append(parent)

@@ -7,15 +7,15 @@ rules (which report the loop itself).
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import libcst as cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
-from bgcheck.syntax.ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.syntax.walk import find_all, walk
+from bgcheck.syntax.words import says_stop
 
 
 class _Words(cst.CSTVisitor):
@@ -48,21 +48,12 @@ def _words(node: cst.CSTNode) -> _Words:
     return words
 
 
-_NAME_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-
-
-@lru_cache(maxsize=65536)  # the same names come back in every loop of a project
-def _says_stop(name: str) -> bool:
-    """``should_exit``, ``shutdownRequested``, ``running``: a name with a stop word as one of its parts."""
-    return any(knowledge.STOP_SIGNAL_WORDS.fullmatch(part.lower()) for part in _NAME_PARTS.findall(name))
-
-
 def checks_stop_signal(node: cst.CSTNode) -> bool:
     """Does this expression test a stop signal: ``event.is_set()``, or a name that says stop/shutdown/running/exit?"""
     words = _words(node)
     if any(method in knowledge.STOP_SIGNAL_METHODS for method in words.methods):
         return True
-    return any(_says_stop(name) for name in words.names)
+    return any(says_stop(name) for name in words.names)
 
 
 def exits_on_stop_signal(body: cst.CSTNode) -> bool:

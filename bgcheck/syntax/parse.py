@@ -3,8 +3,8 @@
 libcst validates every node it builds (``CSTNode.__post_init__`` calls ``_validate``: whitespace
 patterns, parentheses, operators). That is for trees made by hand; a tree its parser made from
 text is valid by construction, and checking its millions of nodes costs about a fifth of the
-parse (libcst 1.x says as much beside ``__post_init__``). A cold run parses every file once,
-and again in phase 2 past the CST budget (run/check.py), so this is a tenth of its CPU time.
+parse (libcst 1.x says as much beside ``__post_init__``). Phase 2 parses every file a rule reads
+(run/check.py; phase 1 reads CPython's ast instead).
 
 The check is switched off only while the parser runs, and only when ``__post_init__`` is the
 one that does nothing but validate (any other libcst: the plain parse).

@@ -233,43 +233,6 @@ def _walk_entry(table: dict[type, tuple], visitor_type: type, node_type: type) -
     return entry
 
 
-def recorded_walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> list[tuple]:
-    """``walk(root, visitor)`` for a visitor with only ``visit_<Type>``/``leave_<Type>`` methods,
-    returning the calls it made, (method, node) in order, for ``replay``. Replaying them is the
-    same walk only for a visitor whose visit methods' answers (False: skip the children) depend
-    on the node alone, never on what the visitor has seen."""
-    visitor_type = type(visitor)
-    assert visitor_type.on_visit is cst.CSTVisitor.on_visit and visitor_type.on_leave is cst.CSTVisitor.on_leave
-    table = _table(visitor_type)
-    calls: list[tuple] = []
-    stack: list = [root]
-    while stack:
-        item = stack.pop()
-        if type(item) is tuple:  # (leave method, node): on the way up
-            calls.append(item)
-            item[0](visitor, item[1])
-            continue
-        node_type = type(item)
-        methods = table.get(node_type)
-        visit, leave = methods if methods is not None else _methods(table, visitor_type, node_type)
-        if leave is not None:
-            stack.append((leave, item))
-        if visit is not None:
-            calls.append((visit, item))
-            if visit(visitor, item) is False:
-                continue
-        kids = children(item)
-        kids.reverse()
-        stack.extend(kids)
-    return calls
-
-
-def replay(calls: list[tuple], visitor: cst.CSTVisitor) -> None:
-    """Make a ``recorded_walk``'s calls on another visitor of the same class."""
-    for method, node in calls:
-        method(visitor, node)
-
-
 def find_all(root: cst.CSTNode, types: tuple, skip: frozenset = frozenset()) -> list[cst.CSTNode]:
     """The nodes of ``types`` under ``root``, in source order, leaving out the bodies of nested
     functions and lambdas (they run later, elsewhere): the question rules ask of a ``try`` body,

@@ -1,0 +1,460 @@
+"""Control flow, loop shapes and row locks for CPython ``ast`` trees.
+
+Phase 1 builds summaries from CPython's ``ast`` (about ten times cheaper to parse than libcst),
+and those summaries must answer as bgcheck/syntax/flow.py, loops.py and rows.py answer for the
+libcst trees phase 2's rules read. This module is their ``ast`` twin, without libcst;
+tests/test_ast_flow.py holds the two to the same answers over real code.
+"""
+
+from __future__ import annotations
+
+import ast
+from operator import attrgetter
+from typing import Callable, Optional
+
+from bgcheck import knowledge
+from bgcheck.syntax.ast_ir import dotted_name
+from bgcheck.syntax.words import says_stop
+
+FALL, RETURN, BREAK, CONTINUE, RAISE = "fall", "return", "break", "continue", "raise"
+
+IsExitCall = Callable[[ast.Call], bool]
+
+_Name, _Attribute, _Call, _Constant = ast.Name, ast.Attribute, ast.Call, ast.Constant
+_If, _While, _For, _AsyncFor = ast.If, ast.While, ast.For, ast.AsyncFor
+_Try, _TryStar = ast.Try, getattr(ast, "TryStar", ast.Try)
+_With, _AsyncWith, _Match = ast.With, ast.AsyncWith, ast.Match
+_FunctionDef, _AsyncFunctionDef, _ClassDef, _Lambda = ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda
+_Return, _Raise, _Break, _Continue, _Expr = ast.Return, ast.Raise, ast.Break, ast.Continue, ast.Expr
+
+_DEFS = frozenset({_FunctionDef, _AsyncFunctionDef, _ClassDef})
+_DEFS_AND_LAMBDA = _DEFS | {_Lambda}
+_LOOPS = frozenset({_While, _For, _AsyncFor})
+# libcst's compound statements (other than loops): everything else is a BaseSmallStatement there
+_COMPOUND = frozenset({_If, _Try, _TryStar, _With, _AsyncWith, _Match}) | _DEFS
+_SINGLETONS = {True: "True", False: "False", None: "None"}  # Names in libcst
+
+
+# --- walking ----------------------------------------------------------------------------------
+
+# Fields that never hold a node (context and operator singletons, identifiers, flags): skipped.
+_PLAIN_FIELDS = frozenset(
+    {"ctx", "op", "ops", "type_comment", "kind", "conversion", "is_async", "level", "type_ignores"}
+    | {"id", "attr", "arg", "asname", "module", "kwd_attrs", "rest", "tag", "simple", "lineno"}
+)
+_FIELDS: dict[type, tuple] = {}  # node type -> (getter of its child fields, how many)
+
+
+def _fields_entry(node_type: type) -> tuple:
+    skip = set(_PLAIN_FIELDS)
+    if node_type in (_Constant, ast.MatchSingleton):
+        skip.add("value")
+    if node_type in (ast.Global, ast.Nonlocal):
+        skip.add("names")
+    if node_type.__name__ != "TypeAlias":  # its name is a Name node; everywhere else a str
+        skip.add("name")
+    fields = tuple(f for f in node_type._fields if f not in skip)
+    entry = _FIELDS[node_type] = (attrgetter(*fields) if fields else None, len(fields))
+    return entry
+
+
+def _push_children(node: ast.AST, node_type: type, push, extend) -> None:
+    getter, count = _FIELDS.get(node_type) or _fields_entry(node_type)
+    if count == 0:
+        return
+    if count == 1:
+        value = getter(node)
+        if type(value) is list:
+            extend(value)
+        elif value is not None:
+            push(value)
+        return
+    for value in getter(node):
+        if type(value) is list:
+            extend(value)  # may hold None (Dict.keys, kw_defaults): popped and dropped
+        elif value is not None:
+            push(value)
+
+
+def _dotted_parts(name: Optional[str]) -> tuple:
+    return tuple(name.split(".")) if name else ()
+
+
+def _alias_names(node: ast.alias) -> tuple:
+    # libcst: ``import a.b as c`` holds Names a, b (an Attribute chain) and c; ``*`` is no Name
+    parts = _dotted_parts(node.name) if node.name != "*" else ()
+    return parts + (node.asname,) if node.asname else parts
+
+
+# Identifiers that are Name nodes in libcst but plain strings on these ast nodes.
+_OWN_NAMES: dict[type, Callable] = {
+    _Attribute: lambda n: (n.attr,),
+    ast.keyword: lambda n: (n.arg,) if n.arg else (),
+    ast.arg: lambda n: (n.arg,),
+    ast.alias: _alias_names,
+    ast.ImportFrom: lambda n: _dotted_parts(n.module),
+    ast.Global: lambda n: tuple(n.names),
+    ast.Nonlocal: lambda n: tuple(n.names),
+    ast.ExceptHandler: lambda n: (n.name,) if n.name else (),
+    ast.MatchAs: lambda n: (n.name,) if n.name else (),
+    ast.MatchStar: lambda n: (n.name,) if n.name else (),
+    ast.MatchMapping: lambda n: (n.rest,) if n.rest else (),
+    ast.MatchClass: lambda n: tuple(n.kwd_attrs),
+    ast.MatchSingleton: lambda n: (_SINGLETONS[n.value],),  # ``case None:``: a Name in libcst
+    _FunctionDef: lambda n: (n.name,),
+    _AsyncFunctionDef: lambda n: (n.name,),
+    _ClassDef: lambda n: (n.name,),
+}
+for _type_param in ("TypeVar", "ParamSpec", "TypeVarTuple"):  # Python 3.12+
+    if hasattr(ast, _type_param):
+        _OWN_NAMES[getattr(ast, _type_param)] = lambda n: (n.name,)
+
+
+def _roots(node) -> list:
+    return list(node) if isinstance(node, (list, tuple)) else [node]
+
+
+# --- flow.py ----------------------------------------------------------------------------------
+
+
+def exits(body, is_exit_call: Optional[IsExitCall] = None) -> set[str]:
+    """flow.exits: the ways control can leave ``body`` (a list of statements)."""
+    current = {FALL}
+    if not body:
+        return current
+    for statement in body:
+        if FALL not in current:
+            break  # the rest is unreachable
+        current.discard(FALL)
+        current |= _statement_exits(statement, is_exit_call)
+    return current
+
+
+def is_constant_true(test: ast.AST) -> bool:
+    if type(test) is _Constant:
+        value = test.value
+        if value is True:
+            return True
+        value_type = type(value)
+        if value_type is int:  # a bool is not: False is a Name in libcst
+            return value != 0
+        if value_type is str or value_type is bytes:
+            return len(value) > 0
+        return False
+    if type(test) in (ast.Tuple, ast.List):
+        return len(test.elts) > 0
+    return False
+
+
+def is_non_empty_iterable(node: ast.AST) -> bool:
+    """flow.is_non_empty_iterable: a literal with an element, or ``range(<positive int>)``."""
+    node_type = type(node)
+    if node_type in (ast.List, ast.Tuple, ast.Set):
+        return any(is_non_empty_iterable(e.value) if type(e) is ast.Starred else True for e in node.elts)
+    if node_type is ast.Dict:  # a None key is ``**mapping``
+        return any(is_non_empty_iterable(v) if k is None else True for k, v in zip(node.keys, node.values))
+    if node_type is _Constant:
+        value = node.value
+        return (type(value) is str or type(value) is bytes) and len(value) > 0
+    if node_type is _Call and type(node.func) is _Name and node.func.id == "range":
+        if len(node.args) == 1 and not node.keywords and type(node.args[0]) is not ast.Starred:
+            value = node.args[0]
+            return type(value) is _Constant and type(value.value) is int and value.value > 0
+    return False
+
+
+def _loop_exits(statement, is_exit_call, may_skip_body: bool) -> set[str]:
+    body = exits(statement.body, is_exit_call)
+    result = body - {BREAK, CONTINUE, FALL}
+    if BREAK in body:
+        result.add(FALL)
+    ends_normally = may_skip_body or bool(body & {FALL, CONTINUE})
+    if type(statement) is _While and is_constant_true(statement.test):
+        ends_normally = False  # ``while True`` ends only by break, return or raise
+    if ends_normally:
+        result |= exits(statement.orelse, is_exit_call)
+    return result
+
+
+def _try_exits(statement, is_exit_call) -> set[str]:
+    body = exits(statement.body, is_exit_call)
+    if statement.orelse and FALL in body:
+        body = (body - {FALL}) | exits(statement.orelse, is_exit_call)
+    result = set(body)
+    for handler in statement.handlers:
+        result |= exits(handler.body, is_exit_call)
+    if statement.finalbody:
+        final = exits(statement.finalbody, is_exit_call)
+        if FALL not in final:
+            return final  # finally overrides every other way out
+        result |= final - {FALL}
+    return result
+
+
+def _statement_exits(statement: ast.stmt, is_exit_call) -> set[str]:
+    statement_type = type(statement)
+    if statement_type is _Raise:
+        return {RAISE}
+    if statement_type is _Return:
+        return {RETURN}
+    if statement_type is _Break:
+        return {BREAK}
+    if statement_type is _Continue:
+        return {CONTINUE}
+    if statement_type is _Expr:
+        if is_exit_call is not None and type(statement.value) is _Call and is_exit_call(statement.value):
+            return {RAISE}
+        return {FALL}
+    if statement_type is _If:
+        result = exits(statement.body, is_exit_call)
+        # an ``elif`` is a one-If orelse: exits([If]) is what libcst's elif branch computes
+        if statement.orelse:
+            result |= exits(statement.orelse, is_exit_call)
+        else:
+            result.add(FALL)
+        return result
+    if statement_type is _While:
+        return _loop_exits(statement, is_exit_call, may_skip_body=not is_constant_true(statement.test))
+    if statement_type is _For or statement_type is _AsyncFor:
+        return _loop_exits(statement, is_exit_call, may_skip_body=not is_non_empty_iterable(statement.iter))
+    if statement_type is _Try or statement_type is _TryStar:
+        return _try_exits(statement, is_exit_call)
+    if statement_type is _With or statement_type is _AsyncWith:
+        return exits(statement.body, is_exit_call)
+    if statement_type is _Match:
+        result: set[str] = set()
+        irrefutable = False
+        for case in statement.cases:
+            result |= exits(case.body, is_exit_call)
+            if case.guard is None and type(case.pattern) is ast.MatchAs and case.pattern.pattern is None:
+                irrefutable = True
+        if not irrefutable:
+            result.add(FALL)
+        return result
+    return {FALL}  # simple statements, definitions
+
+
+def left_after(loop: "ast.While | ast.For | ast.AsyncFor") -> set[int]:
+    """flow.left_after: ids of the ``ast.Call`` nodes in the loop's body after which the loop is
+    always left (a break, return or raise follows them, or is the statement they are in)."""
+    found: set[int] = set()
+    _left_after(loop.body, False, True, found)
+    return found
+
+
+def _left_after(statements: list, leaving: bool, raise_leaves: bool, found: set) -> None:
+    ways_out = {BREAK, RETURN, RAISE, FALL} if raise_leaves else {BREAK, RETURN, FALL}
+    # exits(statements[i + 1:]) for each i, built from the end: flow.py recomputes each suffix
+    rest = {FALL}
+    rests = [rest] * len(statements)
+    for i in range(len(statements) - 1, 0, -1):
+        own = _statement_exits(statements[i], None)
+        rest = (own - {FALL}) | rest if FALL in own else own
+        rests[i - 1] = rest
+    for statement, rest in zip(statements, rests):
+        after = rest <= ways_out and (FALL not in rest or leaving)
+        statement_type = type(statement)
+        if statement_type not in _COMPOUND:  # a loop or a simple statement: one unit
+            leaves = statement_type is _Return or (raise_leaves and statement_type is _Raise)
+            if after or leaves:
+                _calls_run_here(statement, found)
+            continue
+        for block, in_handled_try in _blocks(statement):
+            _left_after(block, after, raise_leaves and not in_handled_try, found)
+
+
+def _blocks(statement) -> list:
+    statement_type = type(statement)
+    if statement_type is _If:
+        # flow.py flattens an elif chain into blocks at one level; here an elif is an orelse
+        # holding one If, which _left_after reaches with the same ``leaving``: the same calls
+        return [(statement.body, False), (statement.orelse, False)]
+    if statement_type is _Try or statement_type is _TryStar:
+        blocks = [(statement.body, bool(statement.handlers))]
+        blocks += [(handler.body, False) for handler in statement.handlers]
+        return blocks + [(statement.orelse, False), (statement.finalbody, False)]
+    if statement_type is _With or statement_type is _AsyncWith:
+        return [(statement.body, False)]
+    if statement_type is _Match:
+        return [(case.body, False) for case in statement.cases]
+    return []  # definitions: their calls do not run here
+
+
+def _calls_run_here(statement: ast.AST, found: set) -> None:
+    """Adds the ids of the calls below ``statement``, not in a nested def, class or lambda."""
+    stack = [statement]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    skip = _DEFS_AND_LAMBDA
+    while stack:
+        node = pop()
+        if node is None:
+            continue
+        node_type = type(node)
+        if node_type in skip:
+            continue
+        if node_type is _Call:
+            found.add(id(node))
+        elif node_type is _Name or node_type is _Constant:
+            continue  # leaves
+        _push_children(node, node_type, push, extend)
+
+
+def escaping_jumps(finalbody: list) -> list[ast.stmt]:
+    """flow.escaping_jumps: ``return``/``break``/``continue`` statements that leave a ``finally``
+    block (its list of statements), in source order. Inside a loop of the block (its ``else:``
+    too, as libcst's visitor counts it) a break or continue stays; nested defs do not count."""
+    found: list = []
+    _escaping(finalbody, 0, found)
+    return found
+
+
+def _escaping(statements: list, loop_depth: int, found: list) -> None:
+    for statement in statements:
+        statement_type = type(statement)
+        if statement_type is _Return:
+            found.append(statement)
+        elif statement_type is _Break or statement_type is _Continue:
+            if loop_depth == 0:
+                found.append(statement)
+        elif statement_type in _LOOPS:
+            _escaping(statement.body, loop_depth + 1, found)
+            _escaping(statement.orelse, loop_depth + 1, found)
+        elif statement_type in _COMPOUND and statement_type not in _DEFS:
+            for block in _statement_blocks(statement):
+                _escaping(block, loop_depth, found)
+
+
+def _statement_blocks(statement) -> list:
+    """Every list of statements directly inside a compound statement."""
+    statement_type = type(statement)
+    if statement_type is _Try or statement_type is _TryStar:
+        return [statement.body, *(h.body for h in statement.handlers), statement.orelse, statement.finalbody]
+    if statement_type is _Match:
+        return [case.body for case in statement.cases]
+    if statement_type in (_If, _While, _For, _AsyncFor):
+        return [statement.body, statement.orelse]
+    if statement_type in (_With, _AsyncWith, _ClassDef, _FunctionDef, _AsyncFunctionDef):
+        return [statement.body]
+    return []
+
+
+# --- loops.py ---------------------------------------------------------------------------------
+
+
+def _words(node) -> tuple[list[str], list[str]]:
+    """loops._words: (identifiers, called method names) below ``node`` (a node or a list of
+    statements), not into nested defs or classes. As in libcst, ``True``/``False``/``None`` are
+    names, and so are attribute, keyword, parameter and import names."""
+    names: list[str] = []
+    methods: list[str] = []
+    stack = _roots(node)
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    skip = _DEFS
+    own_names = _OWN_NAMES
+    while stack:
+        current = pop()
+        if current is None:
+            continue
+        node_type = type(current)
+        if node_type is _Name:
+            names.append(current.id)
+            continue
+        if node_type is _Constant:
+            value = current.value
+            if value is None or value is True or value is False:
+                names.append(_SINGLETONS[value])
+            continue
+        if node_type in skip:
+            continue
+        if node_type is _Call and type(current.func) is _Attribute:
+            methods.append(current.func.attr)
+        own = own_names.get(node_type)
+        if own is not None:
+            names.extend(own(current))
+        _push_children(current, node_type, push, extend)
+    return names, methods
+
+
+def checks_stop_signal(node: ast.AST) -> bool:
+    """loops.checks_stop_signal: does this expression test a stop signal (``event.is_set()``, a
+    name that says stop/shutdown/running/exit)?"""
+    names, methods = _words(node)
+    stop_methods = knowledge.STOP_SIGNAL_METHODS
+    if any(method in stop_methods for method in methods):
+        return True
+    return any(says_stop(name) for name in names)
+
+
+def _ifs(body: list) -> list:
+    """walk.find_all(body, (If,)): every ``if`` (and ``elif``) below, not in nested functions
+    (find_all skips FunctionDef and Lambda only: class bodies are searched)."""
+    found: list = []
+    stack = list(body)
+    while stack:
+        statement = stack.pop()
+        statement_type = type(statement)
+        if statement_type is _FunctionDef or statement_type is _AsyncFunctionDef:
+            continue
+        if statement_type is _If:
+            found.append(statement)
+        for block in _statement_blocks(statement):
+            stack.extend(block)
+    return found
+
+
+def exits_on_stop_signal(body: list) -> bool:
+    """loops.exits_on_stop_signal: an ``if <stop signal>:`` in ``body`` whose block always leaves."""
+    return any(
+        FALL not in exits(node.body, _looks_like_exit) and checks_stop_signal(node.test) for node in _ifs(body)
+    )
+
+
+def _looks_like_exit(call: ast.Call) -> bool:
+    """A process exit as written: ``sys.exit()``, ``os._exit()``."""
+    return dotted_name(call.func) in knowledge.PROCESS_EXIT_CALLS
+
+
+def is_endless(loop: ast.While) -> bool:
+    """loops.is_endless: a constant-true ``while`` that nothing but an exception leaves, and that
+    tests no stop signal. (Not cached as loops.py is: ast nodes are mutable, and phase 1 asks once.)"""
+    if type(loop) is not _While or not is_constant_true(loop.test):
+        return False
+    ways_out = exits(loop.body)
+    if ways_out & {BREAK, RETURN}:
+        return False
+    if not ways_out & {FALL, CONTINUE}:
+        return False  # every pass raises: it ends on the first one
+    return not exits_on_stop_signal(loop.body)
+
+
+# --- rows.py ----------------------------------------------------------------------------------
+
+
+def locks_rows(body) -> bool:
+    """rows.locks_rows: a row-locking method named anywhere under ``body`` (a list of statements
+    or a node; nested defs included, as in rows.py), or a str literal saying ``FOR UPDATE``."""
+    lock_methods = knowledge.ROW_LOCK_METHODS
+    search = knowledge.SQL_FOR_UPDATE.search
+    own_names = _OWN_NAMES
+    stack = _roots(body)
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node = pop()
+        if node is None:
+            continue
+        node_type = type(node)
+        if node_type is _Name:
+            if node.id in lock_methods:
+                return True
+            continue
+        if node_type is _Constant:
+            # bytes are skipped, as libcst's evaluated bytes are; an f-string's text parts are
+            # Constants here (evaluated, where libcst reads their source text)
+            if type(node.value) is str and search(node.value) is not None:
+                return True
+            continue
+        own = own_names.get(node_type)
+        if own is not None and any(name in lock_methods for name in own(node)):
+            return True
+        _push_children(node, node_type, push, extend)
+    return False
