@@ -84,28 +84,42 @@ def too_deep(display: str, text: str, doing: str) -> Diagnostic:
     return bg000(display, message + where, line if where else 1)
 
 
+# CPython's own limits, in its messages: the code is too deep for its parser, not wrong
+_CPYTHON_LIMITS = ("too many nested", "nested too deeply", "too many statically", "too complex")
+
+
 def python_syntax_error(display: str, text: str, exc: SyntaxError) -> Diagnostic:
     """BG000 for a file CPython cannot parse, at its position and in its words. When libcst (which
     knows the syntax of newer Pythons) reads it, the file is valid for a newer Python than the one
     bgcheck runs on (``type`` statements, type parameters on 3.11): that is what the user can act on."""
     line, column = exc.lineno or 1, exc.offset or 1
-    if sys.version_info < (3, 13):
-        try:
-            from bgcheck.syntax.parse import parse_module  # (only on this failure path)
+    message = str(exc.msg)
+    if any(limit in message for limit in _CPYTHON_LIMITS):
+        return bg000(display, f"file not analysed: it is nested too deeply to parse ({message})", line, column)
+    if sys.version_info < (3, 13) and _libcst_reads(text):
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        return bg000(
+            display,
+            f"file not analysed: it uses syntax newer than Python {version} (the Python bgcheck runs on) reads: "
+            f"{message}; run bgcheck on the Python version the project uses",
+            line,
+            column,
+        )
+    return bg000(display, f"file not analysed: syntax error: {message}", line, column)
 
-            parse_module(text)
-        except Exception:  # noqa: BLE001 - libcst refuses it too: a plain syntax error
-            pass
-        else:
-            version = f"{sys.version_info[0]}.{sys.version_info[1]}"
-            return bg000(
-                display,
-                f"file not analysed: it uses syntax newer than Python {version} (the Python bgcheck runs on) reads: "
-                f"{exc.msg}; run bgcheck on the Python version the project uses",
-                line,
-                column,
-            )
-    return bg000(display, f"file not analysed: syntax error: {exc.msg}", line, column)
+
+def _libcst_reads(text: str) -> bool:
+    """Does libcst parse it (only on this failure path, and never a shape that takes it minutes)?"""
+    from bgcheck.load.guards import parse_hazard
+    from bgcheck.syntax.parse import parse_module
+
+    if parse_hazard(text) is not None:
+        return False
+    try:
+        parse_module(text)
+    except Exception:  # noqa: BLE001 - libcst refuses it too: a plain syntax error
+        return False
+    return True
 
 
 def syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnostic:

@@ -2,8 +2,9 @@
 
 libcst parses in time that grows with the square of an expression's depth: a chain of 4,000
 ``+`` takes tens of seconds, 5,000 ``not`` take over a gigabyte, and its native parser holds the
-interpreter while it runs, so no timer can stop it. The depth is measured first, cheaply, and a
-file over the limits becomes a BG000 saying where and why. These measures are about the cost of
+interpreter while it runs, so no timer can stop it. Before phase 2 parses a file with libcst (phase
+1 reads CPython's ast, which parses these shapes in milliseconds), the depth is measured, cheaply,
+and a file over the limits becomes a BG000 saying where and why. These measures are about the cost of
 parsing only (how deep, how long), never about what the code means.
 
 Two tiers: a scan of the text (C-speed regular expressions) finds the logical lines (statements,

@@ -288,6 +288,7 @@ class SummaryBuilder:
         self.function_nodes: list[ast.AST] = []  # the functions around the node being visited
         self.handlers: list[tuple] = []  # (node, its innermost function's scope or None, function node, kind)
         self._lines: Optional[list[str]] = None  # the text's lines, split when a column needs one
+        self._may_lock: Optional[bool] = None
 
     # --- the walk -----------------------------------------------------------
     def walk(self, tree: ast.Module) -> None:
@@ -651,7 +652,7 @@ class SummaryBuilder:
         if last in knowledge.RECORDED_SKIP_ON_STRINGS and func_kind == ATTRIBUTE and _is_string(func.value):
             return
         if last in knowledge.RECORDED_CALL_NAMES or (
-            last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
+            func_kind == ATTRIBUTE and last in knowledge.RECORDED_METHOD_CALLS and dotted_name(func.value) in knowledge.RECORDED_METHOD_CALLS[last]
         ):
             self.recorded_calls.append((node, scope))
         if last in knowledge.QUEUE_PUT_METHODS and func_kind == ATTRIBUTE and (node.args or node.keywords):
@@ -718,10 +719,12 @@ class SummaryBuilder:
         return children
 
     def visit_Subscript(self, node: ast.Subscript) -> list:
-        # ``x[a, b]``: the items of a subscript are no tuple's elements (nothing handed on)
-        if type(node.slice) is ast.Tuple:
-            return [node.value, *node.slice.elts]
-        return [node.value, node.slice]
+        # ``x[a, b]``: the items of a subscript are no tuple's elements (nothing handed on), as in
+        # libcst; ``x[(a, b)]`` holds a tuple (written in parentheses: it starts before its first item)
+        index = node.slice
+        if type(index) is ast.Tuple and index.elts and (index.lineno, index.col_offset) == (index.elts[0].lineno, index.elts[0].col_offset):
+            return [node.value, *index.elts]
+        return [node.value, index]
 
     def visit_Yield(self, node) -> list:
         if self.scope.kind == "function":
@@ -739,9 +742,7 @@ class SummaryBuilder:
 
     # --- resolution ---------------------------------------------------------
     def build(self) -> ModuleSummary:
-        text = self.text
         summary = ModuleSummary(path=self.path, module=self.module, is_package=self.is_package, imports=dict(self.imports))
-        may_lock = _may_lock_rows(text)
         # Module constants first: everything else resolves through them.
         summary.constants = {}
         module_resolve = summary.resolver(None)
@@ -749,7 +750,7 @@ class SummaryBuilder:
         summary.constants = resolved_module
         summary.alternatives = _alternatives(self.module_scope, resolved_module, module_resolve)
         self._add_skeletons(summary)
-        self._fill_functions(summary, may_lock)
+        self._fill_functions(summary)
         self._fill_classes(summary)
         self._fill_module_records(summary)
         return summary
@@ -774,7 +775,7 @@ class SummaryBuilder:
             func = summary.functions[qualname]
             func.locals = _resolve_bindings(scope, summary, None, module_level=False, function=func)
 
-    def _fill_functions(self, summary: ModuleSummary, may_lock: bool) -> None:
+    def _fill_functions(self, summary: ModuleSummary) -> None:
         """Each function's decorators, calls (where, in which contexts, under which conditions), handoffs and return."""
         for qualname, (node, scope, class_qualname) in self.functions.items():
             func = summary.functions[qualname]
@@ -784,7 +785,7 @@ class SummaryBuilder:
             func.calls, func.call_sites = _resolved_calls(scope.calls, resolve, self.site, targets)
             func.param_handoffs, func.call_handoffs, func.ref_handoffs = _handoffs(scope, resolve)
             func.calls_after_yield = _resolved_calls(scope.calls_after_yield, resolve)[0] if scope.is_generator else ()
-            func.call_contexts = _call_contexts(scope, resolve, targets, may_lock)
+            func.call_contexts = _call_contexts(scope, resolve, targets, self.may_lock_rows)
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
             func.cleanup_calls = _cleanup_calls(scope, func.calls, targets)
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
@@ -848,6 +849,12 @@ class SummaryBuilder:
              _caught(node, kind, self._resolver_for(summary, scope) if scope else module_resolve))
             for node, scope, function, kind in self.handlers
         )
+
+    def may_lock_rows(self) -> bool:
+        """Can anything in this module lock rows? (Asked only of a module with calls in ``with`` blocks.)"""
+        if self._may_lock is None:
+            self._may_lock = _may_lock_rows(self.text)
+        return self._may_lock
 
     def _resolver_for(self, summary: ModuleSummary, scope: _Scope):
         if scope.kind == "function":
@@ -1059,9 +1066,9 @@ def _target_path(target: ast.expr, resolve) -> Optional[str]:
 
 
 
-def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tuple:
+def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock) -> tuple:
     """``FunctionSummary.call_contexts`` for one function's scope (``targets``: id(call) -> target;
-    ``may_lock``: the module's text says something that locks rows somewhere)."""
+    ``may_lock()``: the module's text says something that locks rows somewhere)."""
     if not scope.placed:
         return ()
     placed = {id(call) for call, _blocks, _in_lambda in scope.placed}
@@ -1076,7 +1083,7 @@ def _call_contexts(scope: _Scope, resolve, targets: dict, may_lock: bool) -> tup
             continue
         for block in blocks:
             if id(block) not in blocks_seen:
-                blocks_seen[id(block)] = (tuple(to_ir(item.context_expr, resolve) for item in block.items), may_lock and locks_rows(block.body))
+                blocks_seen[id(block)] = (tuple(to_ir(item.context_expr, resolve) for item in block.items), may_lock() and locks_rows(block.body))
         items = tuple(ir for block in blocks for ir in blocks_seen[id(block)][0])
         found.setdefault(("with", target, items, any(blocks_seen[id(b)][1] for b in blocks)), None)
     called = {entry[1] for entry in found}

@@ -270,11 +270,6 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
     if "\x00" in text:
         unit.error = bg000(display, "file not analysed: it contains a NUL byte")
         return unit
-    hazard = parse_hazard(text)
-    if hazard is not None:
-        line, reason = hazard
-        unit.error = bg000(display, f"file not analysed: {reason}", line)
-        return unit
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ``"\d"`` and the like: the code's own business, not a finding
@@ -294,7 +289,7 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
     except RecursionError:
         unit.error = too_deep(display, text, "analyse")
         return unit
-    if parse is not None:
+    if parse is not None and parse_hazard(text) is None:
         try:
             unit.module = parse(text)
         except Exception:  # noqa: BLE001 - phase 2 parses it again and says why

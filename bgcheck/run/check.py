@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from bgcheck.diagnostics import Diagnostic
-from bgcheck.load.bg000 import internal_error, syntax_error, too_deep
+from bgcheck.load.bg000 import bg000, internal_error, syntax_error, too_deep
+from bgcheck.load.guards import parse_hazard
 from bgcheck.load.config import Config
 from bgcheck.load.unit import FileChanged, FileUnit
 from bgcheck.run.noqa import is_suppressed, parse_noqa
@@ -43,6 +44,9 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
     if relevant:
         module = unit.module  # the language server's, kept from phase 1
         if module is None:
+            hazard = parse_hazard(unit.text)  # libcst's parse time grows with the square of the nesting
+            if hazard is not None:
+                return [bg000(unit.display, f"file not analysed: {hazard[1]}", hazard[0])]
             try:
                 module = parse_module(unit.text)
             except cst.ParserSyntaxError as exc:  # CPython parsed it (phase 1): a limit of libcst
