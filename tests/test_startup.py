@@ -52,10 +52,13 @@ def test_startup_commands_import_no_parser_nor_rules(args):
     assert heavy == []
 
 
-def test_a_check_imports_the_rules():
-    """The probe sees imports at all: a check does load the parser and the rules."""
-    outcome = imported_by("check", "--no-cache", str(REPO / "bgcheck" / "diagnostics.py"))
-    assert "libcst" in outcome["modules"] and "bgcheck.rules.cancellation" in outcome["modules"]
+def test_a_check_imports_the_rules_and_libcst_only_for_a_file_a_rule_reads():
+    """The probe sees imports at all: a check loads the rules (their relevance tests read summaries),
+    and libcst only when a rule reads a file (syntax/lazy.py): a file no rule reads costs no libcst."""
+    plain = imported_by("check", "--no-cache", str(REPO / "bgcheck" / "diagnostics.py"))
+    assert "bgcheck.rules.cancellation" in plain["modules"] and "libcst" not in plain["modules"]
+    demo = imported_by("check", "--no-cache", str(REPO / "fixtures" / "demo_service"))
+    assert "libcst" in demo["modules"]
 
 
 def test_catalog_is_the_registry():

@@ -292,9 +292,10 @@ class SummaryBuilder:
 
     # --- the walk -----------------------------------------------------------
     def walk(self, tree: ast.Module) -> None:
-        """Visit every node below ``tree`` (iteratively: nesting is bounded by load/guards.py,
-        not by Python's stack). The stack holds nodes to visit and (function, argument) pairs
-        to run when the walk gets there: the leave half of a visit, a value handed on."""
+        """Visit every node below ``tree`` in source order (iteratively: however deep CPython's
+        parser nests a tree, this walk needs no stack of its own). The stack holds nodes to visit
+        and (function, argument) pairs to run when the walk gets there: the leave half of a visit,
+        a value handed on."""
         handlers = _VISITS
         stack: list = list(reversed(tree.body))
         pop, extend = stack.pop, stack.extend
@@ -542,7 +543,7 @@ class SummaryBuilder:
         star = type(node) is not ast.Try
         children: list = [*node.body]
         for handler in node.handlers:
-            children.append((SummaryBuilder._enter_handler_star if star else SummaryBuilder._enter_handler, handler))
+            children.append((SummaryBuilder._enter_handler, (handler, "except*" if star else "except")))
             if handler.type is not None:
                 children.append(handler.type)
             children += handler.body
@@ -554,17 +555,12 @@ class SummaryBuilder:
             children.append((SummaryBuilder._leave_finally, node.finalbody))
         return children
 
-    def _enter_handler(self, handler: ast.ExceptHandler) -> None:
+    def _enter_handler(self, handler_and_kind: tuple) -> None:
+        handler, kind = handler_and_kind  # kind: "except" or "except*"
         self.scope.branches += 1
         if handler.name is not None:
             self.scope.bind(handler.name, _OPAQUE)
-        self._note_handler(handler, "except")
-
-    def _enter_handler_star(self, handler: ast.ExceptHandler) -> None:
-        self.scope.branches += 1
-        if handler.name is not None:
-            self.scope.bind(handler.name, _OPAQUE)
-        self._note_handler(handler, "except*")
+        self._note_handler(handler, kind)
 
     def _enter_finally(self, finalbody: list) -> None:
         self.scope.finallies.append(not self.scope.loops)
@@ -578,15 +574,16 @@ class SummaryBuilder:
         function = self.function_nodes[-1] if self.function_nodes else None
         self.handlers.append((node, self._function_scope() if function is not None else None, function, kind))
 
-    def visit_ListComp(self, node) -> list:
-        # libcst nests each ``for`` of a comprehension in the one before it: each is left at the end
+    def visit_comprehension(self, node) -> list:
+        """Each ``for`` of a comprehension is a branch (its calls may not run); libcst nests each in
+        the one before it, so all are left at the end. The element comes first, as written, outside them."""
         children = [node.elt] if type(node) is not ast.DictComp else [node.key, node.value]
         for generator in node.generators:
-            children += [(SummaryBuilder._enter_branch_action, generator), generator.target, generator.iter, *generator.ifs]
+            children += [(SummaryBuilder._enter_branch, generator), generator.target, generator.iter, *generator.ifs]
         children += [(SummaryBuilder._leave_branch, generator) for generator in node.generators]
         return children
 
-    def _enter_branch_action(self, _node) -> None:
+    def _enter_branch(self, _node) -> None:
         self.scope.branches += 1
 
     def _bind_target(self, target: ast.expr, value) -> None:
@@ -919,10 +916,10 @@ _VISITS = {
     ast.Return: SummaryBuilder.visit_Return,
     ast.Try: SummaryBuilder.visit_Try,
     ast.TryStar: SummaryBuilder.visit_Try,
-    ast.ListComp: SummaryBuilder.visit_ListComp,
-    ast.SetComp: SummaryBuilder.visit_ListComp,
-    ast.GeneratorExp: SummaryBuilder.visit_ListComp,
-    ast.DictComp: SummaryBuilder.visit_ListComp,
+    ast.ListComp: SummaryBuilder.visit_comprehension,
+    ast.SetComp: SummaryBuilder.visit_comprehension,
+    ast.GeneratorExp: SummaryBuilder.visit_comprehension,
+    ast.DictComp: SummaryBuilder.visit_comprehension,
     ast.Call: SummaryBuilder.visit_Call,
     ast.Dict: SummaryBuilder.visit_Dict,
     ast.Tuple: SummaryBuilder.visit_elements,

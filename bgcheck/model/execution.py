@@ -2,8 +2,8 @@
 
 Facts rules share about execution, rather than each rule guessing:
 
-* **Suspension points** (``suspension_points``, ``can_suspend``): a coroutine receives a
-  cancellation only where it suspends: an ``await``, an ``async for`` or an ``async with``
+* **Suspension points** (bgcheck/syntax/suspension.py, on the trees the rules read): a coroutine
+  receives a cancellation only where it suspends: an ``await``, an ``async for`` or an ``async with``
   (not counting nested functions). A ``try`` whose body cannot suspend cannot catch one.
 * **Thread context** (``ExecutionModel.context``, built by ``build_execution_model``): a function
   runs as a coroutine, in a worker thread only (a ``threading.Thread`` target, a function handed
@@ -11,7 +11,7 @@ Facts rules share about execution, rather than each rule guessing:
   handler, or on the main thread. Python delivers signals, so KeyboardInterrupt and the SystemExit a signal
   handler raises, to the main thread only: code that runs only in worker threads never
   receives them asynchronously.
-* **Whose cancellation** (``caught_cancellation_is_anothers``): a ``CancelledError`` caught
+* **Whose cancellation** (``caught_cancellation_is_anothers``; the tree half in syntax/suspension.py): a ``CancelledError`` caught
   around ``await t`` after ``t.cancel()`` (in the same function, or ``self.t.cancel()`` in any
   method of the class) is the outcome of the task that was cancelled, not a stop to this one;
   in a plain function (not a coroutine), a library's cancellation is never delivered (there is
@@ -28,154 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-import libcst as cst
-
 from bgcheck import knowledge
 from bgcheck.syntax.ir import as_call
-from bgcheck.syntax.cst_ir import dotted_name
-from bgcheck.syntax.walk import find_all, walk
 
 COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"
-
-
-# --- suspension points -------------------------------------------------------------------
-
-
-def suspension_points(body: cst.CSTNode) -> list[cst.CSTNode]:
-    """Every suspension point in a body (not in nested functions or lambdas): ``await``
-    expressions, and the ``async for`` / ``async with`` statements, which await implicitly."""
-    return [
-        node
-        for node in find_all(body, (cst.Await, cst.For, cst.With, cst.CompFor))
-        if isinstance(node, cst.Await) or node.asynchronous is not None
-    ]
-
-
-def can_suspend(body: Optional[cst.CSTNode]) -> bool:
-    return body is not None and bool(suspension_points(body))
-
-
-# --- whose cancellation ----------------------------------------------------------------------
-
-
-def _cancelled_names(scope: cst.CSTNode, before: Optional[set] = None) -> set[str]:
-    """Dotted names ``x`` of every ``x.cancel()`` call in ``scope`` (nested functions excluded
-    unless ``scope`` is one)."""
-    names: set[str] = set()
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node) -> bool:
-            return node is scope
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
-                name = dotted_name(func.value)
-                if name:
-                    names.add(name)
-
-    walk(scope, _Finder())
-    return names
-
-
-_CLASS_CANCELS: dict[int, tuple[cst.ClassDef, set[str]]] = {}
-
-
-def cancelled_attributes(class_node: cst.ClassDef) -> set[str]:
-    """``self.x`` for every ``self.x.cancel()`` in any method of the class."""
-    cached = _CLASS_CANCELS.get(id(class_node))
-    if cached is not None and cached[0] is class_node:
-        return cached[1]
-    names: set[str] = set()
-    for statement in class_node.body.body:
-        if isinstance(statement, cst.FunctionDef):
-            names |= {n for n in _cancelled_names(statement) if n.startswith("self.") and n.count(".") == 1}
-    if len(_CLASS_CANCELS) > 256:
-        _CLASS_CANCELS.clear()
-    _CLASS_CANCELS[id(class_node)] = (class_node, names)
-    return names
-
-
-def _cancelled_before(scope: cst.CSTNode, points: list[cst.CSTNode]) -> set[int]:
-    """ids of the ``await t`` among ``points`` with ``t.cancel()`` called before them, in source
-    order, in ``scope`` (nested functions excluded)."""
-    pending = {id(node) for node in points}
-    ok: set[int] = set()
-
-    class _Walker(cst.CSTVisitor):
-        def __init__(self) -> None:
-            self.cancelled: set[str] = set()
-
-        def visit_FunctionDef(self, node) -> bool:
-            return node is scope
-
-        def visit_Lambda(self, node) -> bool:
-            return False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
-                name = dotted_name(func.value)
-                if name:
-                    self.cancelled.add(name)
-
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            if id(node) in pending and isinstance(node, cst.Await):
-                names = awaited_names(node)
-                if names and names <= self.cancelled:
-                    ok.add(id(node))
-            return super().on_visit(node)
-
-    walk(scope, _Walker())
-    return ok
-
-
-def awaits_only_cancelled_tasks(body: cst.CSTNode, function: cst.CSTNode, class_node: Optional[cst.ClassDef] = None) -> bool:
-    """Is every suspension point in ``body`` a plain ``await t`` of a task that was cancelled:
-    ``t.cancel()`` earlier in ``function``, or ``self.t.cancel()`` in any method of ``class_node``?
-    Then a CancelledError caught around it is that task's outcome. Any other suspension point
-    could receive a cancellation meant for this task."""
-    points = suspension_points(body)
-    if not points:
-        return False
-    earlier = _cancelled_before(function, points)
-    by_class = cancelled_attributes(class_node) if class_node is not None else set()
-    for point in points:
-        if id(point) in earlier:
-            continue
-        if isinstance(point, cst.Await) and awaited_names(point) and awaited_names(point) <= by_class:
-            continue
-        return False
-    return True
-
-
-# Waiting helpers that end when the tasks given to them end: awaiting them after cancelling
-# those tasks waits for the cancellation to finish, as ``await t`` does.
-_WAIT_HELPERS = frozenset({"wait_for", "shield", "gather", "wait"})
-
-
-def awaited_names(node: cst.Await) -> set[str]:
-    """Dotted names of the tasks an ``await`` waits for: ``await t``, ``await wait_for(t, 5)``,
-    ``await shield(t)``, ``await gather(t, u)``, ``await wait([t, u])``; empty for anything else."""
-    expression = node.expression
-    name = dotted_name(expression)
-    if name:
-        return {name}
-    if not isinstance(expression, cst.Call):
-        return set()
-    func = expression.func
-    helper = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
-    if helper not in _WAIT_HELPERS or not expression.args:
-        return set()
-    if helper in ("wait_for", "shield"):
-        values = [expression.args[0].value]
-    elif helper == "wait":
-        first = expression.args[0].value
-        values = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple, cst.Set)) else [first]
-    else:  # gather(t, u, return_exceptions=True)
-        values = [a.value for a in expression.args if a.keyword is None and a.star == ""]
-    names = {dotted_name(v) for v in values}
-    return set() if None in names or not names else names
 
 
 # --- thread context --------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.cst_ir import dotted_name

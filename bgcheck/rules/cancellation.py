@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 import builtins
 
 from bgcheck.model import execution
+from bgcheck.syntax import suspension
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
@@ -69,13 +70,13 @@ def _is_cancel_then_await(body: cst.CSTNode, ctx: FileContext) -> bool:
     then ``await t`` in this body: the CancelledError is the cancelled task's outcome, and swallowing
     it is the idiom. Any other await in the body could receive a cancellation meant for this task,
     so it must be the only kind of await there."""
-    return execution.awaits_only_cancelled_tasks(body, _function_or_module(ctx), _method_class(ctx))
+    return suspension.awaits_only_cancelled_tasks(body, _function_or_module(ctx), _method_class(ctx))
 
 
 def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Can a cancellation of the running coroutine arrive in ``body``: does it suspend, other than
     by awaiting a task already done (which hands back its outcome without suspending)?"""
-    if not execution.can_suspend(body):
+    if not suspension.can_suspend(body):
         return False
     return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call)
 
@@ -820,7 +821,7 @@ class FinallySwallowsCancellation(Rule):
         if node.finalbody is None:
             return
         if ctx.in_coroutine:
-            if not execution.can_suspend(node.body) and not any(execution.can_suspend(h.body) for h in node.handlers):
+            if not suspension.can_suspend(node.body) and not any(suspension.can_suspend(h.body) for h in node.handlers):
                 return  # no await in the try: no CancelledError can be in flight here
             why, detail = "the CancelledError in flight", ""
         elif ctx.in_job_code:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
-import libcst as cst
-from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+from bgcheck.syntax.lazy import cst
 
 from bgcheck.model import execution
 from bgcheck import knowledge
@@ -133,19 +132,19 @@ class FileContext:
             return self._positions[node]
         top = self.ancestors[1] if len(self.ancestors) > 1 else None
         if top is None or (id(top) not in self._statement_positions and len(self._statement_positions) >= self._MAX_STATEMENT_POSITIONS):
-            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions = cst.metadata.MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
             return self._positions[node]
         entry = self._statement_positions.get(id(top))
         if entry is None:
             single = self.module.with_changes(body=[top])
-            entry = (MetadataWrapper(single, unsafe_skip_copy=True).resolve(PositionProvider), self._line_offset(top))
+            entry = (cst.metadata.MetadataWrapper(single, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider), self._line_offset(top))
             self._statement_positions[id(top)] = entry
         positions, offset = entry
         found = positions[node]
         if not offset:
             return found
-        return CodeRange(
-            CodePosition(found.start.line + offset, found.start.column), CodePosition(found.end.line + offset, found.end.column)
+        return cst.metadata.CodeRange(
+            cst.metadata.CodePosition(found.start.line + offset, found.start.column), cst.metadata.CodePosition(found.end.line + offset, found.end.column)
         )
 
     def _line_offset(self, top: cst.CSTNode) -> int:
@@ -212,7 +211,7 @@ class FileContext:
         """The position of any node of the module (``position`` knows the current statement's):
         for a fix that edits another statement, such as the imports."""
         if self._positions is None:
-            self._positions = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._positions = cst.metadata.MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
         return self._positions[node]
 
     def line_text(self, line: int) -> str:

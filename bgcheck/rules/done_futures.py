@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
-from bgcheck.model.execution import suspension_points
+from bgcheck.syntax.suspension import suspension_points
 from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.syntax.walk import walk
 
-Resolver = Callable[[cst.Call], Optional[str]]
+Resolver = Callable[["cst.Call"], Optional[str]]
 
 _QUEUE_READS = frozenset({"get", "get_nowait", "empty", "qsize", "full", "task_done", "join"})
 _QUEUE_PUTS = frozenset({"put", "put_nowait"})

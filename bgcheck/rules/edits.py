@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck.diagnostics import Edit
 from bgcheck.rules.checker import FileContext

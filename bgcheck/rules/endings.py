@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Fix, Severity, short_name

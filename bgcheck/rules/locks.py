@@ -10,7 +10,7 @@ the user measured (``[tool.bgcheck.runtimes]``, ``runtimes-file``,
 
 from __future__ import annotations
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.model import transactions
@@ -574,7 +574,7 @@ def _publish_notes(index, chain: tuple, what: str, target: str) -> tuple:
     return tuple(notes)
 
 
-class _Names(cst.CSTVisitor):
+class _Names:  # (walked by syntax/walk.py)
     """The variables an expression reads: ``row`` in ``row.payload``, not ``payload``; not keyword names."""
 
     def __init__(self) -> None:
@@ -600,7 +600,7 @@ def _names(node: Optional[cst.CSTNode]) -> set[str]:
     return visitor.names
 
 
-class _Reads(cst.CSTVisitor):
+class _Reads:  # (walked by syntax/walk.py)
     """(source, bound names) for each binding in a block (assignments, ``for`` targets, ``with ... as``),
     and for each method call, whose arguments flow into its receiver: after
     ``cursor.execute("... FOR UPDATE")`` the cursor holds locked rows, after ``batch.append(row.body)``

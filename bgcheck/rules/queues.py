@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
@@ -316,7 +316,7 @@ def _holds(value: Optional[cst.BaseExpression], names: set) -> bool:
     return False
 
 
-class _AwaitedNames(cst.CSTVisitor):
+class _AwaitedNames:  # (walked by syntax/walk.py)
     """Follows the names bound to a task in the loop's body (``alias = task``, ``alias =
     asyncio.wait_for(task, 5)``, in source order) and notes whether one of them is awaited."""
 
@@ -363,7 +363,7 @@ def _enclosing_stream_loop(ctx: FileContext) -> Optional[cst.CSTNode]:
     return None
 
 
-class _Identifiers(cst.CSTVisitor):
+class _Identifiers:  # (walked by syntax/walk.py)
     """Every identifier below a node (names, attribute names, keyword and parameter names) and the
     names of the builtins it calls: what the code says, never its comments or strings."""
 
@@ -423,12 +423,12 @@ def _starts_under_a_limiter(qualname: Optional[str], ctx: FileContext, depth: in
         return False
     resolver = ctx.summary.resolver(ctx.summary.functions.get(qualname))
     for statement in function.body.body:
-        if not any(_suspends(found) for found in find_all(statement, _WAITS)):
+        if not any(_suspends(found) for found in find_all(statement, _waits())):
             continue  # an assignment, a log line: nothing waits before it
         if isinstance(statement, cst.With):
             if statement.asynchronous is None or not any(_is_limiter(item.item, resolver, ctx) for item in statement.items):
                 return False
-            return any(_suspends(found) for found in find_all(statement.body, _WAITS))
+            return any(_suspends(found) for found in find_all(statement.body, _waits()))
         awaited = _awaited_call(statement)
         if awaited is None:
             return False
@@ -437,7 +437,8 @@ def _starts_under_a_limiter(qualname: Optional[str], ctx: FileContext, depth: in
     return False
 
 
-_WAITS = (cst.Await, cst.With, cst.For, cst.CompFor)
+def _waits() -> tuple:
+    return (cst.Await, cst.With, cst.For, cst.CompFor)
 
 
 def _suspends(node: cst.CSTNode) -> bool:
@@ -449,7 +450,7 @@ def _awaited_call(statement: cst.CSTNode) -> Optional[cst.Call]:
     ``x = await f()``, ``return await f()``."""
     if not isinstance(statement, cst.SimpleStatementLine):
         return None
-    small = next((small for small in statement.body if any(_suspends(n) for n in find_all(small, _WAITS))), None)
+    small = next((small for small in statement.body if any(_suspends(n) for n in find_all(small, _waits()))), None)
     value = small.value if isinstance(small, (cst.Expr, cst.Assign, cst.AnnAssign, cst.Return)) else None
     if isinstance(value, cst.Await) and isinstance(value.expression, cst.Call):
         return value.expression

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.diagnostics import Location, Severity, clip, short_name

@@ -30,18 +30,18 @@ def check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes
 
 
 def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classes: Sequence[type[Rule]]) -> list[Diagnostic]:
-    import libcst as cst
-
-    from bgcheck.rules.checker import check_module
-    from bgcheck.syntax.parse import parse_module
-
     rules = [rule_class(config) for rule_class in rule_classes]
     relevant = [rule for rule in rules if rule.is_relevant(unit)]
     unused_noqa_enabled = any(rule.code == UNUSED_NOQA for rule in rules)
     if not relevant and not unused_noqa_enabled:
         return []
     found = []
-    if relevant:
+    if relevant:  # libcst is imported here, for the first file a rule reads
+        import libcst as cst
+
+        from bgcheck.rules.checker import check_module
+        from bgcheck.syntax.parse import parse_module
+
         module = unit.module  # the language server's, kept from phase 1
         if module is None:
             hazard = parse_hazard(unit.text)  # libcst's parse time grows with the square of the nesting

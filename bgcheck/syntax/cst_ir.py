@@ -6,35 +6,32 @@ functions for ast nodes): the two must give the same IR for the same code.
 
 from __future__ import annotations
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, MAX_STR_CHARS, NameResolver, ir_path
 
-_BINOPS = {
-    cst.Add: "+",
-    cst.Subtract: "-",
-    cst.Multiply: "*",
-    cst.Divide: "/",
-    cst.FloorDivide: "//",
-    cst.Modulo: "%",
-    cst.Power: "**",
-}
+# libcst's classes are named here, not referenced: this module imports without libcst (syntax/lazy.py)
+_BINOPS = {"Add": "+", "Subtract": "-", "Multiply": "*", "Divide": "/", "FloorDivide": "//", "Modulo": "%", "Power": "**"}
 
 
 # Speed: every libcst node class is an ABC, and ``isinstance`` with an ABC that the node is not
 # an instance of goes through ABCMeta.__instancecheck__ (about ten times a plain check). The hot
 # functions below look a node's type up instead: node type -> the index of the first of their
 # classes it is a subclass of (what their chain of isinstance tests would pick), -1 for none.
-_NAME_CHAIN = (cst.Attribute, cst.Name, cst.Call)
+_NAME_CHAIN = ("Attribute", "Name", "Call")
 _NAME_KIND: dict[type, int] = {}
 ATTRIBUTE, NAME, CALL = 0, 1, 2  # what node_kind says
 
 
 def kind_of(table: dict[type, int], classes: tuple, node_type: type) -> int:
-    """The index in ``classes`` (each a class or a tuple of classes) of the first that
-    ``node_type`` is a subclass of, or -1; remembered in ``table``."""
-    kind = table[node_type] = next((i for i, each in enumerate(classes) if issubclass(node_type, each)), -1)
+    """The index in ``classes`` (each the name of a libcst class or a tuple of names) of the first
+    that ``node_type`` is a subclass of, or -1; remembered in ``table``."""
+    kind = table[node_type] = next((i for i, each in enumerate(classes) if issubclass(node_type, _classes(each))), -1)
     return kind
+
+
+def _classes(names) -> tuple:
+    return tuple(getattr(cst, name) for name in ((names,) if isinstance(names, str) else names))
 
 
 def node_kind(node: cst.CSTNode) -> int:
@@ -89,17 +86,17 @@ _MAX_LITERAL_CHARS = 300
 
 
 _IR_CHAIN = (
-    cst.Integer,
-    cst.Float,
-    (cst.SimpleString, cst.ConcatenatedString),
-    cst.FormattedString,
-    cst.Name,
-    cst.Attribute,
-    cst.UnaryOperation,
-    cst.BinaryOperation,
-    (cst.Tuple, cst.List, cst.Set),
-    cst.Dict,
-    cst.Call,
+    "Integer",
+    "Float",
+    ("SimpleString", "ConcatenatedString"),
+    "FormattedString",
+    "Name",
+    "Attribute",
+    "UnaryOperation",
+    "BinaryOperation",
+    ("Tuple", "List", "Set"),
+    "Dict",
+    "Call",
 )
 _IR_KIND: dict[type, int] = {}  # see _NAME_KIND
 
@@ -163,7 +160,7 @@ def _compound_ir(node: cst.BaseExpression, kind: int, resolve: NameResolver, d: 
             return operand
         return UNKNOWN_IR
     if kind == 7:  # a BinaryOperation
-        op = _BINOPS.get(type(node.operator))
+        op = _BINOPS.get(type(node.operator).__name__)
         if op is None:
             return UNKNOWN_IR
         return ("bin", op, to_ir(node.left, resolve, d), to_ir(node.right, resolve, d))

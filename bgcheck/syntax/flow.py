@@ -20,17 +20,17 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 from bgcheck.syntax.walk import walk
 
 FALL, RETURN, BREAK, CONTINUE, RAISE, CONVERT = "fall", "return", "break", "continue", "raise", "convert"
 
 # Decides whether a call ends the process (sys.exit, os._exit): given by the
 # caller, who can resolve names.
-IsExitCall = Callable[[cst.Call], bool]
+IsExitCall = Callable[["cst.Call"], bool]
 # Decides whether a ``raise`` re-raises what is in flight (RAISE) or replaces it (CONVERT),
 # given the except clauses between the analysed body and the raise (innermost last).
-ClassifyRaise = Callable[[cst.Raise, tuple], str]
+ClassifyRaise = Callable[["cst.Raise", tuple], str]
 
 
 class _Flow:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
@@ -18,7 +18,7 @@ from bgcheck.syntax.walk import find_all, walk
 from bgcheck.syntax.words import says_stop
 
 
-class _Words(cst.CSTVisitor):
+class _Words:  # (walked by syntax/walk.py)
     """Collects identifiers and called method names below a node (not into nested defs)."""
 
     def __init__(self) -> None:

@@ -4,7 +4,7 @@ from those rows is meant to leave inside the transaction (BG604)."""
 
 from __future__ import annotations
 
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
 from bgcheck.syntax.walk import walk

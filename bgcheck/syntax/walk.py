@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-import libcst as cst
+from bgcheck.syntax.lazy import cst
 
 # Fields that only ever hold white space, punctuation or plain values.
 _SKIPPED_FIELDS = frozenset(
@@ -52,15 +52,16 @@ _SKIPPED_FIELDS = frozenset(
         "end",
     }
 )
-# Node types whose fields are not declared in source order.
+# Node types (by name: this module imports without libcst, syntax/lazy.py) whose fields are not
+# declared in source order.
 _ORDER = {
-    cst.FunctionDef: ("decorators", "name", "type_parameters", "params", "returns", "body"),
-    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
-    cst.ExceptHandler: ("type", "name", "body"),
-    cst.ExceptStarHandler: ("type", "name", "body"),
-    cst.Parameters: ("posonly_params", "params", "star_arg", "kwonly_params", "star_kwarg"),
-    cst.MatchCase: ("pattern", "guard", "body"),
-    cst.IfExp: ("body", "test", "orelse"),
+    "FunctionDef": ("decorators", "name", "type_parameters", "params", "returns", "body"),
+    "ClassDef": ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    "ExceptHandler": ("type", "name", "body"),
+    "ExceptStarHandler": ("type", "name", "body"),
+    "Parameters": ("posonly_params", "params", "star_arg", "kwonly_params", "star_kwarg"),
+    "MatchCase": ("pattern", "guard", "body"),
+    "IfExp": ("body", "test", "orelse"),
 }
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -69,7 +70,7 @@ def _child_fields(node_type: type) -> tuple[str, ...]:
     fields = _FIELDS.get(node_type)
     if fields is None:
         declared = [f.name for f in dataclasses.fields(node_type)]
-        order = _ORDER.get(node_type)
+        order = _ORDER.get(node_type.__name__) if node_type.__module__.startswith("libcst") else None
         if order is not None:
             declared = [name for name in order if name in declared] + [name for name in declared if name not in order]
         fields = tuple(name for name in declared if name not in _SKIPPED_FIELDS and not name.startswith("whitespace"))
@@ -163,7 +164,9 @@ def walk(root: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     ``visit_<Type>``/``leave_<Type>`` methods) is dispatched directly, with no
     per-node lookups by name."""
     visitor_type = type(visitor)
-    if visitor_type.on_visit is cst.CSTVisitor.on_visit and visitor_type.on_leave is cst.CSTVisitor.on_leave:
+    # (a plain class with visit_/leave_ methods is such a visitor: a module that defines one needs no libcst to import)
+    own_visit, own_leave = getattr(visitor_type, "on_visit", None), getattr(visitor_type, "on_leave", None)
+    if own_visit in (None, cst.CSTVisitor.on_visit) and own_leave in (None, cst.CSTVisitor.on_leave):
         _walk_methods(root, visitor, visitor_type)
         return
     on_visit = visitor.on_visit
