@@ -132,6 +132,11 @@ class Verdict:
         return (self.project, self.path, self.line, self.code)
 
 
+# BG000 says a file was not analysed (a syntax error, syntax newer than the running Python): a
+# finding of no rule, so it is shown apart and counts in no precision.
+NOT_ANALYSED = "BG000"
+
+
 def project_name(pin: str) -> str:
     return pin.split("==")[0]
 
@@ -296,6 +301,8 @@ def build_report(
     by_project: dict[str, Counter] = defaultdict(Counter)
     for f in findings:
         v = judged.get(f.key)
+        if f.code == NOT_ANALYSED:
+            continue  # not a rule's finding: counted apart below
         if f.code in preview_codes:
             by_project[f.project]["preview"] += 1
         else:
@@ -320,13 +327,16 @@ def build_report(
     for code in sorted(by_rule):
         c = by_rule[code]
         n = sum(c.values())
+        if code == NOT_ANALYSED:
+            out(f"| {code} (files not analysed: no rule, no precision) | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | n/a |")
+            continue
         label = f"{code} (preview)" if code in preview_codes else code
         note = " (too few to measure)" if c["real"] + c["false"] < 5 else ""
         out(f"| {label} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | "
             f"{precision(c['real'], c['false'])}{note} |")
     default = Counter()
     for code, c in by_rule.items():
-        if code not in preview_codes:
+        if code not in preview_codes and code != NOT_ANALYSED:
             default.update(c)
     out(f"| **default rules** | {sum(default.values())} | {default['real']} | {default['false']} | "
         f"{default['debatable']} | {default['unjudged']} | {precision(default['real'], default['false'])} |")

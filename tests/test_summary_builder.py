@@ -110,3 +110,29 @@ def test_a_plain_syntax_error_says_what_cpython_says_where_it_says_it():
         1,
         7,
     )
+
+
+# Phase 1 folds what summaries hold with syntax/ast_ir.py, phase 2's rules what they read with
+# syntax/cst_ir.py: the same expression must give the same IR on both sides.
+EXPRESSIONS = [
+    "42", "-3", "+3", "0x1F", "1_000", "2.5", "'text'", "b'raw'", "'a' 'b'", "True", "False", "None", "...", "3j",
+    "TTL", "settings.LOCK_TTL", "x.y.z", "f().attr", "f()[0].attr", "~5", "not x", "a + b", "a * 60", "2 ** 10",
+    "a // b", "a % b", "a @ b", "a | b", "(1, 2)", "[1, *rest]", "{1, 2}", "{'k': 1, **extra}", "{}",
+    "f'lock:{user_id}'", "f'{a}-{b!r}-{c:>10}'", "timedelta(minutes=5)", "redis.Redis(host='h', port=6379)",
+    "f(1, *args, key=2, **kwargs)", "f(a=1, *rest)", "make().lock('k', timeout=10)", "every(10).minutes.do(job)",
+    "td.total_seconds()", "x.total_seconds(1)", "lambda: 1", "[i for i in x]", "a if b else c", "x[0]", "a < b",
+    "(y := 3)", "None.__class__", "'%s' % name", "'a' + 'b'",
+]
+
+
+def _resolve(name: str):
+    return ("ref", f"m.{name}") if not name.startswith("_") else None
+
+
+@pytest.mark.parametrize("source", EXPRESSIONS)
+def test_ast_and_libcst_expressions_give_the_same_ir(source):
+    import libcst as cst
+
+    from bgcheck.syntax import ast_ir, cst_ir
+
+    assert ast_ir.to_ir(ast.parse(source, mode="eval").body, _resolve) == cst_ir.to_ir(cst.parse_expression(source), _resolve)

@@ -6,6 +6,10 @@ IR for the same code, so the differences between the two trees are bridged here:
 ``True``/``False``/``None`` are names in libcst and constants in ast (they count as names here);
 a call's positional and keyword arguments are one list in libcst, in source order (put back in
 that order here); ast column offsets count UTF-8 bytes, libcst's count characters.
+tests/test_summary_builder.py holds the two converters to the same IR. Two differences remain,
+both where ast keeps only the value: an f-string's text is evaluated here (libcst keeps ``{{`` and
+escapes as written), and an f-string implicitly concatenated with a plain string folds here
+(unknown in libcst).
 """
 
 from __future__ import annotations
