@@ -408,3 +408,40 @@ def test_cached_runs_keep_the_call_positions(project):
     second = check()  # from the cache
     assert first == second
     assert f"note: {AT_SAVE[0]}:{AT_SAVE[1]}:{AT_SAVE[2]}: {AT_SAVE[3]}" in second
+
+
+# ---------------------------------------------------------------------------
+# positions computed over a method alone equal the whole module's
+
+
+def test_positions_over_a_method_alone_equal_the_whole_modules(tmp_path, monkeypatch):
+    """A finding in a method is located over the method alone (rules/checker.py), checked against
+    the text; every finding, note and fix of every rule fixture and demo project is where the
+    whole module's positions put it."""
+    import dataclasses
+    from pathlib import Path
+
+    from bgcheck.load.config import load_config
+    from bgcheck.rules.checker import FileContext
+    from bgcheck.run.engine import RunRequest, run
+    from test_rule_fixtures import FOLDERS, copy_project, projects_of
+
+    root = Path(__file__).resolve().parent.parent
+    projects = [(folder, project) for folder in FOLDERS for project in projects_of(folder)]
+    copies = [copy_project(folder, project, tmp_path / "rules") for folder, project in projects]
+    copies += [root / "fixtures" / name for name in ("demo_service", "jobs_inventory")]
+
+    def findings(copy: Path) -> list:
+        monkeypatch.chdir(copy)
+        result = run(RunRequest([Path(".")], dataclasses.replace(load_config(start=copy), preview=True)))
+        return [(d.path, d.location, d.related, d.fix) for d in result.diagnostics]
+
+    located = []
+    method_position = FileContext._method_position
+    monkeypatch.setattr(FileContext, "_method_position", lambda self, *a: located.append(method_position(self, *a)) or located[-1])
+    fast = [findings(copy) for copy in copies]
+    assert sum(found is not None for found in located) > 20  # the method's own positions were used
+    monkeypatch.setattr(FileContext, "_MAX_STATEMENT_POSITIONS", 0)  # the whole module's positions, always
+    whole = [findings(copy) for copy in copies]
+    assert sum(map(len, fast)) > 100
+    assert fast == whole

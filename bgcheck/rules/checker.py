@@ -25,7 +25,7 @@ from bgcheck.syntax.walk import children
 class FileContext:
     """What a rule may ask while looking at one node."""
 
-    def __init__(self, path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config) -> None:
+    def __init__(self, path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, text: Optional[str] = None) -> None:
         self.path = path
         self.module = module
         self.summary = summary
@@ -39,7 +39,8 @@ class FileContext:
         self._statement_positions: dict[int, tuple] = {}  # id(top-level statement) -> (positions, line offset)
         self._line_offsets: Optional[dict[int, int]] = None
         self._resolvers: dict[Optional[str], object] = {}
-        self._lines: Optional[list[str]] = None  # the module's lines, once a fix needs one
+        # the module's lines (its text, which is the module's code), split when first needed
+        self._lines: Optional[list[str]] = text.split("\n") if text is not None else None
         self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
 
     # --- where are we -------------------------------------------------------
@@ -131,6 +132,12 @@ class FileContext:
         if self._positions is not None:
             return self._positions[node]
         top = self.ancestors[1] if len(self.ancestors) > 1 else None
+        if isinstance(top, cst.ClassDef) and self.functions and self.functions[0][2] is not None and len(self.ancestors) > 3 and self.functions[0][0] is self.ancestors[3]:
+            # in a method: over the method alone (a class can be most of its module), when that
+            # gives the places the text has (see _method_position); else as below
+            found = self._method_position(self.functions[0], node)
+            if found is not None:
+                return found
         if top is None or (id(top) not in self._statement_positions and len(self._statement_positions) >= self._MAX_STATEMENT_POSITIONS):
             self._positions = cst.metadata.MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
             return self._positions[node]
@@ -146,6 +153,48 @@ class FileContext:
         return cst.metadata.CodeRange(
             cst.metadata.CodePosition(found.start.line + offset, found.start.column), cst.metadata.CodePosition(found.end.line + offset, found.end.column)
         )
+
+    def _method_position(self, method: tuple, node: cst.CSTNode):
+        """The node's position computed over its method alone, wrapped as a module: lines shift by
+        where the ``def`` is (the summary's line), columns by the class body's indentation, except
+        on lines libcst writes as they are in the text (continuation lines written further left,
+        the lines of a string). Each end is checked against the text: its line must be the wrapped
+        line, indented or as it is, else None (and the caller computes it over the class)."""
+        function, _qualname, summary = method
+        entry = self._statement_positions.get(id(function))
+        if entry is None:
+            single = self.module.with_changes(body=[function])
+            positions = cst.metadata.MetadataWrapper(single, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
+            def_line = self._text_line(summary.line)
+            indent = len(def_line) - len(def_line.lstrip(" \t"))
+            entry = (positions, summary.line - positions[function.name].start.line, indent, single.code.split("\n"))
+            self._statement_positions[id(function)] = entry
+        positions, offset, indent, wrapped = entry
+        found = positions[node]
+        start = self._in_text(found.start, offset, indent, wrapped)
+        end = self._in_text(found.end, offset, indent, wrapped)
+        if start is None or end is None:
+            return None
+        return cst.metadata.CodeRange(start, end)
+
+    def _in_text(self, where, offset: int, indent: int, wrapped: list[str]):
+        """``where`` (in the wrapped method) moved to the file, if the file's line is the wrapped
+        line indented by the class body, or the same line (written as it is), else None."""
+        if not 0 < where.line <= len(wrapped):
+            return None
+        line = where.line + offset
+        here = wrapped[where.line - 1]
+        text = self._text_line(line)
+        if text[indent:] == here and not text[:indent].strip():
+            return cst.metadata.CodePosition(line, where.column + indent)
+        if text == here:
+            return cst.metadata.CodePosition(line, where.column)
+        return None
+
+    def _text_line(self, line: int) -> str:
+        if self._lines is None:
+            self._lines = self.module.code.split("\n")
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
     def _line_offset(self, top: cst.CSTNode) -> int:
         """Lines of the module's code before this top-level statement (after the header)."""
@@ -297,7 +346,8 @@ class Checker:
             stack.extend(kids)
 
 
-def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, rules) -> list:
-    ctx = FileContext(path, module, summary, index, config)
+def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: ProjectIndex, config, rules, text: Optional[str] = None) -> list:
+    """The rules' findings in one module; ``text``: its source (the module's code), when at hand."""
+    ctx = FileContext(path, module, summary, index, config, text)
     Checker(ctx, rules).run(module)
     return ctx.diagnostics

@@ -52,7 +52,7 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
             except cst.ParserSyntaxError as exc:  # CPython parsed it (phase 1): a limit of libcst
                 return [syntax_error(unit.display, unit.text, exc)]
         try:
-            found = check_module(unit.display, module, unit.summary, index, config, relevant)
+            found = check_module(unit.display, module, unit.summary, index, config, relevant, unit.text)
         except RecursionError:
             return [too_deep(unit.display, unit.text, "analyse")]
     noqa = parse_noqa(unit.text)
