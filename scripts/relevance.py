@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How much of a corpus phase 2 walks: per rule, the share of the source (in characters) in files
-its relevance test (``Rule.is_relevant``) accepts, and the share relevant to any rule. Past the
-CST budget (bgcheck/run/check.py) each relevant file is parsed a second time, so the share
-relevant to any rule is about the share of a cold run's parsing done twice.
+its relevance test (``Rule.is_relevant``) accepts, and the share relevant to any rule: the share
+of the source that phase 2 parses with libcst (bgcheck/run/check.py; phase 1 reads every file
+with CPython's ast).
 
     PYTHONPATH=$PWD python scripts/relevance.py /work/bench_corpus/*          # one project per path
     PYTHONPATH=$PWD python scripts/relevance.py --preview scripts/.ecosystem/src/*

@@ -226,7 +226,6 @@ class _Scope:
         self.calls: list[ast.Call] = []
         self.calls_after_yield: list[ast.Call] = []  # in source order, after the first ``yield``
         self.globals: set[str] = set()
-        self.located: set[str] = set()  # callees as written whose first call here is located
         self.params: set[str] = set()  # a function's parameters
         self.handoffs: list[tuple] = []  # (call, argument key, the argument: a Name or a Call)
         self.endless_loop = False
@@ -873,23 +872,15 @@ def _children(node: ast.AST) -> list:
 
 def _parameter_parts(params: ast.arguments) -> list:
     """Each parameter's annotation then default, in the order they are written."""
-    parts: list = []
     positional = [*params.posonlyargs, *params.args]
     defaults = [None] * (len(positional) - len(params.defaults)) + list(params.defaults)
-    for param, default in zip(positional, defaults):
-        if param.annotation is not None:
+    written = [*zip(positional, defaults), (params.vararg, None), *zip(params.kwonlyargs, params.kw_defaults), (params.kwarg, None)]
+    parts: list = []
+    for param, default in written:
+        if param is not None and param.annotation is not None:
             parts.append(param.annotation)
         if default is not None:
             parts.append(default)
-    if params.vararg is not None and params.vararg.annotation is not None:
-        parts.append(params.vararg.annotation)
-    for param, default in zip(params.kwonlyargs, params.kw_defaults):
-        if param.annotation is not None:
-            parts.append(param.annotation)
-        if default is not None:
-            parts.append(default)
-    if params.kwarg is not None and params.kwarg.annotation is not None:
-        parts.append(params.kwarg.annotation)
     return parts
 
 

@@ -210,7 +210,7 @@ def shape_digest(summary: ModuleSummary) -> str:
     the same for a file whose lines only moved (lines added or removed, nothing else changed), and
     different when anything else changed, the order of its positions included. Two summaries of one
     shape pair their positions one to one (model/persist.py relocates stored models so)."""
-    from bgcheck.load.summary import summary_positions, with_positions  # (imports libcst: not on the warm path)
+    from bgcheck.load.summary import summary_positions, with_positions  # (the summary builder: not on the warm path)
 
     ranks = {spot: rank for rank, spot in enumerate(sorted({spot for spot in summary_positions(summary) if spot[0]}), 1)}
     return summary_digest(with_positions(summary, lambda spot: (ranks.get(spot, 0), 0)))

@@ -39,8 +39,8 @@ class FileContext:
         self._statement_positions: dict[int, tuple] = {}  # id(top-level statement) -> (positions, line offset)
         self._line_offsets: Optional[dict[int, int]] = None
         self._resolvers: dict[Optional[str], object] = {}
-        # the module's lines (its text, which is the module's code), split when first needed
-        self._lines: Optional[list[str]] = text.split("\n") if text is not None else None
+        self._text = text  # the module's source, which is its code (else generated when a line is needed)
+        self._lines: Optional[list[str]] = None  # its lines, split when first needed
         self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
 
     # --- where are we -------------------------------------------------------
@@ -165,9 +165,10 @@ class FileContext:
         if entry is None:
             single = self.module.with_changes(body=[function])
             positions = cst.metadata.MetadataWrapper(single, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
-            def_line = self._text_line(summary.line)
+            def_line = self.line_text(summary.line)
             indent = len(def_line) - len(def_line.lstrip(" \t"))
-            entry = (positions, summary.line - positions[function.name].start.line, indent, single.code.split("\n"))
+            wrapped = [line.removesuffix("\r") for line in single.code.split("\n")]  # as line_text gives the file's
+            entry = (positions, summary.line - positions[function.name].start.line, indent, wrapped)
             self._statement_positions[id(function)] = entry
         positions, offset, indent, wrapped = entry
         found = positions[node]
@@ -184,17 +185,12 @@ class FileContext:
             return None
         line = where.line + offset
         here = wrapped[where.line - 1]
-        text = self._text_line(line)
+        text = self.line_text(line)
         if text[indent:] == here and not text[:indent].strip():
             return cst.metadata.CodePosition(line, where.column + indent)
         if text == here:
             return cst.metadata.CodePosition(line, where.column)
         return None
-
-    def _text_line(self, line: int) -> str:
-        if self._lines is None:
-            self._lines = self.module.code.split("\n")
-        return self._lines[line - 1] if 0 < line <= len(self._lines) else ""
 
     def _line_offset(self, top: cst.CSTNode) -> int:
         """Lines of the module's code before this top-level statement (after the header)."""
@@ -265,8 +261,8 @@ class FileContext:
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (without its line break): for indentation a fix must copy."""
-        if self._lines is None:
-            self._lines = self.module.code.split("\n")  # not splitlines(): a form feed does not end a line
+        if self._lines is None:  # not splitlines(): a form feed does not end a line
+            self._lines = (self._text if self._text is not None else self.module.code).split("\n")
         return self._lines[line - 1].removesuffix("\r") if 0 < line <= len(self._lines) else ""
 
     def indentation(self, node: cst.CSTNode) -> str:

@@ -46,9 +46,7 @@ def _init_worker(state: dict) -> None:
 
 def _phase1_task(item):
     path, display = item
-    unit = in_big_stack(load_unit, path, display, _state.get("cache"))
-    unit.module = None  # CSTs never cross processes
-    return unit
+    return in_big_stack(load_unit, path, display, _state.get("cache"))  # (phase 1 keeps no CST)
 
 
 def __getattr__(name: str):
@@ -105,7 +103,6 @@ def _worker_loop(connection) -> None:
                     unit = ensure_summary(units[display], cache)
                     unit.index = index
                     results.append((display, check.check_unit(unit, index, config, rules)))
-                    unit.module = None
                 connection.send(("ok", results))
             else:
                 connection.send(("ok", None))

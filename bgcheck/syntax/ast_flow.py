@@ -16,7 +16,7 @@ from bgcheck import knowledge
 from bgcheck.syntax.ast_ir import dotted_name
 from bgcheck.syntax.words import says_stop
 
-FALL, RETURN, BREAK, CONTINUE, RAISE = "fall", "return", "break", "continue", "raise"
+from bgcheck.syntax.exits import BREAK, CONTINUE, FALL, RAISE, RETURN, loops_for_ever
 
 IsExitCall = Callable[[ast.Call], bool]
 
@@ -110,8 +110,20 @@ for _type_param in ("TypeVar", "ParamSpec", "TypeVarTuple"):  # Python 3.12+
         _OWN_NAMES[getattr(ast, _type_param)] = lambda n: (n.name,)
 
 
-def _roots(node) -> list:
-    return list(node) if isinstance(node, (list, tuple)) else [node]
+def _nodes(roots, skip: frozenset):
+    """Every node below ``roots`` (a node or a list of them), themselves included, not entering a
+    node whose type is in ``skip`` (nor yielding it). Order is of no concern to the callers."""
+    stack = list(roots) if isinstance(roots, (list, tuple)) else [roots]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        node = pop()
+        if node is None:  # a list field's placeholder (Dict.keys, kw_defaults)
+            continue
+        node_type = type(node)
+        if node_type in skip:
+            continue
+        yield node
+        _push_children(node, node_type, push, extend)
 
 
 # --- flow.py ----------------------------------------------------------------------------------
@@ -282,21 +294,7 @@ def _blocks(statement) -> list:
 
 def _calls_run_here(statement: ast.AST, found: set) -> None:
     """Adds the ids of the calls below ``statement``, not in a nested def, class or lambda."""
-    stack = [statement]
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    skip = _DEFS_AND_LAMBDA
-    while stack:
-        node = pop()
-        if node is None:
-            continue
-        node_type = type(node)
-        if node_type in skip:
-            continue
-        if node_type is _Call:
-            found.add(id(node))
-        elif node_type is _Name or node_type is _Constant:
-            continue  # leaves
-        _push_children(node, node_type, push, extend)
+    found.update(id(node) for node in _nodes(statement, _DEFS_AND_LAMBDA) if type(node) is _Call)
 
 
 def escaping_jumps(finalbody: list) -> list[ast.stmt]:
@@ -347,31 +345,21 @@ def _words(node) -> tuple[list[str], list[str]]:
     names, and so are attribute, keyword, parameter and import names."""
     names: list[str] = []
     methods: list[str] = []
-    stack = _roots(node)
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    skip = _DEFS
     own_names = _OWN_NAMES
-    while stack:
-        current = pop()
-        if current is None:
-            continue
+    for current in _nodes(node, _DEFS):
         node_type = type(current)
         if node_type is _Name:
             names.append(current.id)
-            continue
-        if node_type is _Constant:
+        elif node_type is _Constant:
             value = current.value
             if value is None or value is True or value is False:
                 names.append(_SINGLETONS[value])
-            continue
-        if node_type in skip:
-            continue
-        if node_type is _Call and type(current.func) is _Attribute:
-            methods.append(current.func.attr)
-        own = own_names.get(node_type)
-        if own is not None:
-            names.extend(own(current))
-        _push_children(current, node_type, push, extend)
+        else:
+            if node_type is _Call and type(current.func) is _Attribute:
+                methods.append(current.func.attr)
+            own = own_names.get(node_type)
+            if own is not None:
+                names.extend(own(current))
     return names, methods
 
 
@@ -419,12 +407,7 @@ def is_endless(loop: ast.While) -> bool:
     tests no stop signal. (Not cached as loops.py is: ast nodes are mutable, and phase 1 asks once.)"""
     if type(loop) is not _While or not is_constant_true(loop.test):
         return False
-    ways_out = exits(loop.body)
-    if ways_out & {BREAK, RETURN}:
-        return False
-    if not ways_out & {FALL, CONTINUE}:
-        return False  # every pass raises: it ends on the first one
-    return not exits_on_stop_signal(loop.body)
+    return loops_for_ever(exits(loop.body)) and not exits_on_stop_signal(loop.body)
 
 
 # --- rows.py ----------------------------------------------------------------------------------
@@ -436,25 +419,18 @@ def locks_rows(body) -> bool:
     lock_methods = knowledge.ROW_LOCK_METHODS
     search = knowledge.SQL_FOR_UPDATE.search
     own_names = _OWN_NAMES
-    stack = _roots(body)
-    pop, push, extend = stack.pop, stack.append, stack.extend
-    while stack:
-        node = pop()
-        if node is None:
-            continue
+    for node in _nodes(body, frozenset()):
         node_type = type(node)
         if node_type is _Name:
             if node.id in lock_methods:
                 return True
-            continue
-        if node_type is _Constant:
+        elif node_type is _Constant:
             # bytes are skipped, as libcst's evaluated bytes are; an f-string's text parts are
             # Constants here (evaluated, where libcst reads their source text)
             if type(node.value) is str and search(node.value) is not None:
                 return True
-            continue
-        own = own_names.get(node_type)
-        if own is not None and any(name in lock_methods for name in own(node)):
-            return True
-        _push_children(node, node_type, push, extend)
+        else:
+            own = own_names.get(node_type)
+            if own is not None and any(name in lock_methods for name in own(node)):
+                return True
     return False

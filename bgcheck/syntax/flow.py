@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Sequence
 
+from bgcheck.syntax.exits import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN  # noqa: F401 - the rules read them here
 from bgcheck.syntax.lazy import cst
 from bgcheck.syntax.walk import walk
-
-FALL, RETURN, BREAK, CONTINUE, RAISE, CONVERT = "fall", "return", "break", "continue", "raise", "convert"
 
 # Decides whether a call ends the process (sys.exit, os._exit): given by the
 # caller, who can resolve names.

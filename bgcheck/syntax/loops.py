@@ -12,7 +12,8 @@ from functools import lru_cache
 from bgcheck.syntax.lazy import cst
 
 from bgcheck import knowledge
-from bgcheck.syntax.flow import BREAK, CONTINUE, FALL, RETURN, exits, is_constant_true
+from bgcheck.syntax.exits import FALL, loops_for_ever
+from bgcheck.syntax.flow import exits, is_constant_true
 from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.syntax.words import says_stop
@@ -82,12 +83,7 @@ def is_endless(loop: cst.While) -> bool:
     """
     if not is_constant_true(loop.test):
         return False
-    ways_out = exits(loop.body)
-    if ways_out & {BREAK, RETURN}:
-        return False
-    if not ways_out & {FALL, CONTINUE}:
-        return False  # every pass raises: it ends on the first one
-    return not exits_on_stop_signal(loop.body)
+    return loops_for_ever(exits(loop.body)) and not exits_on_stop_signal(loop.body)
 
 
 def polls_without_deadline(loop: cst.While, sleeps: bool) -> bool:
