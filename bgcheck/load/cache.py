@@ -1,6 +1,6 @@
 """The result cache: re-runs are near instant when little has changed.
 
-Nine kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
+Ten kinds of entry under ``<root>/.bgcheck_cache/v<bgcheck version>-py<X.Y>/<kind>/``,
 each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
 
 * ``summaries``: a file's phase-1 result (its summary, or its BG000, and the summary's
@@ -16,6 +16,9 @@ each plain data (JSON, see serial.py); their keys are made in cache_keys.py:
   files take their results from it too);
 * ``states``: per working directory, each file's size, times and inode with its content key,
   summary digest and BG000 (load/file_states.py): a warm run does not read unchanged files.
+* ``folders``: per walk (its start folder, the root, the exclude patterns), what the walk kept of
+  each folder under the folder's stat (load/file_states.py FolderStates): an unchanged folder is
+  not listed again.
 * ``interfaces``: one entry, each summary's digest -> the hash of its interface (what other
   modules see of it; cache_keys.py): the result keys of a run that builds the index do not
   encode every unchanged summary again.

@@ -16,6 +16,13 @@ be set back by a program (``touch -d`` or ``os.utime`` update it), so restoring 
 after an edit does not hide the edit either.
 
 States live in the cache as one entry (kind "states") per working directory: one read per run.
+
+Folder states do the same for the walk that finds the files (load/files.py): a folder's size,
+times and inode change when an entry is added to it, removed or renamed, so a folder whose stat
+is the recorded one, under .gitignore files whose stats are the recorded ones, holds the same
+files and folders for the walk as it did: they are taken from the record instead of listing the
+folder again. The same racy rule applies to folders and .gitignore files. Records live in one
+entry (kind "folders") per walk: its start, the project root and the exclude patterns.
 """
 
 from __future__ import annotations
@@ -109,3 +116,57 @@ class FileStates:
 
 def _row(state: FileState) -> tuple:
     return tuple(getattr(state, f.name) for f in fields(FileState))
+
+
+class FolderStates:
+    """The folder records of one run's walks (load/files.py FolderMemory): read from the cache
+    per start folder, written back by ``save`` when the walk changed them."""
+
+    def __init__(self, cache, root: Path, excludes) -> None:
+        self.cache = cache
+        self.root = os.path.realpath(root)
+        self.excludes = tuple(excludes)
+        self.started_ns = time.time_ns()
+        self.walks: dict[str, _FolderRecords] = {}
+
+    def settled(self, info: os.stat_result) -> bool:
+        return max(info.st_mtime_ns, info.st_ctime_ns) <= self.started_ns - RACY_NS
+
+    def records(self, start: str) -> "_FolderRecords":
+        if start not in self.walks:
+            key = digest("folder-states", start, self.root, self.excludes)
+            self.walks[start] = _FolderRecords(self, key, self.cache.get("folders", key, counted=False) or {})
+        return self.walks[start]
+
+    def save(self) -> None:
+        for walk in self.walks.values():
+            if walk.current != walk.known:
+                self.cache.put("folders", walk.key, walk.current)
+
+
+class _FolderRecords:
+    """One walk's records: folder (relative to the start, as the walk spells it) -> (size,
+    mtime_ns, ctime_ns, inode, ignores key, has a .gitignore, kept folder names, kept file names)."""
+
+    def __init__(self, states: FolderStates, key: str, known: dict) -> None:
+        self.states, self.key, self.known = states, key, known
+        self.current: dict[str, tuple] = {}
+        self.stats: dict[str, os.stat_result] = {}
+
+    def recall(self, rel: str, folder: str):
+        try:
+            info = os.stat(folder)
+        except OSError:
+            return None  # listing it says why
+        self.stats[rel] = info
+        row = self.known.get(rel)
+        if row is None or row[:4] != (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino):
+            return None
+        self.current[rel] = row
+        return row[4:]
+
+    def record(self, rel: str, folder: str, key: str, has_gitignore: bool, dirs: list, files: list) -> None:
+        info = self.stats.get(rel)
+        if info is None or not self.states.settled(info):
+            return
+        self.current[rel] = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, key, has_gitignore, tuple(dirs), tuple(files))

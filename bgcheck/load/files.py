@@ -14,6 +14,7 @@ import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Optional, Protocol
 
 from bgcheck.load.errors import ConfigError
 
@@ -33,17 +34,28 @@ class UnreadableFolder(ConfigError, OSError):
     ConfigError), an OSError for callers that walk a workspace and carry on (the language server)."""
 
 
-def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report) -> list[Path]:
+def discover(
+    paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report, remembered: Optional[FolderMemory] = None
+) -> list[Path]:
     """Return the files to check, deduplicated and sorted by their posix form.
 
     Each result is ``given_path / relative`` (not made absolute), so the output
     is stable and mirrors what the user typed. What the walk cannot enter or
     read is skipped (and reported to ``on_skip``), never an abort; a file named
     explicitly is always returned if anything is there (a FIFO, a link loop:
-    reading it then says why it is not analysed).
+    reading it then says why it is not analysed). ``remembered``: what the last
+    run's walk kept of each folder (load/file_states.py FolderStates): a folder
+    whose stat and .gitignore files are as they were is not listed again.
     """
+    return [path for path, _real in discover_real(paths, root, exclude, on_skip, remembered)]
+
+
+def discover_real(
+    paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report, remembered: Optional[FolderMemory] = None
+) -> list[tuple[Path, str]]:
+    """``discover``, each file with its real path (the walk knows it: it enters no link)."""
     excluder = _Exclude(exclude)
-    cache: dict[str, GitIgnore | None] = {}
+    cache: dict[str, Optional[_IgnoreFile]] = {}
     root_real = os.path.realpath(root)
     found: dict[str, Path] = {}  # real path -> path to report
 
@@ -57,13 +69,32 @@ def discover(paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip:
     for given in paths:
         given = Path(given)
         if given.is_dir():
-            for rel, real in _walk(os.path.realpath(given), root_real, excluder, cache, given, on_skip):
+            for rel, real in _walk(os.path.realpath(given), root_real, excluder, cache, given, on_skip, remembered):
                 add(real, given / rel)
         elif given.exists() or _is_link_loop(str(given)):
             add(os.path.realpath(given), given)
         else:
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(given))
-    return sorted(found.values(), key=lambda p: p.as_posix())
+    return sorted(((path, real) for real, path in found.items()), key=lambda item: item[0].as_posix())
+
+
+class FolderMemory(Protocol):
+    """What the walk asks of the last run's folder records (load/file_states.py FolderStates)."""
+
+    def settled(self, info: os.stat_result) -> bool:
+        """Whether a stat is old enough to stand for its file's state (see file_states.RACY_NS)."""
+
+    def records(self, start: str) -> "FolderRecords":
+        """The records of the walk that starts at ``start`` (a real path)."""
+
+
+class FolderRecords(Protocol):
+    def recall(self, rel: str, folder: str) -> Optional[tuple[str, bool, tuple[str, ...], tuple[str, ...]]]:
+        """(ignores key, has a .gitignore, kept folder names, kept file names) of a folder whose
+        stat, taken now, is the one recorded; else None (the stat is kept for ``record``)."""
+
+    def record(self, rel: str, folder: str, key: str, has_gitignore: bool, dirs: list[str], files: list[str]) -> None:
+        """Keep what the walk made of a folder it listed (under the stat ``recall`` took)."""
 
 
 def _is_link_loop(path: str) -> bool:
@@ -77,68 +108,114 @@ def _is_link_loop(path: str) -> bool:
 # --------------------------------------------------------------------------
 # Walking
 
-# (compiled .gitignore, path of the current folder relative to its folder,
-# ending in "/" or empty); ordered shallow to deep.
-_Ignores = tuple[tuple["GitIgnore", str], ...]
+# (a .gitignore, path of the current folder relative to its folder, ending in "/" or empty);
+# ordered shallow to deep.
+_Ignores = tuple[tuple["_IgnoreFile", str], ...]
 
 
 def _walk(
     start: str,
     root_real: str,
     excluder: _Exclude,
-    cache: dict[str, GitIgnore | None],
+    cache: dict[str, Optional[_IgnoreFile]],
     given: Path | None = None,
     on_skip: OnSkip = _no_report,
+    remembered: Optional[FolderMemory] = None,
 ) -> Iterator[tuple[str, str]]:
     """Yield ``(relative posix path, real path)`` of the ``*.py`` files under `start`.
 
     `start` is a real path, and symlinked folders are never entered, so
     ``start + rel`` is already the real path of every non-symlink file.
+
+    With ``remembered``, a folder whose stat is the one the last run recorded, under the same
+    .gitignore files (by their stats), is not listed: the names the walk kept of it then are
+    taken again. A folder changes its stat when an entry is added, removed or renamed in it; a
+    folder with links in it (a link's target changes without its folder) or with what the walk
+    reports is listed every time.
     """
+    records = remembered.records(start) if remembered is not None else None
     # The start folder itself is walked even if hidden, excluded or ignored:
     # the user named it.
-    stack: list[tuple[str, str, str | None, _Ignores]] = [
-        (start, "", _relative_to(start, root_real), _parent_ignores(start, root_real, cache))
-    ]
+    stack: list[_Folder] = [(start, "", _relative_to(start, root_real), _parent_ignores(start, root_real, cache, remembered))]
     while stack:
         folder, rel, root_rel, ignores = stack.pop()
-        entries = _scan(folder, rel, given, on_skip)
-        if entries is None:
-            continue  # skip rather than abort the run
-        names = {e.name for e in entries}
-        if rel and "pyvenv.cfg" in names:
-            continue  # a virtualenv, whatever its name
-        if ".gitignore" in names:
-            gitignore = _load_gitignore(folder, cache)
-            if gitignore is not None:
-                ignores = (*ignores, (gitignore, ""))
+        kept = records.recall(rel, folder) if records is not None else None
+        if kept is not None:
+            key, has_gitignore, dirs, files = kept
+            own = _ignores_with(ignores, folder, cache, remembered) if has_gitignore else ignores
+            if key == (_ignores_key(own) if own else ""):
+                inside = folder if folder.endswith(os.sep) else folder + os.sep  # os.path.join, for thousands of names
+                for name in dirs:
+                    stack.append((
+                        inside + name,
+                        rel + name + "/",
+                        None if root_rel is None else root_rel + name + "/",
+                        tuple((gi, prefix + name + "/") for gi, prefix in own) if own else (),
+                    ))
+                for name in files:
+                    yield rel + name, inside + name
+                continue
+        yield from _list_folder((folder, rel, root_rel, ignores), stack, excluder, cache, given, on_skip, remembered, records)
 
-        for entry in entries:
-            name = entry.name
-            try:
-                is_dir = _entry_kind(entry)
-            except OSError as exc:  # a link loop (``loop.py -> loop.py``): skipped, the walk goes on
-                shown = (given / rel / name).as_posix() if given is not None else os.path.join(folder, name)
-                on_skip(shown, f"not checked: {exc.strerror or exc}", False)
-                continue
-            if is_dir is None:
-                continue
-            child_root_rel = None if root_rel is None else root_rel + name
-            if excluder.matches(name, child_root_rel):
-                continue
-            if _ignored(ignores, name, is_dir):
-                continue
-            child_rel = rel + name
-            if is_dir:
-                stack.append((
-                    entry.path,
-                    child_rel + "/",
-                    None if child_root_rel is None else child_root_rel + "/",
-                    tuple((gi, prefix + name + "/") for gi, prefix in ignores),
-                ))
-            else:
-                real = os.path.realpath(entry.path) if entry.is_symlink() else entry.path
-                yield child_rel, real
+
+# A folder to walk: (its real path, its path relative to the start, relative to the root or None, the ignores for it)
+_Folder = tuple[str, str, "str | None", _Ignores]
+
+
+def _list_folder(
+    walked: _Folder, stack: list[_Folder], excluder: _Exclude, cache: dict, given: Path | None, on_skip: OnSkip,
+    remembered: Optional[FolderMemory], records: Optional[FolderRecords],
+) -> Iterator[tuple[str, str]]:
+    """One folder of the walk, listed: its ``*.py`` files are yielded, its folders to walk pushed
+    on ``stack``; what it holds for the walk is recorded (``records``) unless it holds a link or
+    something the walk reports."""
+    folder, rel, root_rel, ignores = walked
+    entries = _scan(folder, rel, given, on_skip)
+    if entries is None:
+        return  # skip rather than abort the run
+    names = {e.name for e in entries}
+    if rel and "pyvenv.cfg" in names:
+        return  # a virtualenv, whatever its name
+    has_gitignore = ".gitignore" in names
+    if has_gitignore:
+        ignores = _ignores_with(ignores, folder, cache, remembered)
+    recordable = records is not None and "pyvenv.cfg" not in names
+    kept_dirs: list[str] = []
+    kept_files: list[str] = []
+
+    for entry in entries:
+        name = entry.name
+        try:
+            is_dir = _entry_kind(entry)
+        except OSError as exc:  # a link loop (``loop.py -> loop.py``): skipped, the walk goes on
+            shown = (given / rel / name).as_posix() if given is not None else os.path.join(folder, name)
+            on_skip(shown, f"not checked: {exc.strerror or exc}", False)
+            recordable = False
+            continue
+        if is_dir is None:
+            recordable = recordable and not entry.is_symlink()
+            continue
+        child_root_rel = None if root_rel is None else root_rel + name
+        if excluder.matches(name, child_root_rel) or _ignored(ignores, name, is_dir):
+            continue
+        child_rel = rel + name
+        if is_dir:
+            kept_dirs.append(name)
+            stack.append((
+                entry.path,
+                child_rel + "/",
+                None if child_root_rel is None else child_root_rel + "/",
+                tuple((gi, prefix + name + "/") for gi, prefix in ignores),
+            ))
+        elif entry.is_symlink():
+            recordable = False
+            yield child_rel, os.path.realpath(entry.path)
+        else:
+            kept_files.append(name)
+            yield child_rel, entry.path
+    key = _ignores_key(ignores) if recordable else None
+    if key is not None:
+        records.record(rel, folder, key, has_gitignore, kept_dirs, kept_files)
 
 
 def _scan(folder: str, rel: str, given: Path | None, on_skip: OnSkip) -> list[os.DirEntry] | None:
@@ -172,7 +249,7 @@ def _entry_kind(entry: os.DirEntry) -> bool | None:
 def _ignored(ignores: _Ignores, name: str, is_dir: bool) -> bool:
     # Deeper .gitignore files override shallower ones: ask the deepest first.
     for gitignore, prefix in reversed(ignores):
-        verdict = gitignore.match(prefix + name, is_dir)
+        verdict = gitignore.rules.match(prefix + name, is_dir)
         if verdict is not None:
             return verdict
     return False
@@ -189,7 +266,7 @@ def _relative_to(path: str, base: str) -> str | None:
     return "" if rel == "." else rel.replace(os.sep, "/") + "/"
 
 
-def _parent_ignores(start: str, root_real: str, cache: dict[str, GitIgnore | None]) -> _Ignores:
+def _parent_ignores(start: str, root_real: str, cache: dict[str, Optional[_IgnoreFile]], remembered: Optional[FolderMemory]) -> _Ignores:
     """The .gitignore files above `start` that apply to it, shallow to deep.
 
     They go up to the repository top (the nearest folder holding ``.git``),
@@ -208,23 +285,69 @@ def _parent_ignores(start: str, root_real: str, cache: dict[str, GitIgnore | Non
     if top is None:
         top = root_real if _relative_to(start, root_real) is not None else start
 
-    ignores: list[tuple[GitIgnore, str]] = []
+    ignores: list[tuple[_IgnoreFile, str]] = []
     folder = start
     while folder != top:
         folder = os.path.dirname(folder)
-        gitignore = _load_gitignore(folder, cache)
+        gitignore = _ignore_file(folder, cache, remembered)
         if gitignore is not None:
             ignores.append((gitignore, _relative_to(start, folder) or ""))
     ignores.reverse()
     return tuple(ignores)
 
 
-def _load_gitignore(folder: str, cache: dict[str, GitIgnore | None]) -> GitIgnore | None:
+def _ignores_with(ignores: _Ignores, folder: str, cache: dict[str, Optional[_IgnoreFile]], remembered: Optional[FolderMemory]) -> _Ignores:
+    """``ignores`` and the .gitignore of ``folder`` (which lists one), for that folder and below."""
+    gitignore = _ignore_file(folder, cache, remembered)
+    return ignores if gitignore is None else (*ignores, (gitignore, ""))
+
+
+def _ignores_key(ignores: _Ignores) -> Optional[str]:
+    """The .gitignore files in effect with their stats: a folder record holds only under the same
+    ones. None when one of them changed too recently for its stat to tell a later edit."""
+    parts = []
+    for gitignore, _prefix in ignores:
+        if gitignore.signature is None:
+            return None
+        parts.append(gitignore.path + "\0" + gitignore.signature)
+    return "\n".join(parts)
+
+
+class _IgnoreFile:
+    """A ``.gitignore`` the walk honours: its patterns compiled on first use (a folder the walk
+    takes from its record matches no name), and its stat, under which the records of the
+    folders below it are kept (``signature``: None when there are no records, or when the stat
+    is too recent to tell a later edit)."""
+
+    __slots__ = ("path", "signature", "_rules")
+
+    def __init__(self, path: str, signature: Optional[str]) -> None:
+        self.path, self.signature = path, signature
+        self._rules: Optional[GitIgnore] = None
+
+    @property
+    def rules(self) -> "GitIgnore":
+        if self._rules is None:
+            try:
+                self._rules = GitIgnore.from_file(self.path)
+            except OSError:  # a folder, unreadable, too large, gone: nothing to honour
+                self._rules = GitIgnore(())
+        return self._rules
+
+
+def _ignore_file(folder: str, cache: dict[str, Optional[_IgnoreFile]], remembered: Optional[FolderMemory]) -> Optional[_IgnoreFile]:
+    """The .gitignore in ``folder``, once per walk; None when there is none."""
     if folder not in cache:
+        path = os.path.join(folder, ".gitignore")
         try:
-            cache[folder] = GitIgnore.from_file(os.path.join(folder, ".gitignore"))
-        except OSError:  # missing, a folder, unreadable: nothing to honour
+            info = os.stat(path)
+        except OSError:  # missing, or not to be reached: nothing to honour
             cache[folder] = None
+        else:
+            signature = None
+            if remembered is not None and remembered.settled(info):
+                signature = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}"
+            cache[folder] = _IgnoreFile(path, signature)
     return cache[folder]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -754,6 +755,59 @@ def _states_from_data(data) -> dict:
     return states
 
 
+def _folders_to_data(value: dict) -> dict:
+    """folder (relative to its walk's start) -> (size, mtime_ns, ctime_ns, inode, ignores key,
+    has a .gitignore, kept folder names, kept file names): what a walk kept of each folder
+    (load/file_states.py FolderStates). The ignores keys, long and repeated, are in a table; the
+    names of a folder are one string, joined by "/" (no name holds one)."""
+    keys: dict[str, int] = {}
+    folders = {}
+    for rel, (size, mtime, ctime, inode, key, has_gitignore, dirs, files) in value.items():
+        index = keys.setdefault(_str(key), len(keys))
+        folders[_str(rel)] = [_int(size), _int(mtime), _int(ctime), _int(inode), index, _bool(has_gitignore), _names_to_data(dirs), _names_to_data(files)]
+    return {"keys": list(keys), "folders": folders}
+
+
+def _folders_from_data(data) -> dict:
+    if type(data) is not dict or set(data) != {"keys", "folders"} or type(data["folders"]) is not dict:
+        raise DataError("folder states are a map of keys and folders")
+    keys = _strs(data["keys"])
+    value = {}
+    for rel, row in data["folders"].items():  # thousands of rows: the checks are written out
+        size, mtime, ctime, inode, index, has_gitignore, dirs, files = _record(row, 8)
+        if not (type(size) is type(mtime) is type(ctime) is type(inode) is type(index) is int and type(has_gitignore) is bool):
+            raise DataError("not a folder state")
+        if not 0 <= index < len(keys) or (rel and not rel.endswith("/")):
+            raise DataError("not a folder state")
+        files = _names_from_data(files)
+        if not all(name.endswith(".py") for name in files):
+            raise DataError("a folder state keeps only Python files")
+        value[rel] = (size, mtime, ctime, inode, keys[index], has_gitignore, _names_from_data(dirs), files)
+    return value
+
+
+def _names_to_data(names) -> str:
+    return "/".join(_entry_name(name) for name in names)
+
+
+def _names_from_data(data) -> tuple:
+    """The names of a folder listing: each one path part, never "." or ".." (a cache is not trusted)."""
+    if type(data) is not str:
+        raise DataError("expected a string of names")
+    if not data:
+        return ()
+    names = tuple(data.split("/"))
+    if "\0" in data or "" in names or "." in names or ".." in names or (os.sep != "/" and os.sep in data):
+        raise DataError("not a folder entry's name")
+    return names
+
+
+def _entry_name(name) -> str:
+    if type(name) is not str or not name or name in (".", "..") or "/" in name or "\0" in name or (os.sep != "/" and os.sep in name):
+        raise DataError("not a folder entry's name")
+    return name
+
+
 _HEX_DIGITS = frozenset("0123456789abcdef")
 
 
@@ -820,6 +874,7 @@ ENTRY_CODECS = {
     "results": (_result_to_data, _result_from_data),
     "bundles": (_bundle_to_data, _bundle_from_data),
     "states": (_states_to_data, _states_from_data),
+    "folders": (_folders_to_data, _folders_from_data),
     "interfaces": (_interfaces_to_data, _interfaces_from_data),
     "warnings": (_warnings_to_data, _warnings_from_data),
     "models": (_models_to_data, _models_from_data),

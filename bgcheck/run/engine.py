@@ -19,7 +19,7 @@ from bgcheck.diagnostics import BG000_CODE, EXPLICIT_ONLY_CODES, Diagnostic
 from bgcheck.load import cache_keys
 from bgcheck.load.cache_keys import content_key, foreign_files, foreign_unchanged, valid_result_entry, valid_results_entry
 from bgcheck.load.config import Config, console_scripts
-from bgcheck.load.file_states import FileStates
+from bgcheck.load.file_states import FileStates, FolderStates
 from bgcheck.load.source import read_source
 from bgcheck.load.unit import FileChanged, FileUnit, cached_summary, ensure_summary, ensure_text, load_unit
 from bgcheck.model.runtimes import load_runtimes
@@ -154,7 +154,11 @@ def run(request: RunRequest) -> RunResult:
         prepared[stdin_path] = (stdin[1], content_key(stdin_path, shown, stdin[1]))
         jobs = 1  # the stdin text lives in this process
     else:
-        items, report_for = project_items(request.paths, config, cwd, skipped)
+        # What the last run's walk learnt of each folder by its stat: unchanged folders are not listed (file_states.py).
+        folders = FolderStates(cache, config.root, config.all_excludes()) if cache is not None else None
+        items, report_for = project_items(request.paths, config, cwd, skipped, folders)
+        if folders is not None:
+            folders.save()
     # What the last run learnt of each file by its stat: unchanged files are not read (file_states.py).
     states = FileStates(cache, cwd) if cache is not None and stdin is None else None
     workers = parallel.workers_for(jobs, len(items))

@@ -8,25 +8,32 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from bgcheck.load.config import Config
-from bgcheck.load.files import discover
+from bgcheck.load.files import FolderMemory, discover_real
 from bgcheck.load.source import display_path
 
 
-def file_items(paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None) -> list[tuple[Path, str]]:
+def file_items(
+    paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None, remembered: Optional[FolderMemory] = None
+) -> list[tuple[Path, str]]:
     """(path, display path) of every file the run checks; ``skipped`` gets (path, reason, warn)
-    for what the walk left out (see files.discover)."""
+    for what the walk left out (see files.discover); ``remembered``: the last run's folder records."""
+    return [(path, display) for path, display, _real in _found(paths, config, cwd, skipped, remembered)]
+
+
+def _found(paths, config: Config, cwd: Optional[Path], skipped: Optional[list], remembered: Optional[FolderMemory]) -> list[tuple[Path, str, str]]:
+    """(path, display path, real path) of every file the walk of ``paths`` finds."""
     cwd = cwd or Path.cwd()
 
     def on_skip(path: str, reason: str, warn: bool) -> None:
         if skipped is not None:
             skipped.append((display_path(Path(path), cwd) + ("/" if path.endswith("/") else ""), reason, warn))
 
-    files = discover([Path(p) for p in paths], config.root, config.all_excludes(), on_skip)
-    return [(path, display_path(path, cwd)) for path in files]
+    found = discover_real([Path(p) for p in paths], config.root, config.all_excludes(), on_skip, remembered)
+    return [(path, display_path(path, cwd), real) for path, real in found]
 
 
 def project_items(
-    paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None
+    paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None, remembered: Optional[FolderMemory] = None
 ) -> tuple[list[tuple[Path, str]], Optional[frozenset[str]]]:
     """The files a run analyses, and the display paths it reports (None: all of them).
 
@@ -35,36 +42,18 @@ def project_items(
     setup.cfg or .git: a task file checked alone still sees the Celery app and settings that
     live in other files, and gets exactly the findings a whole-project run gives it. Folders
     name the project part to index, as before; outside any project the named files are all.
-    ``skipped``: what the walk of the named paths left out (see ``file_items``)."""
-    named = file_items(paths, config, cwd, skipped)
+    ``skipped``: what the walk of the named paths left out (see ``file_items``); ``remembered``:
+    the last run's folder records (load/file_states.py FolderStates)."""
+    named = _found(paths, config, cwd, skipped, remembered)
     if not config.in_project or not any(Path(p).is_file() for p in paths):
-        return named, None
-    real = _RealPaths()
-    by_real = {real(path): (path, display) for path, display in file_items([config.root], config, cwd)}
-    named_real = {real(path): (path, display) for path, display in named}
+        return [(path, display) for path, display, _real in named], None
+    by_real = {real: (path, display) for path, display, real in _found([config.root], config, cwd, None, remembered)}
+    named_real = {real: (path, display) for path, display, real in named}
     if named_real.keys() == by_real.keys():
-        return named, None
+        return [(path, display) for path, display, _real in named], None
     by_real.update(named_real)  # spelled as the user named them
     items = sorted(by_real.values(), key=lambda item: item[0].as_posix())
     return items, frozenset(display for _path, display in named_real.values())
-
-
-class _RealPaths:
-    """``os.path.realpath`` of many files, their folders resolved once each: a file that is not a
-    link is its folder's real path and its name (one lstat, not one per part of the path)."""
-
-    def __init__(self) -> None:
-        self.folders: dict[str, str] = {}
-
-    def __call__(self, path) -> str:
-        absolute = os.path.abspath(path)
-        folder, name = os.path.split(absolute)
-        if not name or name in (".", "..") or os.path.islink(absolute):
-            return os.path.realpath(absolute)
-        real = self.folders.get(folder)
-        if real is None:
-            real = self.folders[folder] = os.path.realpath(folder)
-        return os.path.join(real, name)
 
 
 def stdin_items(
@@ -76,6 +65,6 @@ def stdin_items(
     items = [(Path(path), shown)]
     if config.in_project:
         real = os.path.realpath(path)
-        items += [item for item in file_items([config.root], config, cwd, skipped) if os.path.realpath(item[0]) != real]
+        items += [(found, display) for found, display, found_real in _found([config.root], config, cwd, skipped, None) if found_real != real]
         items.sort(key=lambda item: item[0].as_posix())
     return items, frozenset([shown])
