@@ -13,7 +13,6 @@ import os
 import re
 import sys
 import threading
-import traceback
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -79,6 +78,8 @@ def _run_guarded(work: Callable[[], int]) -> int:
             outcome["code"] = work()
         except BaseException as exc:  # re-raised below in the main thread
             outcome["error"] = exc
+            import traceback  # only on a failure: start-up
+
             outcome["traceback"] = traceback.format_exc()
 
     # A big stack and a raised recursion limit (run/process.py): libcst walks trees recursively.

@@ -286,6 +286,25 @@ def _compiled(pattern: str) -> "re.Pattern[str]":
     return re.compile(pattern)
 
 
+class LazyPattern:
+    """``re.compile(pattern, flags)``, compiled on first use. The tables hold dozens of patterns
+    and a run that checks one file uses a few: compiling all of them at import was a tenth of
+    bgcheck's start-up. After the first use the compiled pattern's methods are this object's own
+    attributes (no extra call per match)."""
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.pattern, self.flags = pattern, flags
+
+    def __getattr__(self, name: str):  # only for what is not set yet: the first use
+        compiled = re.compile(self.pattern, self.flags)
+        for method in ("match", "fullmatch", "search", "finditer", "findall", "sub", "split"):
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+    def __repr__(self) -> str:
+        return f"LazyPattern({self.pattern!r}, {self.flags!r})"
+
+
 _APS3_SCHEDULER = r"apscheduler\.schedulers\.[\w.]*Scheduler\(\)|apscheduler\.schedulers\.base\.BaseScheduler\(\)"
 _APS_LIMITS = (("max_instances", "max_instances", 1.0), ("misfire_grace_time", "misfire_grace_time", 1.0))
 _CELERY_LIMITS = tuple((option, option, None if kind is bool else 1.0) for option, (_setting, kind) in CELERY_TASK_OPTIONS.items())
@@ -469,7 +488,7 @@ RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.ob
 
 # A word that says "stop", matched against each part of an identifier
 # (``should_exit``, ``shutdownRequested``): a loop that tests one can be told to end.
-STOP_SIGNAL_WORDS = re.compile(
+STOP_SIGNAL_WORDS = LazyPattern(
     r"stop|stopped|stopping|shutdown|shutting|running|exit|exiting|quit|terminate|terminated|terminating|"
     r"cancel|cancelled|canceled|alive|closing|closed|finished|halt|halted|kill|killed|done"
 )
@@ -477,7 +496,7 @@ STOP_SIGNAL_WORDS = re.compile(
 STOP_SIGNAL_METHODS = frozenset({"is_set", "isSet", "is_shutdown", "should_stop", "is_closed"})
 
 # Identifiers that show a polling loop has a deadline or a bounded number of tries.
-DEADLINE_WORDS = re.compile(
+DEADLINE_WORDS = LazyPattern(
     r"deadline|timeout|time_limit|monotonic|perf_counter|elapsed|attempt|tries|retries|retry|max_|remaining|until|expire|budget",
     re.IGNORECASE,
 )
@@ -554,14 +573,14 @@ ROW_LOCK_METHODS: dict[str, tuple[str, ...]] = {
 # that row, and skip_locked would make the row vanish, not let replicas split a batch).
 SINGLE_ROW_METHODS = frozenset({"get", "get_or_create", "update_or_create", "one", "one_or_none", "scalar_one", "scalar_one_or_none"})
 PRIMARY_KEY_FILTERS = {"filter": frozenset({"pk", "id"}), "filter_by": frozenset({"id"})}
-SQL_FOR_UPDATE = re.compile(r"\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.IGNORECASE)
-SQL_NOT_WAITING = re.compile(r"\bSKIP\s+LOCKED\b|\bNOWAIT\b", re.IGNORECASE)
-SQL_SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)
+SQL_FOR_UPDATE = LazyPattern(r"\bFOR\s+(NO\s+KEY\s+)?UPDATE\b", re.IGNORECASE)
+SQL_NOT_WAITING = LazyPattern(r"\bSKIP\s+LOCKED\b|\bNOWAIT\b", re.IGNORECASE)
+SQL_SELECT = LazyPattern(r"\bSELECT\b", re.IGNORECASE)
 # A locked query that takes some of the matching rows (BG204 flags only these claims: a lock on
 # every matching row serialises with their other writers, and skip_locked would leave rows out).
 # Methods of the chain (a slice ``[:n]`` counts too) and the SQL that does the same.
 ROW_BATCH_METHODS = frozenset({"first", "last", "earliest", "latest", "limit", "slice", "fetch"})
-SQL_BATCH = re.compile(r"\bLIMIT\b|\bFETCH\s+(FIRST|NEXT)\b|\bTOP\s*\(?\s*\d", re.IGNORECASE)
+SQL_BATCH = LazyPattern(r"\bLIMIT\b|\bFETCH\s+(FIRST|NEXT)\b|\bTOP\s*\(?\s*\d", re.IGNORECASE)
 # A Django manager read off a model class (``Order.objects``); any other attribute of an instance
 # (``order.payments``) is a related manager: its queryset holds the rows of that one parent (BG204:
 # a lock there serialises work on one object, it is no batch that replicas could split).
@@ -570,7 +589,7 @@ DJANGO_MODEL_BASES = frozenset({"django.db.models.Model", "django.db.models.base
 
 # A decorator whose name says it takes a lock (``@single_instance``, ``@redis_lock(...)``): a scheduled
 # job under one is guarded against its twin on another replica (BG205), whatever the lock.
-LOCK_DECORATOR_WORDS = re.compile(r"lock|single_instance|singleton|once|mutex", re.IGNORECASE)
+LOCK_DECORATOR_WORDS = LazyPattern(r"lock|single_instance|singleton|once|mutex", re.IGNORECASE)
 
 # --- queues and executors (BG3xx) -------------------------------------------
 
@@ -610,19 +629,19 @@ POOL_CLASSES = frozenset({"multiprocessing.Pool", "multiprocessing.pool.Pool", "
 # atexit hooks); APScheduler 3.x schedulers, whose thread is a daemon and whose running jobs finish in
 # a concurrent.futures executor (4.x registers atexit hooks that shut it down).
 POOLS_TERMINATED_AT_EXIT = POOL_CLASSES
-APSCHEDULER_CLASS = re.compile(r"apscheduler(\.\w+)*\.(\w*Scheduler)")
+APSCHEDULER_CLASS = LazyPattern(r"apscheduler(\.\w+)*\.(\w*Scheduler)")
 # Methods that return a database cursor or iterate one, by name: the connection is often a
 # parameter, so the receiver does not resolve (BG302: not sized).
 CURSOR_METHODS = frozenset({"cursor", "execute", "iterator"})
 # Iterables that are not sized: every item is submitted at once (BG302).
 UNSIZED_ITERABLE_CALLS = frozenset({"itertools.count", "itertools.cycle", "open", "io.open", "iter", "os.scandir", "os.walk", "sys.stdin"})
-STREAM_CONSUMERS = re.compile(
+STREAM_CONSUMERS = LazyPattern(
     r"(kafka(\.\w+)*\.KafkaConsumer|aiokafka(\.\w+)*\.AIOKafkaConsumer|confluent_kafka\.Consumer|"
     r"itertools\.(count|cycle)|open|sys\.stdin)(\(\))?$"
 )
 # BG303 judges a per-item start (WORK_STARTS) only on a receiver whose type is known: by the call's
 # canonical name, an event loop, a TaskGroup, an anyio task group or trio nursery, an executor.
-FANOUT_CALLS = re.compile(
+FANOUT_CALLS = LazyPattern(
     r"asyncio(\.tasks)?\.(create_task|ensure_future)|asyncio\.get_event_loop\(\)\.(create_task|run_in_executor)|"
     r"asyncio(\.taskgroups)?\.TaskGroup\(\)\.create_task|"
     r"(anyio(\.\w+)*\.create_task_group|trio(\.\w+)*\.open_nursery)\(\)\.start_soon|"
@@ -632,12 +651,12 @@ FANOUT_CALLS = re.compile(
 # an identifier with one of these words in it (``sem.acquire()``, ``len(pending)``, ``max_concurrency``,
 # ``return_when=FIRST_COMPLETED``) or a call of one of these builtins; or when the function around
 # it makes a limiter (an identifier naming one of its classes).
-FANOUT_BOUND_WORDS = re.compile(r"semaphore|acquire|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
+FANOUT_BOUND_WORDS = LazyPattern(r"semaphore|acquire|qsize|FIRST_COMPLETED|max_concurrency|in_flight|inflight|pending|limit", re.IGNORECASE)
 FANOUT_BOUND_CALLS = frozenset({"len"})
-FANOUT_LIMITERS = re.compile(r"Semaphore|CapacityLimiter")
+FANOUT_LIMITERS = LazyPattern(r"Semaphore|CapacityLimiter")
 # A limiter handed to a task's coroutine, known by its name when its type is not (``async with
 # self.semaphore:`` on an object the caller made with one): BG303's bound inside the task.
-FANOUT_LIMITER_NAMES = re.compile(r"semaphore|limiter|^_*sem$", re.IGNORECASE)
+FANOUT_LIMITER_NAMES = LazyPattern(r"semaphore|limiter|^_*sem$", re.IGNORECASE)
 # A ``for`` over what these calls return walks something already in memory, of a known size: it
 # does not feed a queue faster than a consumer can drain it (BG301). By canonical name, or method name.
 SIZED_ITERATION_CALLS = frozenset(
@@ -646,7 +665,7 @@ SIZED_ITERATION_CALLS = frozenset(
 SIZED_ITERATION_METHODS = frozenset({"items", "keys", "values", "copy"})
 QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.queues.QueueFull", "multiprocessing.queues.Full"})
 # What a handler does that records a dropped item (BG304): method or function names.
-RECORDING_CALLS = re.compile(
+RECORDING_CALLS = LazyPattern(
     r"(^|\.)(log|debug|info|warning|warn|error|exception|critical|inc|increment|incr|observe|count|record|"
     r"append|add|put|put_nowait|reject|nack|requeue|retry|send_error|capture_exception|capture_message)$"
 )
@@ -654,18 +673,18 @@ RECORDING_CALLS = re.compile(
 # --- clean shutdown (BG4xx) -------------------------------------------------
 
 SIGNAL_INSTALLERS = frozenset({"signal.signal"})
-LOOP_SIGNAL_INSTALLER = re.compile(r".*\.add_signal_handler$")
+LOOP_SIGNAL_INSTALLER = LazyPattern(r".*\.add_signal_handler$")
 SIGTERM = frozenset({"signal.SIGTERM", "signal.Signals.SIGTERM"})
 SHUTDOWN_SIGNALS = frozenset({"signal.SIGTERM", "signal.Signals.SIGTERM", "signal.SIGINT", "signal.Signals.SIGINT"})
 ATEXIT_REGISTER = frozenset({"atexit.register"})
-WEB_APPS = re.compile(r"(fastapi\.FastAPI|fastapi\.applications\.FastAPI|starlette\.applications\.Starlette|fastapi\.APIRouter|fastapi\.routing\.APIRouter)(\(\))?$")
+WEB_APPS = LazyPattern(r"(fastapi\.FastAPI|fastapi\.applications\.FastAPI|starlette\.applications\.Starlette|fastapi\.APIRouter|fastapi\.routing\.APIRouter)(\(\))?$")
 CELERY_SHUTDOWN_SIGNALS = frozenset(
     {"celery.signals.worker_shutdown", "celery.signals.worker_shutting_down", "celery.signals.worker_process_shutdown"}
 )
 DJANGO_COMMAND_BASES = frozenset({"django.core.management.base.BaseCommand", "django.core.management.BaseCommand"})
 
 # Handing the process to a framework that handles SIGTERM itself (BG404 stays silent).
-SIGTERM_HANDLING_RUNNERS = re.compile(
+SIGTERM_HANDLING_RUNNERS = LazyPattern(
     r"uvicorn\.run|uvicorn(\.\w+)*\.Server\(\)\.(run|serve)|gunicorn(\.\w+)*\.run|"
     r"celery\.Celery\(\)\.(worker_main|start)|arq(\.worker)?\.run_worker|rq(\.worker)?\.Worker\(\)\.work|"
     r"dramatiq(\.\w+)*\.main|huey(\.\w+)*\.(Consumer\(\)\.run|consumer_main)|aiohttp\.web\.run_app|"
@@ -673,9 +692,9 @@ SIGTERM_HANDLING_RUNNERS = re.compile(
     r"granian(\.\w+)*\.Granian\(\)\.serve"
 )
 # Waits in a shutdown path: (regex over the canonical name, what, how it is bounded).
-EXECUTOR_SHUTDOWN = re.compile(r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.shutdown")
-SCHEDULER_SHUTDOWN = re.compile(r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.shutdown")
-POOL_TERMINATE = re.compile(r"multiprocessing(\.pool)?\.(Pool|ThreadPool)\(\)\.terminate|multiprocessing\.get_context\(\)\.Pool\(\)\.terminate")
+EXECUTOR_SHUTDOWN = LazyPattern(r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.shutdown")
+SCHEDULER_SHUTDOWN = LazyPattern(r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.shutdown")
+POOL_TERMINATE = LazyPattern(r"multiprocessing(\.pool)?\.(Pool|ThreadPool)\(\)\.terminate|multiprocessing\.get_context\(\)\.Pool\(\)\.terminate")
 GATHER = frozenset({"asyncio.gather", "asyncio.tasks.gather"})
 # Waiting for started work (BG402, BG601): functions that wait for the tasks or futures passed to
 # them (``asyncio.gather(*tasks)``, ``concurrent.futures.wait(fs)``), by their last name, and methods
@@ -687,7 +706,7 @@ WAITS_FOR_RECEIVER = frozenset({"result", "join"})
 ITERATOR_CONSUMERS = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted", "sum", "min", "max", "any", "all", "next"})
 # Receivers whose ``cancel()`` abandons no work in flight (BG402): a timer or a
 # scheduled callback that has not run yet, a cancel scope.
-CANCEL_NOT_A_TASK = re.compile(
+CANCEL_NOT_A_TASK = LazyPattern(
     r"threading\.Timer\(\)|sched\.scheduler\(\)|.*\.(call_later|call_at|call_soon|call_soon_threadsafe)\(\)|"
     r"(anyio|trio)(\.\w+)*\.(CancelScope|move_on_after|fail_after)\(\)"
 )
@@ -720,7 +739,7 @@ EVENT_WAITS = frozenset({"threading.Event().wait", "asyncio.Event().wait", "subp
 
 # Calls that write durably (BG403: a daemon thread is killed mid-write at exit):
 # by the last name of the canonical call target. The money model (BG6xx) adds SDK calls.
-DURABLE_WRITE_CALLS = re.compile(
+DURABLE_WRITE_CALLS = LazyPattern(
     r"(.+\.)?(commit|bulk_create|save|send_message|send_mail|xadd|lpush|rpush|" + "|".join(sorted(PUBLISH_METHODS)) + r")$"
     rf"|{KAFKA_SEND_PATTERN}"
     r"|stripe(\.\w+)*\.(create|capture|confirm|pay)"
@@ -885,19 +904,19 @@ EVENT_LOOP_ROOTS = frozenset(
 EVENT_LOOP_ROOT_METHODS = frozenset({"run_until_complete"})  # loop.run_until_complete(f())
 # A task started on the running loop (``asyncio.get_running_loop().create_task(coro)``): how a
 # project's own ``create_task`` helper usually starts the coroutine it is given.
-LOOP_TASK_STARTS = re.compile(r"asyncio(\.events)?\.(get_running_loop|get_event_loop|new_event_loop)\(\)\.(create_task|ensure_future)")
-TASK_GROUP = re.compile(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
+LOOP_TASK_STARTS = LazyPattern(r"asyncio(\.events)?\.(get_running_loop|get_event_loop|new_event_loop)\(\)\.(create_task|ensure_future)")
+TASK_GROUP = LazyPattern(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.
-PUBLISH_CALLS = re.compile(r".*\.(" + "|".join(sorted(PUBLISH_METHODS)) + rf")|{KAFKA_SEND_PATTERN}")
-KAFKA_SEND = re.compile(KAFKA_SEND_PATTERN)
+PUBLISH_CALLS = LazyPattern(r".*\.(" + "|".join(sorted(PUBLISH_METHODS)) + rf")|{KAFKA_SEND_PATTERN}")
+KAFKA_SEND = LazyPattern(KAFKA_SEND_PATTERN)
 # ``x.publish(...)`` publishes a message only on a receiver whose name or type says so (a pub/sub
 # client, a channel, a broker); ``event.publish()`` on anything else may be a domain method.
-PUBLISHER_WORDS = re.compile(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", re.IGNORECASE)
+PUBLISHER_WORDS = LazyPattern(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", re.IGNORECASE)
 DRAMATIQ_SEND = frozenset({"send", "send_with_options"})
 TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.transaction.atomic()"})
-TRANSACTION_BEGIN = re.compile(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")
-TRANSACTION_RECEIVER_WORDS = re.compile(r"(^|_)(session|engine|conn|connection|db|tx)$", re.IGNORECASE)
+TRANSACTION_BEGIN = LazyPattern(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")
+TRANSACTION_RECEIVER_WORDS = LazyPattern(r"(^|_)(session|engine|conn|connection|db|tx)$", re.IGNORECASE)
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 # Methods that write rows, by their name on any receiver (Django's ORM and related managers,
 # SQLAlchemy sessions, DB-API cursors): a transaction that makes none of them on the way to a
@@ -920,7 +939,7 @@ CONTEXTMANAGER = frozenset({"contextlib.contextmanager", "contextlib.asynccontex
 #
 # Classes whose subclasses' handler methods Django runs as views: Django's ``View`` and its generic
 # views, Django REST framework's ``APIView``, generic API views and viewsets (canonical names).
-VIEW_CLASS_BASES = re.compile(
+VIEW_CLASS_BASES = LazyPattern(
     r"django\.views(\.generic(\.\w+)?)?\.\w*View"
     r"|rest_framework\.views\.APIView|rest_framework\.generics\.\w*APIView|rest_framework\.viewsets\.\w*ViewSet"
 )
@@ -938,7 +957,7 @@ VIEW_HANDLER_METHODS = frozenset(
 VIEW_METHOD_DECORATORS = frozenset({"rest_framework.decorators.action", "rest_framework.decorators.detail_route", "rest_framework.decorators.list_route"})
 VIEW_FUNCTION_DECORATORS = frozenset({"rest_framework.decorators.api_view"})
 # django-ninja: ``@router.post(...)`` on a ``Router()`` or ``@api.get(...)`` on a ``NinjaAPI()``.
-NINJA_OPERATIONS = re.compile(r"ninja(\.\w+)*\.(Router|NinjaAPI)\(\)\.(get|post|put|patch|delete|api_operation)")
+NINJA_OPERATIONS = LazyPattern(r"ninja(\.\w+)*\.(Router|NinjaAPI)\(\)\.(get|post|put|patch|delete|api_operation)")
 # ``urls.py``: ``path("orders/", views.create_order)``, ``re_path(..., OrderView.as_view())``; the
 # view is the second argument (or ``view=``).
 URL_ROUTES = frozenset(
@@ -948,7 +967,7 @@ AS_VIEW = "as_view"
 # ``atomic(using=<alias>)`` on a database alias named as a read replica is a read-only snapshot: there
 # is nothing to roll back, so nothing published inside it can announce a write that never happened.
 # Only the alias's name tells (bgcheck does not read the database router); other aliases write.
-READ_ONLY_DATABASE = re.compile(
+READ_ONLY_DATABASE = LazyPattern(
     r"(.*[_\-.])?(replica|replicas|read|reads|reader|readonly|read_only|ro|slave|follower|standby|secondary|snapshot)(\d+|[_\-.].*)?",
     re.IGNORECASE,
 )
@@ -1113,7 +1132,7 @@ JOB_CALLS = JOB_CALLS + tuple(
 )
 # What an entry point calls to start background work (BG404): the call itself, or the method
 # of the instance that starts it.
-ENTRY_STARTS = re.compile(
+ENTRY_STARTS = LazyPattern(
     "|".join(f"(?:{s.pattern}){re.escape('().' + s.started_by) if s.started_by else ''}" for s in WORK_STARTS if s.from_entry)
 )
 # ``asyncio.run(main())``: a program's entry point (BG404).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import re
 import pickle
 import subprocess
@@ -352,7 +353,7 @@ def test_restored_models_read_a_lost_summary_from_its_file(celery_project, monke
     runs.write("proj/tasks.py", CELERY_PROJECT["proj/tasks.py"] + "# edited\n")
     assert runs.check() == reference
     assert built == [] and runs.checked == ["proj/tasks.py"]
-    assert "proj/billing.py" in runs.parsed  # asked for while checking tasks.py, and made again
+    assert "proj/celery.py" in runs.parsed  # asked for while checking tasks.py (what ``app`` is bound to), and made again
     assert runs.fresh() == reference
 
 
@@ -1243,7 +1244,7 @@ def test_unwritable_cache_dir_never_crashes(celery_project, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(cache_module.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(cache_module, "_new_temporary", refuse)
     assert runs.check() == reference
     assert runs.check() == reference
     assert len(runs.parsed) == 5
@@ -1416,3 +1417,19 @@ def test_publishes_through_calls_follow_edits_in_modules_not_imported(tmp_path, 
     assert found(runs.cached()[1], "BG604") == []
     runs.write("proj/notify.py", notify)
     assert found(runs.cached()[1], "BG604") == [("proj/orders.py", 8, "BG604")]
+
+
+def test_a_temporary_name_left_by_another_process_is_not_written_through(tmp_path):
+    """The temporary file of a write is new (O_EXCL): a file, or a link, left under the name this
+    process would take first is skipped, never written through."""
+    import threading
+
+    target = tmp_path / "outside"
+    target.write_text("keep")
+    first = tmp_path / f".tmp-{os.getpid()}-{threading.get_ident()}-0"
+    first.symlink_to(target)
+    fd, name = cache_module._new_temporary(tmp_path)
+    os.close(fd)
+    assert name == str(tmp_path / f".tmp-{os.getpid()}-{threading.get_ident()}-1")
+    assert target.read_text() == "keep"
+    assert stat.S_IMODE(os.stat(name).st_mode) == 0o600

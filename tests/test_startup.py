@@ -5,6 +5,7 @@ they print (bgcheck/rules/catalog.py) is the registry's."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -84,3 +85,22 @@ def test_version_answered_before_the_command_line_says_what_click_says():
     assert done.returncode == 0 and done.stdout == expected and expected.startswith("bgcheck, version ")
     assert 'bgcheck = "bgcheck.__main__:main"' in (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert "click" not in imported_by("--version")["modules"]
+
+
+@pytest.mark.parametrize("command", [[sys.executable, "-m", "bgcheck"], [str(Path(sys.executable).parent / "bgcheck")]])
+def test_the_command_ends_without_teardown_and_keeps_all_its_output(command, tmp_path):
+    """``bgcheck`` and ``python -m bgcheck`` end with os._exit (__main__.py): the exit code is the
+    command's, and everything written to a pipe arrives (a large JSON report, the one-line error)."""
+    if not Path(command[0]).exists():
+        pytest.skip("no bgcheck command installed beside this Python")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    demo = str(REPO / "fixtures" / "demo_service")
+    done = subprocess.run([*command, "check", demo, "--no-cache", "--format", "json", "--preview"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert len(report["diagnostics"]) == report["summary"]["total"] > 10
+    missing = subprocess.run([*command, "check", str(tmp_path / "nothing.py")], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr.startswith("bgcheck: error: no such file or folder") and missing.stderr.count("\n") == 1
+    version = subprocess.run([*command, "--version"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert (version.returncode, version.stdout) == (0, "bgcheck, version " + version.stdout.split()[-1] + "\n")

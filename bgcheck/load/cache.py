@@ -59,10 +59,9 @@ import enum
 import hashlib
 import json
 import os
-import shutil
 import stat
 import sys
-import tempfile
+import threading
 from pathlib import Path, PurePath
 from typing import Any, Optional
 
@@ -222,6 +221,8 @@ class Cache:
             self._real_folder(path.parent.parent)
             self._real_folder(path.parent)
             if path.is_dir() and not path.is_symlink():
+                import shutil  # (only here: start-up)
+
                 shutil.rmtree(path)  # a folder where the entry should be: cannot be replaced otherwise
             _atomic_write(path, data)
             if MEMORY is not None and kind in KEPT_AS_PUT:
@@ -306,7 +307,7 @@ MEMORY: Optional[Memory] = None
 
 def _atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    fd, tmp = _new_temporary(path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -317,6 +318,20 @@ def _atomic_write(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _new_temporary(folder: Path) -> tuple[int, str]:
+    """A new file in ``folder``, open for writing, that no other process or thread writes: what
+    ``tempfile.mkstemp`` gives, without its import (random, hashing) on every warm run. O_EXCL:
+    never a file or link that is there already."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for attempt in range(10_000):
+        name = os.path.join(folder, f".tmp-{os.getpid()}-{threading.get_ident()}-{attempt}")
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:  # left by a process that had this pid: the next name
+            continue
+    raise FileExistsError(f"no temporary name is free in {folder}")
 
 
 def open_cache(config, cache_dir: Optional[Path], enabled: bool) -> Optional[Cache]:

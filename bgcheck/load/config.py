@@ -17,7 +17,6 @@ Sources, in priority order:
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import re
@@ -26,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
+from bgcheck.knowledge import LazyPattern
 from bgcheck.load.discovery import MAX_CONFIG_BYTES, PYPROJECT_FILENAME, display_path as _display
 from bgcheck.load.discovery import project_root, read_toml as _read_toml, start_dir as _start_dir, tool_table as _tool_table
 from bgcheck.load.discovery import discover as _discover
@@ -91,14 +91,14 @@ DURATION_FORMS = (
 )
 
 _NUMBER = r"\d+(?:\.\d+)?"
-_PLAIN = re.compile(_NUMBER)
+_PLAIN = LazyPattern(_NUMBER)
 # Largest unit first; "ms" must come before "m" so that "1500ms" is not "1500m" + "s".
 _UNITS: dict[str, float] = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
-_COMPACT_PART = re.compile(rf"({_NUMBER})(ms|d|h|m|s)\s*", re.IGNORECASE)
-_COMPACT = re.compile(rf"(?:{_COMPACT_PART.pattern})+", re.IGNORECASE)
+_COMPACT_PART = LazyPattern(rf"({_NUMBER})(ms|d|h|m|s)\s*", re.IGNORECASE)
+_COMPACT = LazyPattern(rf"(?:{_COMPACT_PART.pattern})+", re.IGNORECASE)
 # Only fixed-length ISO-8601 units: years and months have no length in seconds.
 # "T(?=\d)" rejects a dangling time designator ("PT", "P1DT").
-_ISO = re.compile(
+_ISO = LazyPattern(
     rf"P(?:({_NUMBER})D)?(?:T(?=\d)(?:({_NUMBER})H)?(?:({_NUMBER})M)?(?:({_NUMBER})S)?)?",
     re.IGNORECASE,
 )
@@ -232,8 +232,8 @@ def default_config(root: Path) -> Config:
 # table it came from and its key, and returns the Config value or raises.
 # --------------------------------------------------------------------------
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_CODE = re.compile(r"BG[0-9]{0,3}")
+_BARE_KEY = LazyPattern(r"[A-Za-z0-9_-]+")
+_CODE = LazyPattern(r"BG[0-9]{0,3}")
 
 
 @dataclass(frozen=True)
@@ -281,7 +281,7 @@ def _string_list(value: Any, table: _Table, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
+_DOTTED = LazyPattern(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
 
 
 def _dotted_names(value: Any, table: _Table, key: str) -> tuple[str, ...]:
@@ -463,6 +463,8 @@ def _read_table(
 
 
 def _suggestion(key: str, choices: Iterable[str]) -> str:
+    import difflib  # only for a mistake: start-up
+
     matches = difflib.get_close_matches(key, list(choices), n=1)
     return f" (did you mean {matches[0]!r}?)" if matches else ""
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import ast
 import re
 from typing import Optional
+from bgcheck.knowledge import LazyPattern
 
 # 200 brackets open at once, nothing between them: CPython refuses this too ("too many nested
 # parentheses"); found without any parsing.
 # Written as a bracket first (not a repeated group) so that the search skips to brackets at C
 # speed: 5x faster, the same matches.
-_DEEP_BRACKETS = re.compile(r"[(\[{](?:\s*[(\[{]){199}")
+_DEEP_BRACKETS = LazyPattern(r"[(\[{](?:\s*[(\[{]){199}")
 MAX_BRACKET_RUN = 200
 # An expression nested deeper than this in one statement (a chain of operators, calls,
 # subscripts, attributes, ``not``, or nested brackets with items between them) is not parsed:
@@ -43,12 +44,12 @@ MAX_DEPTH_COST = 1_000_000
 # strings too: an overestimate only costs time). A line with MAX_DEPTH of them, or lines whose
 # squared counts past _DEEP add up to MAX_DEPTH_COST, send the file to tier 2.
 _WEIGHED_FROM = _DEEP // _BRACKET_LEVEL
-_LEVEL_TOKENS = re.compile(r"[-+*/%@&|^~]|\.(?!\d)|\b(?:not|if|lambda|await)\b")
+_LEVEL_TOKENS = LazyPattern(r"[-+*/%@&|^~]|\.(?!\d)|\b(?:not|if|lambda|await)\b")
 
 # What the scan stops at: quotes (strings are skipped, so brackets and ``#`` inside them do not
 # count), comments, brackets, line ends and backslashes. An unterminated string is skipped to the
 # end of its line: the scan only decides whether to measure more exactly, it decides nothing itself.
-_SPECIAL = re.compile(r"""['"#()\[\]{}\n\\]""")
+_SPECIAL = LazyPattern(r"""['"#()\[\]{}\n\\]""")
 _STRING_REST = {
     "'''": re.compile(r"(?:[^\\']|\\.|'(?!''))*(?:'''|\Z)", re.DOTALL),
     '"""': re.compile(r'(?:[^\\"]|\\.|"(?!""))*(?:"""|\Z)', re.DOTALL),

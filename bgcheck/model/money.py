@@ -12,15 +12,14 @@ messages: ``checkout() -> charge_customer() -> stripe.PaymentIntent.create``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.model.project import ProjectIndex, breadth_first
 
-_MONEY_CALLS = re.compile("|".join(f"(?:{p})" for p in knowledge.MONEY_CALLS))
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_MONEY_CALLS = knowledge.LazyPattern("|".join(f"(?:{p})" for p in knowledge.MONEY_CALLS))
+_WORDS = knowledge.LazyPattern(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def words(identifier: str) -> list[str]:

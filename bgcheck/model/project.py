@@ -80,12 +80,26 @@ class ProjectIndex:
 
     # --- names --------------------------------------------------------------
     def _split_module(self, path: str) -> tuple[Optional[ModuleSummary], list[str]]:
+        module, rest = self._split_module_name(path)
+        return (self.modules[module] if module is not None else None), rest
+
+    def _split_module_name(self, path: str) -> tuple[Optional[str], list[str]]:
+        """The longest project module a dotted path starts with, and the parts after it (its
+        summary is not read: a restored index reads summaries only when asked for them)."""
         parts = path.split(".")
         for cut in range(len(parts), 0, -1):
-            summary = self.modules.get(".".join(parts[:cut]))
-            if summary is not None:
-                return summary, parts[cut:]
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return module, parts[cut:]
         return None, parts
+
+    def _defines(self, members, qualname: str, module: str) -> bool:
+        """Whether ``module`` defines ``qualname``, one of ``members`` (the index's functions or
+        classes), asked of the index's tables rather than of the module's summary."""
+        if isinstance(members, _LazyMembers):
+            return members.owner(qualname) == module
+        found = members.get(qualname)
+        return found is not None and found[0].module == module
 
     def canonical(self, path: Optional[str]) -> Optional[str]:
         """Follow project re-exports and bindings to the name a path really denotes.
@@ -110,14 +124,14 @@ class ProjectIndex:
         return result
 
     def _expand_once(self, path: str) -> Optional[str]:
-        summary, rest = self._split_module(path)
-        if summary is None or not rest:
+        module, rest = self._split_module_name(path)
+        if module is None or not rest:
             return None
         head, tail = rest[0], rest[1:]
         is_instance = head.endswith("()")
         name = head[:-2] if is_instance else head
-        qualified = f"{summary.module}.{name}"
-        if qualified in summary.classes:
+        qualified = f"{module}.{name}"
+        if self._defines(self.classes, qualified, module):
             if is_instance and tail:
                 return self._instance_attribute(qualified, tail)
             if tail and tail[0].endswith("()") and len(tail[0]) > 2:
@@ -125,11 +139,12 @@ class ProjectIndex:
                 result = self._returned(f"{qualified}.{tail[0][:-2]}")
                 return _join(result, tail[1:]) if result else None
             return None
-        if qualified in summary.functions:
+        if self._defines(self.functions, qualified, module):
             if is_instance:
                 result = self._returned(qualified)  # ``make_pool()`` -> what make_pool returns
                 return _join(result, tail) if result else None
             return None
+        summary = self.modules[module]
         if name in summary.imports and summary.imports[name] != qualified:
             return _join(summary.imports[name] + ("()" if is_instance else ""), tail)
         binding = summary.constants.get(name)
@@ -750,6 +765,10 @@ class _LazyMembers(Mapping):
 
     def get(self, qualname, default=None):
         return self[qualname] if qualname in self._where else default
+
+    def owner(self, qualname) -> Optional[str]:
+        """The module that defines ``qualname`` (its summary not read), or None."""
+        return self._where.get(qualname)
 
     def __contains__(self, qualname) -> bool:
         return qualname in self._where

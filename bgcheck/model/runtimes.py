@@ -16,7 +16,6 @@ was wrong.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import math
@@ -73,6 +72,8 @@ def _seconds(value, shown: str, where: str) -> float:
 
 
 def _from_csv(text: str, shown: str) -> dict[str, Runtime]:
+    import csv  # only for a runtimes file: start-up
+
     reader = csv.reader(io.StringIO(text))
     try:
         rows = [(reader.line_num, row) for row in reader]  # line_num: the line a row ends on

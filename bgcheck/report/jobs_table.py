@@ -7,7 +7,6 @@ and locks, how it was found, and the full text of any cell the row had to cut.
 
 from __future__ import annotations
 
-import textwrap
 
 WIDTH = 100
 _GAP = "  "
@@ -50,6 +49,8 @@ def _details(row: dict, cells: list[str], shown: list[str]) -> list[str]:
     for header, cell, cut in zip(_HEADER, cells, shown):
         if cell != cut:
             parts.append(f"{header.lower()}: {cell}")
+    import textwrap  # start-up
+
     return textwrap.wrap(
         " \u00b7 ".join(part for part in parts if part), WIDTH, initial_indent=_DETAIL, subsequent_indent=_DETAIL + "  ", break_on_hyphens=False
     )

@@ -7,7 +7,6 @@ fix it) is wrapped under its finding's notes.
 
 from __future__ import annotations
 
-import textwrap
 from collections import Counter
 
 from bgcheck.report.fingerprint import source_lines
@@ -58,6 +57,8 @@ def header(diagnostic, paint, unsafe_fixes: bool = False) -> str:
 
 def explanation_lines(explanation: str, paint) -> list[str]:
     """The explanation wrapped to the width, under a ``why:`` label."""
+    import textwrap  # only when a finding is shown: start-up
+
     lines = textwrap.wrap(
         explanation, _WIDTH, initial_indent=_WHY, subsequent_indent=" " * len(_WHY), break_long_words=False, break_on_hyphens=False
     )

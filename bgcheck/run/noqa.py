@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Sequence, Union
 
+from bgcheck.knowledge import LazyPattern
 from bgcheck.load.files import PathPatterns
 
 __all__ = ["ALL", "DIRECTIVE", "Directive", "listed_directives", "LISTED_CODE", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
@@ -42,12 +43,12 @@ ALL = _All.ALL
 
 NoqaCodes = Union[frozenset[str], Literal[_All.ALL]]
 
-_HAS_NOQA = re.compile("noqa", re.IGNORECASE)
+_HAS_NOQA = LazyPattern("noqa", re.IGNORECASE)
 # "#", optional spaces, the word "noqa", then an optional colon starting a
 # code list.  Searched anywhere in a comment: "# type: ignore  # noqa: BG101".
-DIRECTIVE = re.compile(r"#\s*noqa\b(?P<colon>\s*:)?", re.IGNORECASE)
+DIRECTIVE = LazyPattern(r"#\s*noqa\b(?P<colon>\s*:)?", re.IGNORECASE)
 # One code of the list (letters then digits), after commas and/or spaces.
-LISTED_CODE = re.compile(r"[\s,]*([A-Z]+[0-9]+)(?!\w)", re.IGNORECASE)
+LISTED_CODE = LazyPattern(r"[\s,]*([A-Z]+[0-9]+)(?!\w)", re.IGNORECASE)
 
 
 def parse_noqa(source: str) -> dict[int, NoqaCodes]:
@@ -141,7 +142,7 @@ def _directive_lines(source: str) -> list[tuple[int, int, str]]:
 # which reads nested f-strings otherwise, and fast: it always runs there. Anything unusual (a
 # string that does not close where tokenize's rules close it, a "\r") is left to tokenize.
 _TOKENIZE_IS_PYTHON = sys.version_info < (3, 12)
-_QUOTE_OR_HASH = re.compile(r"""['"#]""")
+_QUOTE_OR_HASH = LazyPattern(r"""['"#]""")
 _STRING_BODY = {  # after the opening quote(s), up to and with the closing one(s)
     "'''": re.compile(r"(?:[^\\']|\\.|'(?!''))*'''", re.DOTALL),
     '"""': re.compile(r'(?:[^\\"]|\\.|"(?!""))*"""', re.DOTALL),

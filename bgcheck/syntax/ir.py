@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from dataclasses import dataclass
 from typing import Callable, NamedTuple, Optional
 
@@ -285,7 +284,7 @@ def _fold_binop(op: str, left, right):
 
 
 # A printf-style conversion: its flags, width and precision (``%-08.3f``, ``%(name)s``, ``%*d``).
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_PERCENT_SPEC = knowledge.LazyPattern(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
 
 def _format_percent(template: str, args):
