@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load.cache import digest
@@ -41,8 +40,9 @@ from bgcheck.load.source import module_name
 RACY_NS = 3_000_000_000
 
 
-@dataclass(frozen=True)
-class FileState:
+class FileState(NamedTuple):
+    """One file's state (a tuple: thousands are read per run, and compared whole by ``save``)."""
+
     size: int
     mtime_ns: int
     ctime_ns: int
@@ -68,7 +68,7 @@ class FileStates:
         self.started_ns = time.time_ns()
         self.known: dict[str, FileState] = {}
         for path, row in (cache.get("states", self.key, counted=False) or {}).items():  # fields checked by serial.py
-            self.known[path] = FileState(*row)
+            self.known[path] = FileState._make(row)
         self.stats: dict[str, os.stat_result] = {}  # absolute path -> stat taken before reading
         self.current: dict[str, FileState] = {}  # this run's states, written by save()
         self.folders: dict = {}  # what this run learnt of folders: __init__.py, packages (module names)
@@ -79,14 +79,14 @@ class FileStates:
         absolute = self.stat(path)
         if absolute is None:
             return None
-        if absolute not in self.current:
+        state = self.current.get(absolute)
+        if state is None:
             state = self.known.get(absolute)
-            if state is None or not state.stat_matches(self.stats[absolute]) or state.display != display:
+            if state is None or state.display != display or not state.stat_matches(self.stats[absolute]):
                 return None
-            if module_name(path, self.folders) != (state.module, state.is_package):
+            if module_name(absolute, self.folders) != (state.module, state.is_package):
                 return None
             self.current[absolute] = state
-        state = self.current[absolute]
         return state if state.display == display else None
 
     def stat(self, path: Path) -> Optional[str]:
@@ -111,11 +111,7 @@ class FileStates:
 
     def save(self) -> None:
         if self.current != self.known:
-            self.cache.put("states", self.key, {path: _row(state) for path, state in self.current.items()})
-
-
-def _row(state: FileState) -> tuple:
-    return tuple(getattr(state, f.name) for f in fields(FileState))
+            self.cache.put("states", self.key, dict(self.current))
 
 
 class FolderStates:

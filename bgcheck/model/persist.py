@@ -150,13 +150,13 @@ def _decode(data: Any) -> Any:
         return knowledge.LOCK_APIS[rest[0]]
     if tag == "c" and len(rest) == 2 and rest[0] in _CLASSES and type(rest[1]) is list:
         cls = _CLASSES[rest[0]]
-        fields = dataclasses.fields(cls)
+        fields = _field_hints(cls)
         if len(rest[1]) != len(fields):
             raise DataError(f"{rest[0]} with {len(rest[1])} fields")
-        values = {f.name: _decode(value) for f, value in zip(fields, rest[1])}
-        hints = _hints(cls)
-        for name, value in values.items():
-            if not _fits(value, hints[name]):
+        values = {}
+        for (name, hint), stored in zip(fields, rest[1]):
+            value = values[name] = _decode(stored)
+            if not _fits(value, hint):
                 raise DataError(f"{rest[0]}.{name} is not of its type")
         return cls(**values)
     raise DataError(f"unknown stored value {tag!r}")
@@ -172,13 +172,38 @@ def _hints(cls: type) -> dict:
     return _HINTS[cls]
 
 
+_FIELD_HINTS: dict[type, tuple] = {}
+
+
+def _field_hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    """(name, annotation) of a dataclass's fields in order, once per class (thousands of values are decoded per run)."""
+    if cls not in _FIELD_HINTS:
+        hints = _hints(cls)
+        _FIELD_HINTS[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    return _FIELD_HINTS[cls]
+
+
+_HINT_PARTS: dict[Any, tuple] = {}
+
+
+def _hint_parts(hint: Any) -> tuple:
+    """``typing.get_origin`` and ``get_args`` of an annotation, once per annotation."""
+    try:
+        return _HINT_PARTS[hint]
+    except KeyError:
+        parts = _HINT_PARTS[hint] = (typing.get_origin(hint), typing.get_args(hint))
+        return parts
+    except TypeError:  # an annotation that cannot be a key
+        return typing.get_origin(hint), typing.get_args(hint)
+
+
 def _fits(value: Any, hint: Any) -> bool:
     """Is ``value`` of the annotated type (containers item by item; an unparameterised one by its kind only)?"""
     if hint is Any or hint is object:
         return True
     if hint is type(None):
         return value is None
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    origin, args = _hint_parts(hint)
     if origin is Union:
         return any(_fits(value, arg) for arg in args)
     if origin is None:

@@ -791,11 +791,9 @@ class Catalog:
         self.modules = _LazyModules((name for name, _f, _c in order), load)
         functions: dict[str, str] = {}
         classes: dict[str, str] = {}
-        for name, function_names, class_names in order:
-            for qualname in function_names:  # a later module's qualname wins, at the first one's place (as a dict)
-                functions[qualname] = name
-            for qualname in class_names:
-                classes[qualname] = name
+        for name, function_names, class_names in order:  # a later module's qualname wins, at the first one's place (as a dict)
+            functions.update(dict.fromkeys(function_names, name))
+            classes.update(dict.fromkeys(class_names, name))
         self.functions = _LazyMembers(functions, self.modules, "functions")
         self.classes = _LazyMembers(classes, self.modules, "classes")
 
