@@ -414,7 +414,9 @@ class _Phase2:
     def from_cache(self, bundle: Optional[dict], file_keys: dict[str, str]) -> list[FileUnit]:
         """Fill ``found`` with BG000s and cached results; returns the units still to check."""
         to_check: list[FileUnit] = []
-        recent = cache_keys.recent_results(self.cache) if file_keys else {}
+        # The last bundle's results, in one read, for a run that looks up many; named files
+        # (pre-commit, an editor) read their own entries (each checked run stores its results).
+        recent = cache_keys.recent_results(self.cache) if file_keys and self.report_for is None else {}
         for unit in self.units:
             if not self.reported(unit):
                 continue
