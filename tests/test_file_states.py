@@ -209,3 +209,22 @@ def test_a_run_on_several_processes_records_the_states_too(tmp_path, monkeypatch
     warm = runs.check("--jobs", "2")
     assert reads == ["worker.py"]  # its findings' code frame
     assert warm == runs.fresh()
+
+
+def test_a_run_that_learns_no_new_state_writes_none_and_a_stale_one_never_matches(tmp_path, monkeypatch, reads):
+    """An edit just before a run (within the racy margin) leaves the file unrecorded: its old
+    state stays in the entry, unwritten, and never matches the edited file; the run after reads it."""
+    write_project(tmp_path, {"worker.py": SWALLOW, "other.py": "x = 1\n"})
+    runs = Runs(tmp_path, monkeypatch)
+    monkeypatch.setattr(file_states, "RACY_NS", 0)
+    first = runs.cached()
+    entry = next((tmp_path / ".bgcheck_cache").rglob("states/*/*"))
+    written = entry.stat().st_mtime_ns
+    monkeypatch.setattr(file_states, "RACY_NS", 3_000_000_000)  # every file is "just edited" from now on
+    (tmp_path / "worker.py").write_text(SHIFTED, encoding="utf-8")
+    shifted = runs.check()
+    assert shifted == runs.fresh() and shifted != first
+    assert entry.stat().st_mtime_ns == written  # nothing new learnt: the entry is as it was
+    reads.clear()
+    assert runs.check() == shifted
+    assert "worker.py" in reads  # its old state does not match: read and hashed

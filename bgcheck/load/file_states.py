@@ -110,7 +110,11 @@ class FileStates:
         )
 
     def save(self) -> None:
-        if self.current != self.known:
+        """Write this run's states when it learnt one the entry lacks. A state this run did not
+        record (a file edited just now, or gone) is left in the entry: its stat never matches
+        again (a change time cannot be set back), and rewriting every state to drop it would cost
+        more than the next run's reading that one file."""
+        if any(self.known.get(path) != state for path, state in self.current.items()):
             self.cache.put("states", self.key, dict(self.current))
 
 
