@@ -162,7 +162,6 @@ class _FolderRecords:
         row = self.known.get(rel)
         if row is None or row[:4] != (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino):
             return None
-        self.current[rel] = row
         return row[4:]
 
     def record(self, rel: str, folder: str, key: str, has_gitignore: bool, dirs: list, files: list) -> None:

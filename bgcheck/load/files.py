@@ -91,7 +91,8 @@ class FolderMemory(Protocol):
 class FolderRecords(Protocol):
     def recall(self, rel: str, folder: str) -> Optional[tuple[str, bool, tuple[str, ...], tuple[str, ...]]]:
         """(ignores key, has a .gitignore, kept folder names, kept file names) of a folder whose
-        stat, taken now, is the one recorded; else None (the stat is kept for ``record``)."""
+        stat, taken now, is the one recorded; else None. The stat is kept for ``record``, which
+        the walk calls for every folder whose names it takes or lists."""
 
     def record(self, rel: str, folder: str, key: str, has_gitignore: bool, dirs: list[str], files: list[str]) -> None:
         """Keep what the walk made of a folder it listed (under the stat ``recall`` took)."""
@@ -154,6 +155,7 @@ def _walk(
                     ))
                 for name in files:
                     yield rel + name, inside + name
+                records.record(rel, folder, key, has_gitignore, dirs, files)  # kept for the next run
                 continue
         yield from _list_folder((folder, rel, root_rel, ignores), stack, excluder, cache, given, on_skip, remembered, records)
 
