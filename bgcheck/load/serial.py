@@ -748,10 +748,12 @@ def _states_from_data(data) -> dict:
     if type(data) is not dict:
         raise DataError("file states are a map")
     states = {}
-    for path, row in data.items():
+    for path, row in data.items():  # a row per file of the project: the checks are written out
         size, mtime, ctime, inode, display, module, is_package, key, summary_digest, error = _record(row, 10)
-        states[path] = (_int(size), _int(mtime), _int(ctime), _int(inode), _str(display), _str(module), _bool(is_package),
-                        _str(key), _str(summary_digest), _optional_diagnostic_from_data(error))
+        if not (type(size) is type(mtime) is type(ctime) is type(inode) is int and type(is_package) is bool
+                and type(display) is type(module) is type(key) is type(summary_digest) is str):
+            raise DataError("not a file state")
+        states[path] = (size, mtime, ctime, inode, display, module, is_package, key, summary_digest, None if error is None else diagnostic_from_data(error))
     return states
 
 
