@@ -18,8 +18,8 @@ def main() -> None:
 def _leave(code) -> None:
     """End the process without the interpreter's teardown, when the process is bgcheck's own (the
     ``bgcheck`` command or ``python -m bgcheck``; not a program that runs it in-process): freeing
-    every object and module, and the collections that go with it, was a tenth of a warm run's
-    instructions, for nothing (mypy ends the same way). Every write is done by then; the output is
+    every object and module, and the collections that go with it, was about 4% of a warm named
+    run's instructions, for nothing (mypy ends the same way). Every write is done by then; the output is
     flushed here."""
     if sys.modules["__main__"].__dict__.get("main") is not main:
         sys.exit(code)

@@ -55,7 +55,17 @@ class FileState(NamedTuple):
     error: Optional[Diagnostic]
 
     def stat_matches(self, info: os.stat_result) -> bool:
-        return (self.size, self.mtime_ns, self.ctime_ns, self.inode) == (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+        return (self.size, self.mtime_ns, self.ctime_ns, self.inode) == _identity(info)
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What a file's or folder's state is recorded under: size, modification and change times, inode."""
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
+
+
+def _settled(info: os.stat_result, started_ns: int) -> bool:
+    """Old enough, at the start of the run, for its times to tell any later write (``RACY_NS``)."""
+    return max(info.st_mtime_ns, info.st_ctime_ns) <= started_ns - RACY_NS
 
 
 class FileStates:
@@ -102,7 +112,7 @@ class FileStates:
     def remember(self, path: Path, display: str, content_key: str, summary_digest: str, error) -> None:
         """Record what a file's bytes, read after ``stat``, gave; not for a file changed too recently."""
         info = self.stats.get(os.path.abspath(path))
-        if info is None or not content_key or max(info.st_mtime_ns, info.st_ctime_ns) > self.started_ns - RACY_NS:
+        if info is None or not content_key or not _settled(info, self.started_ns):
             return
         name, is_package = module_name(path, self.folders)
         self.current[os.path.abspath(path)] = FileState(
@@ -129,8 +139,8 @@ class FolderStates:
         self.started_ns = time.time_ns()
         self.walks: dict[str, _FolderRecords] = {}
 
-    def settled(self, info: os.stat_result) -> bool:
-        return max(info.st_mtime_ns, info.st_ctime_ns) <= self.started_ns - RACY_NS
+    def signature(self, info: os.stat_result) -> Optional[str]:
+        return ":".join(map(str, _identity(info))) if _settled(info, self.started_ns) else None
 
     def records(self, start: str) -> "_FolderRecords":
         if start not in self.walks:
@@ -160,12 +170,12 @@ class _FolderRecords:
             return None  # listing it says why
         self.stats[rel] = info
         row = self.known.get(rel)
-        if row is None or row[:4] != (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino):
+        if row is None or row[:4] != _identity(info):
             return None
         return row[4:]
 
     def record(self, rel: str, folder: str, key: str, has_gitignore: bool, dirs: list, files: list) -> None:
         info = self.stats.get(rel)
-        if info is None or not self.states.settled(info):
+        if info is None or not _settled(info, self.states.started_ns):
             return
-        self.current[rel] = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, key, has_gitignore, tuple(dirs), tuple(files))
+        self.current[rel] = (*_identity(info), key, has_gitignore, tuple(dirs), tuple(files))

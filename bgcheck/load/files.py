@@ -81,8 +81,9 @@ def discover_real(
 class FolderMemory(Protocol):
     """What the walk asks of the last run's folder records (load/file_states.py FolderStates)."""
 
-    def settled(self, info: os.stat_result) -> bool:
-        """Whether a stat is old enough to stand for its file's state (see file_states.RACY_NS)."""
+    def signature(self, info: os.stat_result) -> Optional[str]:
+        """What a .gitignore's stat says of it, for the records of the folders below it; None when
+        the stat is too recent to tell a later edit (see file_states.RACY_NS)."""
 
     def records(self, start: str) -> "FolderRecords":
         """The records of the walk that starts at ``start`` (a real path)."""
@@ -144,15 +145,10 @@ def _walk(
         if kept is not None:
             key, has_gitignore, dirs, files = kept
             own = _ignores_with(ignores, folder, cache, remembered) if has_gitignore else ignores
-            if key == (_ignores_key(own) if own else ""):
+            if key == _ignores_key(own):
                 inside = folder if folder.endswith(os.sep) else folder + os.sep  # os.path.join, for thousands of names
                 for name in dirs:
-                    stack.append((
-                        inside + name,
-                        rel + name + "/",
-                        None if root_rel is None else root_rel + name + "/",
-                        tuple((gi, prefix + name + "/") for gi, prefix in own) if own else (),
-                    ))
+                    stack.append(_subfolder(inside + name, rel, root_rel, own, name))
                 for name in files:
                     yield rel + name, inside + name
                 records.record(rel, folder, key, has_gitignore, dirs, files)  # kept for the next run
@@ -162,6 +158,16 @@ def _walk(
 
 # A folder to walk: (its real path, its path relative to the start, relative to the root or None, the ignores for it)
 _Folder = tuple[str, str, "str | None", _Ignores]
+
+
+def _subfolder(path: str, rel: str, root_rel: Optional[str], ignores: _Ignores, name: str) -> _Folder:
+    """The folder ``name`` (at ``path``) of the folder at ``rel``, to walk."""
+    return (
+        path,
+        rel + name + "/",
+        None if root_rel is None else root_rel + name + "/",
+        tuple((gi, prefix + name + "/") for gi, prefix in ignores),
+    )
 
 
 def _list_folder(
@@ -200,21 +206,15 @@ def _list_folder(
         child_root_rel = None if root_rel is None else root_rel + name
         if excluder.matches(name, child_root_rel) or _ignored(ignores, name, is_dir):
             continue
-        child_rel = rel + name
         if is_dir:
             kept_dirs.append(name)
-            stack.append((
-                entry.path,
-                child_rel + "/",
-                None if child_root_rel is None else child_root_rel + "/",
-                tuple((gi, prefix + name + "/") for gi, prefix in ignores),
-            ))
+            stack.append(_subfolder(entry.path, rel, root_rel, ignores, name))
         elif entry.is_symlink():
             recordable = False
-            yield child_rel, os.path.realpath(entry.path)
+            yield rel + name, os.path.realpath(entry.path)
         else:
             kept_files.append(name)
-            yield child_rel, entry.path
+            yield rel + name, entry.path
     key = _ignores_key(ignores) if recordable else None
     if key is not None:
         records.record(rel, folder, key, has_gitignore, kept_dirs, kept_files)
@@ -346,10 +346,7 @@ def _ignore_file(folder: str, cache: dict[str, Optional[_IgnoreFile]], remembere
         except OSError:  # missing, or not to be reached: nothing to honour
             cache[folder] = None
         else:
-            signature = None
-            if remembered is not None and remembered.settled(info):
-                signature = f"{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_ino}"
-            cache[folder] = _IgnoreFile(path, signature)
+            cache[folder] = _IgnoreFile(path, remembered.signature(info) if remembered is not None else None)
     return cache[folder]
 
 

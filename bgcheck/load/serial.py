@@ -799,15 +799,18 @@ def _names_from_data(data) -> tuple:
     if not data:
         return ()
     names = tuple(data.split("/"))
-    if "\0" in data or "" in names or "." in names or ".." in names or (os.sep != "/" and os.sep in data):
+    if not _NOT_NAMES.isdisjoint(names) or "\0" in data or (os.sep != "/" and os.sep in data):
         raise DataError("not a folder entry's name")
     return names
 
 
 def _entry_name(name) -> str:
-    if type(name) is not str or not name or name in (".", "..") or "/" in name or "\0" in name or (os.sep != "/" and os.sep in name):
+    if type(name) is not str or name in _NOT_NAMES or "/" in name or "\0" in name or (os.sep != "/" and os.sep in name):
         raise DataError("not a folder entry's name")
     return name
+
+
+_NOT_NAMES = frozenset(("", ".", ".."))  # what no folder listing holds
 
 
 _HEX_DIGITS = frozenset("0123456789abcdef")

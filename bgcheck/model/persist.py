@@ -188,13 +188,9 @@ _HINT_PARTS: dict[Any, tuple] = {}
 
 def _hint_parts(hint: Any) -> tuple:
     """``typing.get_origin`` and ``get_args`` of an annotation, once per annotation."""
-    try:
-        return _HINT_PARTS[hint]
-    except KeyError:
-        parts = _HINT_PARTS[hint] = (typing.get_origin(hint), typing.get_args(hint))
-        return parts
-    except TypeError:  # an annotation that cannot be a key
-        return typing.get_origin(hint), typing.get_args(hint)
+    if hint not in _HINT_PARTS:
+        _HINT_PARTS[hint] = (typing.get_origin(hint), typing.get_args(hint))
+    return _HINT_PARTS[hint]
 
 
 def _fits(value: Any, hint: Any) -> bool:

@@ -12,12 +12,10 @@ from bgcheck.load.files import FolderMemory, discover_real
 from bgcheck.load.source import display_path
 
 
-def file_items(
-    paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None, remembered: Optional[FolderMemory] = None
-) -> list[tuple[Path, str]]:
+def file_items(paths: Sequence[Path], config: Config, cwd: Optional[Path], skipped: Optional[list] = None) -> list[tuple[Path, str]]:
     """(path, display path) of every file the run checks; ``skipped`` gets (path, reason, warn)
-    for what the walk left out (see files.discover); ``remembered``: the last run's folder records."""
-    return [(path, display) for path, display, _real in _found(paths, config, cwd, skipped, remembered)]
+    for what the walk left out (see files.discover)."""
+    return [(path, display) for path, display, _real in _found(paths, config, cwd, skipped, None)]
 
 
 def _found(paths, config: Config, cwd: Optional[Path], skipped: Optional[list], remembered: Optional[FolderMemory]) -> list[tuple[Path, str, str]]:
@@ -44,13 +42,12 @@ def project_items(
     name the project part to index, as before; outside any project the named files are all.
     ``skipped``: what the walk of the named paths left out (see ``file_items``); ``remembered``:
     the last run's folder records (load/file_states.py FolderStates)."""
-    named = _found(paths, config, cwd, skipped, remembered)
+    named_real = {real: (path, display) for path, display, real in _found(paths, config, cwd, skipped, remembered)}
     if not config.in_project or not any(Path(p).is_file() for p in paths):
-        return [(path, display) for path, display, _real in named], None
+        return list(named_real.values()), None
     by_real = {real: (path, display) for path, display, real in _found([config.root], config, cwd, None, remembered)}
-    named_real = {real: (path, display) for path, display, real in named}
     if named_real.keys() == by_real.keys():
-        return [(path, display) for path, display, _real in named], None
+        return list(named_real.values()), None
     by_real.update(named_real)  # spelled as the user named them
     items = sorted(by_real.values(), key=lambda item: item[0].as_posix())
     return items, frozenset(display for _path, display in named_real.values())
