@@ -104,7 +104,9 @@ def _run_guarded(work: Callable[[], int]) -> int:
         return outcome["code"]
     from bgcheck.load.config import ConfigError
 
-    if isinstance(error, (ConfigError, UsageError)):
+    from bgcheck.run.parallel import WorkerError  # (imported by then, if a worker ran)
+
+    if isinstance(error, (ConfigError, UsageError, WorkerError)):
         _fail(str(error))
     if isinstance(error, FileNotFoundError):
         _fail(f"no such file or folder: {error.filename or error}")

@@ -9,11 +9,13 @@ comparison in which both runs were serial would prove nothing.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
+import signal
 import shutil
 import textwrap
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -29,46 +31,51 @@ DEMO = FIXTURES / "demo_service"
 CORPUS = REPO / "benchmarks" / "corpus"
 
 
-class Pools:
-    """Records every process pool a run starts: the persistent workers of ``bgcheck check``
-    (with the share of files each worker got) and the executors of ``bgcheck jobs``."""
+def _logged(log: str, phase: str, inner, batch):
+    """A worker's batch, with the worker's pid written down (the spy's record of who did the work)."""
+    with open(log, "a", encoding="utf-8") as out:
+        out.write(f"{phase} {os.getpid()}\n")
+    return inner(batch)
 
-    def __init__(self, monkeypatch) -> None:
-        self.workers: list[int] = []  # jobs of each parallel.Workers
-        self.shares: list[tuple[str, list[int]]] = []  # (phase, files per worker) of each exchange
-        self.executors: list[int] = []  # max_workers of each ProcessPoolExecutor
+
+class Pools:
+    """Records every process pool a run starts (its phase and its number of processes, for
+    ``bgcheck check`` and ``bgcheck jobs`` alike) and which processes analysed and checked files."""
+
+    def __init__(self, monkeypatch, log: Path) -> None:
+        self.runs: list[tuple[str, int, int]] = []  # (phase, processes, batches) of each pool
+        self.log = log
+        real = parallel._run_batches
         pools = self
 
-        class SpyWorkers(parallel.Workers):
-            def __init__(self, jobs):
-                pools.workers.append(jobs)
-                super().__init__(jobs)
+        def spy(tasks, jobs, state, task, context=None):
+            pools.runs.append((task.__name__.strip("_").split("_")[0], jobs, len(tasks)))
+            return real(tasks, jobs, state, task, context)
 
-            def _exchange(self, messages):
-                phase = messages[0][0]
-                sizes = [len(m[1]) if phase == "phase1" else len(m[4]) for m in messages]
-                pools.shares.append((phase, sizes))
-                return super()._exchange(messages)
+        monkeypatch.setattr(parallel, "_run_batches", spy)
+        # the workers are forked from this process: they call the spies set here
+        for phase, name in (("phase1", "_load_batch"), ("phase2", "_check_batch")):
+            monkeypatch.setattr(parallel, name, functools.partial(_logged, str(log), phase, getattr(parallel, name)))
 
-        class SpyExecutor(ProcessPoolExecutor):
-            def __init__(self, max_workers=None, **kwargs):
-                pools.executors.append(max_workers)
-                super().__init__(max_workers=max_workers, **kwargs)
+    @property
+    def workers(self) -> list[int]:
+        """The processes of each phase-1 pool."""
+        return [jobs for phase, jobs, _ in self.runs if phase == "phase1"]
 
-        monkeypatch.setattr(parallel, "Workers", SpyWorkers)
-        monkeypatch.setattr(parallel, "ProcessPoolExecutor", SpyExecutor)
+    def pids(self, phase: str) -> set[int]:
+        lines = self.log.read_text(encoding="utf-8").split("\n") if self.log.exists() else []
+        return {int(line.split()[1]) for line in lines if line.startswith(phase + " ")}
 
     def reset(self) -> None:
-        self.workers, self.shares, self.executors = [], [], []
+        self.runs = []
+        self.log.unlink(missing_ok=True)
 
     def assert_two_workers_shared_the_work(self) -> None:
-        assert self.workers == [2]
-        phases = [phase for phase, _ in self.shares]
-        assert phases[0] == "phase1" and "phase2" in phases
-        for phase, sizes in self.shares:
-            assert len(sizes) == 2
-            if phase == "phase1":
-                assert all(size > 0 for size in sizes), sizes  # both workers analysed files
+        phases = [(phase, jobs) for phase, jobs, _ in self.runs]
+        assert phases == [("phase1", 2), ("phase2", 2)], self.runs
+        assert all(batches >= 2 for _, _, batches in self.runs), self.runs  # work for both
+        for phase in ("phase1", "phase2"):  # done in worker processes, not here
+            assert self.pids(phase) and os.getpid() not in self.pids(phase), (phase, self.pids(phase))
 
 
 def invoke(folder: Path, monkeypatch, *args: str) -> tuple[int, str, str]:
@@ -87,7 +94,7 @@ def compare(folder: Path, monkeypatch, pools: Pools, *extra: str) -> dict:
     """--jobs 1 then --jobs 2 on ``folder``: identical output, and the second on two workers."""
     pools.reset()
     serial = check_json(folder, monkeypatch, 1, *extra)
-    assert pools.workers == [] and pools.executors == []
+    assert pools.runs == [] and not pools.pids("phase1")
     pools.reset()
     parallel_run = check_json(folder, monkeypatch, 2, *extra)
     pools.assert_two_workers_shared_the_work()
@@ -175,8 +182,8 @@ def generated_project(root: Path, copies: int = 5) -> Path:
 
 
 @pytest.fixture
-def pools(monkeypatch) -> Pools:
-    return Pools(monkeypatch)
+def pools(monkeypatch, tmp_path) -> Pools:
+    return Pools(monkeypatch, tmp_path / "worker-pids")
 
 
 @pytest.fixture(scope="module")
@@ -216,6 +223,13 @@ def test_generated_project_text_output_and_three_jobs(big_project, monkeypatch, 
     for jobs in ("2", "3"):
         assert invoke(big_project, monkeypatch, "check", ".", "--no-cache", "--jobs", jobs, "--statistics", "--show-source", "--color", "never") == serial
     assert pools.workers == [2, 3]
+
+
+def test_workers_that_are_sent_the_index(big_project, monkeypatch, pools):
+    """Where workers are not forked (macOS, Windows), each is sent the index when it starts and
+    every batch its units: the same output."""
+    monkeypatch.setattr(parallel, "forks", lambda: False)
+    compare(big_project, monkeypatch, pools, "--no-cache")
 
 
 def test_generated_project_select_and_ignore(big_project, monkeypatch, pools):
@@ -267,9 +281,9 @@ def test_jobs_command_jobs_2_matches_jobs_1(monkeypatch, pools):
     monkeypatch.setattr(parallel, "MIN_FILES_PER_WORKER", 1)
     folder = FIXTURES / "jobs_inventory"
     serial = invoke(folder, monkeypatch, "jobs", ".", "--format", "json", "--no-cache", "--jobs", "1")
-    assert pools.executors == []
+    assert pools.runs == []
     parallel_run = invoke(folder, monkeypatch, "jobs", ".", "--format", "json", "--no-cache", "--jobs", "2")
-    assert pools.executors == [2]
+    assert pools.workers == [2] and [phase for phase, _, _ in pools.runs] == ["phase1"]  # no check: no phase 2
     assert parallel_run == serial
     assert len(json.loads(serial[1])["jobs"]) > 10
 
@@ -277,7 +291,7 @@ def test_jobs_command_jobs_2_matches_jobs_1(monkeypatch, pools):
 def test_jobs_command_on_the_generated_project(big_project, monkeypatch, pools):
     serial = invoke(big_project, monkeypatch, "jobs", ".", "--no-cache", "--jobs", "1")
     assert invoke(big_project, monkeypatch, "jobs", ".", "--no-cache", "--jobs", "2") == serial
-    assert pools.executors == [2]
+    assert pools.runs[0][:2] == ("phase1", 2) and os.getpid() not in pools.pids("phase1")
     assert "BG000" in serial[2]  # the files that could not be analysed, on stderr
 
 
@@ -288,7 +302,7 @@ def test_small_projects_stay_serial(monkeypatch, pools):
     assert parallel.workers_for(None, 10_000) == min(parallel.default_jobs(), 10_000 // parallel.MIN_FILES_PER_WORKER)
     assert parallel.default_jobs() >= 1
     check_json(DEMO, monkeypatch, 2, "--no-cache")
-    assert pools.workers == [] and pools.executors == []  # 12 files: not worth two processes
+    assert pools.runs == []  # 12 files: not worth two processes
 
 
 def test_default_jobs_is_one_per_cpu(monkeypatch, pools, big_project):
@@ -323,18 +337,16 @@ def test_benchmark_corpus_package_jobs_2_matches_jobs_1(tmp_path, monkeypatch, p
     assert report["diagnostics"] or package.name, "compared"
 
 
-def test_a_worker_that_dies_fails_the_run_cleanly(big_project, monkeypatch):
-    """A worker killed between the phases (out of memory, a signal): exit 2 with a message that
-    says so, never a hang."""
-    class DyingWorkers(parallel.Workers):
-        def phase2(self, displays, index, config, rules, *rest):
-            self.processes[0].kill()
-            self.processes[0].join(timeout=10)
-            return super().phase2(displays, index, config, rules, *rest)
+def _killed(batch):
+    os.kill(os.getpid(), signal.SIGKILL)
 
-    monkeypatch.setattr(parallel, "Workers", DyingWorkers)
+
+@pytest.mark.parametrize("phase", ["_load_batch", "_check_batch"])
+def test_a_worker_that_dies_fails_the_run_cleanly(big_project, monkeypatch, phase):
+    """A worker killed mid-phase (out of memory, a signal): exit 2 with a message that says so,
+    never a hang or a traceback."""
+    monkeypatch.setattr(parallel, phase, _killed)  # the forked workers inherit it
     monkeypatch.chdir(big_project)
     result = CliRunner().invoke(main, ["check", ".", "--no-cache", "--jobs", "2"])
     assert result.exit_code == 2
-    assert "a worker process stopped unexpectedly (exit code -9)" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert result.stderr == "bgcheck: error: a worker process stopped unexpectedly (killed, or out of memory); try --jobs 1\n"

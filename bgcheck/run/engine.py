@@ -101,7 +101,7 @@ def load_units(paths: Sequence[Path], config: Config, cwd: Optional[Path] = None
     items = file_items(paths, config, cwd)
     workers = parallel.workers_for(jobs, len(items))
     if workers > 1:
-        return parallel.run_phase1(items, workers, cache)
+        return parallel.phase1(items, workers, cache)
     return [load_unit(path, display, cache) for path, display in items]
 
 
@@ -174,12 +174,11 @@ def run(request: RunRequest) -> RunResult:
         except FileChanged:  # a file changed while this run read it: read every file now
             result = _run_here(items, config, options, prepared, None)
         return _report_skipped(result, skipped)
-    # Several processes that keep their files from phase 1 to phase 2.
-    with parallel.Workers(workers) as pool:
-        for path, _display in items if states is not None else ():
-            states.stat(path)  # before the workers read the files: the next run's states
-        units = pool.phase1(items, cache)
-        result = check_units(units, config, options, pool)
+    # Several processes for the per-file work of both phases (run/parallel.py).
+    for path, _display in items if states is not None else ():
+        states.stat(path)  # before the workers read the files: the next run's states
+    units = parallel.phase1(items, workers, cache)
+    result = check_units(units, config, options, workers)
     if states is not None:
         for unit in units:
             states.remember(unit.path, unit.display, unit.content_key, unit.summary_digest, unit.error)
@@ -214,22 +213,21 @@ def _prepare(items, states: Optional[FileStates]) -> dict:
 
 
 def check_units(
-    units: Sequence[FileUnit], config: Config, options: CheckOptions = CheckOptions(), pool: Optional[parallel.Workers] = None
+    units: Sequence[FileUnit], config: Config, options: CheckOptions = CheckOptions(), jobs: int = 1
 ) -> RunResult:
     """Phase 2 over analysed units: build the index from all of them, then check
     ``options.report_for`` (display paths; default: every unit). With a cache, files whose result
     is stored under the same keys are not checked again, and the index is built only if one is
-    not. ``pool``: the workers that loaded the units check them (they kept the CSTs); without it,
-    this process checks them."""
-    return _Phase2(units, config, options, pool).run()
+    not. ``jobs``: the processes that check them (run/parallel.py); 1, this one."""
+    return _Phase2(units, config, options, jobs).run()
 
 
 class _Phase2:
     """One phase-2 run: the enabled rules, the project index (built at most once, only when a
     result is not cached), and the findings by display path."""
 
-    def __init__(self, units: Sequence[FileUnit], config: Config, options: CheckOptions, pool) -> None:
-        self.units, self.config, self.options, self.pool = units, config, options, pool
+    def __init__(self, units: Sequence[FileUnit], config: Config, options: CheckOptions, jobs: int) -> None:
+        self.units, self.config, self.options, self.jobs = units, config, options, jobs
         self.cache = options.cache
         self.report_for = options.report_for
         self.runtimes = options.runtimes or {}
@@ -265,7 +263,7 @@ class _Phase2:
         """The index from the models an earlier run stored for the same summaries and settings
         (model/persist.py), summaries read as they are asked for; None when there are none. Not
         for worker processes (a lazy index stays in this process)."""
-        if self.cache is None or self.pool is not None:
+        if self.cache is None or self.jobs > 1:
             return None
         from bgcheck.load.serial import DataError
         from bgcheck.model import persist
@@ -462,9 +460,9 @@ class _Phase2:
             ensure_summary(unit, self.cache)  # an index restored from stored models reads no summary it is not asked for
             ensure_text(unit)
             unit.index = index
-        if self.pool is not None:
-            by_display = self.pool.phase2([unit.display for unit in to_check], index, self.config, rule_classes, self.cache)
-            outcomes = [by_display[unit.display] for unit in to_check]
+        jobs = parallel.workers_for(self.jobs, len(to_check))  # a few files are checked here
+        if jobs > 1:
+            outcomes = parallel.phase2(to_check, index, self.config, rule_classes, jobs)
         else:
             outcomes = []
             for unit in to_check:

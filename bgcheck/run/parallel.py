@@ -1,28 +1,48 @@
 """Per-file work on several processes (``--jobs N``).
 
-Both phases are independent per file. A run (``bgcheck check``) uses persistent
-workers (``Workers``): each analyses a share of the files, keeps their CSTs, then
-checks the same share against the project index it is sent once. ``bgcheck jobs``
-needs phase 1 only (``run_phase1``: a process pool that sends back plain summaries,
-never CSTs). Output is identical to a serial run: results are put back in input
-order and sorted by the caller.
+Both phases are independent per file, and each runs on its own process pool:
 
-Each task runs in a thread with a large stack (run/process.py): libcst walks trees
-recursively, and a deeply nested file must end as a BG000, not a crash.
+- phase 1 (``phase1``): the workers read, parse and summarise files and send the units back
+  (summaries and text; phase 1 keeps no CST);
+- this process builds the project index from every summary;
+- phase 2 (``phase2``): the workers check files against that index.
+
+Files go out in small batches, the biggest first, to whichever worker is free: a worker that
+drew slow files does not keep the other waiting at the end of a phase.
+
+On Linux the phase-2 workers are forked once the index is built, so they inherit the index and
+the units and nothing big is sent to them (pickling a 25 MB index for each worker, and each
+worker unpickling it, was a fifth of a cold ``--jobs 2`` run on the benchmark corpus). Where
+fork is not the safe choice (macOS, Windows), each worker is sent the index once, when it starts,
+and each batch carries its units.
+
+Output is identical to a serial run: results are put back in input order. Each batch runs in a
+thread with a large stack (run/process.py): libcst walks trees recursively, and a deeply nested
+file must end as a BG000, not a crash.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from typing import Optional, Sequence
 
-from bgcheck.load.unit import ensure_summary, load_unit
+from bgcheck.load.unit import load_unit
 from bgcheck.run.process import in_big_stack, raise_recursion_limit, tune_gc
 
 # Below this many files, starting processes costs more than it saves.
 MIN_FILES_PER_WORKER = 16
+# Files per batch: small enough that the last batches of a phase end together, large enough
+# that sending them costs nothing next to the work (about 2 ms of work per file, cold).
+BATCH_FILES = 8
 
+# What a worker process works with: the phase-1 cache, or phase 2's index, configuration,
+# rules and (when forked) units. Set by the pool's initializer, or inherited by a fork.
 _state: dict = {}
+
+
+class WorkerError(RuntimeError):
+    """A worker process stopped (killed: out of memory, a signal) before it sent its results."""
 
 
 def default_jobs() -> int:
@@ -37,18 +57,6 @@ def workers_for(jobs: Optional[int], count: int) -> int:
     return max(1, min(jobs, count // MIN_FILES_PER_WORKER))
 
 
-def _init_worker(state: dict) -> None:
-    tune_gc()
-    raise_recursion_limit()
-    _state.clear()
-    _state.update(state)
-
-
-def _phase1_task(item):
-    path, display = item
-    return in_big_stack(load_unit, path, display, _state.get("cache"))  # (phase 1 keeps no CST)
-
-
 def __getattr__(name: str):
     """``ProcessPoolExecutor`` is imported when a pool is first asked for: a warm run on one
     process starts none, and importing it (multiprocessing's connections) is a tenth of that run."""
@@ -59,143 +67,106 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def run_phase1(items: Sequence[tuple], jobs: int, cache) -> list:
+def forks() -> bool:
+    """Whether phase-2 workers are forked from this process (and inherit the index). Linux only:
+    macOS's system libraries are not safe to use after a fork, and Windows has none."""
+    import multiprocessing
+
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _init_worker(state: dict) -> None:
+    tune_gc()  # (freezes what a forked worker inherited: the collector never scans it)
+    raise_recursion_limit()
+    if state:  # a forked worker keeps the state it inherited
+        _state.clear()
+        _state.update(state)
+
+
+def _batches(sizes: Sequence[int]) -> list[list[int]]:
+    """Positions in batches of BATCH_FILES, the biggest files first."""
+    order = sorted(range(len(sizes)), key=lambda position: -sizes[position])
+    return [order[start : start + BATCH_FILES] for start in range(0, len(order), BATCH_FILES)]
+
+
+def _run_batches(tasks: list, jobs: int, state: dict, task, context=None) -> list:
+    """``task(batch)`` for every batch on ``jobs`` processes; the replies, in batch order."""
+    from concurrent.futures.process import BrokenProcessPool
+
     executor = globals().get("ProcessPoolExecutor") or __getattr__("ProcessPoolExecutor")
-    with executor(max_workers=jobs, initializer=_init_worker, initargs=({"cache": cache},)) as pool:
-        return list(pool.map(_phase1_task, items, chunksize=max(1, len(items) // (jobs * 8) or 1)))
+    try:
+        with executor(max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(state,)) as pool:
+            return list(pool.map(task, tasks))
+    except BrokenProcessPool:
+        raise WorkerError("a worker process stopped unexpectedly (killed, or out of memory); try --jobs 1") from None
 
 
 # ---------------------------------------------------------------------------
-# Persistent workers: each keeps the CSTs of its share of the files from
-# phase 1 to phase 2, so no file is parsed twice. The project index and the
-# configuration go to each worker once, in the phase-2 message.
+# phase 1
 
 
-def _worker_main(connection) -> None:
-    tune_gc()
-    raise_recursion_limit()
-    in_big_stack(_worker_loop, connection)
+def _phase1_task(batch: list) -> list:
+    return in_big_stack(_load_batch, batch)
 
 
-def _worker_loop(connection) -> None:
+def _load_batch(batch: list) -> list:
+    return [(position, load_unit(path, display, _state.get("cache"))) for position, (path, display) in batch]
+
+
+def phase1(items: Sequence[tuple], jobs: int, cache) -> list:
+    """Phase 1 for ``(path, display)`` items on ``jobs`` processes; the units in input order."""
+    batches = [[(position, items[position]) for position in batch] for batch in _batches([_size(path) for path, _ in items])]
+    units: list = [None] * len(items)
+    for reply in _run_batches(batches, jobs, {"cache": cache}, _phase1_task):
+        for position, unit in reply:
+            units[position] = unit
+    return units
+
+
+# ---------------------------------------------------------------------------
+# phase 2
+
+
+def _phase2_task(batch: list) -> list:
+    return in_big_stack(_check_batch, batch)
+
+
+def _check_batch(batch: list) -> list:
     from bgcheck.run import check  # parsing and the rules: imported by the workers that use them
 
-    units: dict = {}
-    while True:
+    index, config, rules = _state["index"], _state["config"], _state["rules"]
+    out = []
+    for position, unit in batch:
+        unit = _state["units"][position] if unit is None else unit
+        unit.index = index
+        out.append(check.check_unit(unit, index, config, rules))
+    return out
+
+
+def phase2(units: Sequence, index, config, rules, jobs: int) -> list:
+    """Each unit's diagnostics (in input order), checked on ``jobs`` processes. The units have
+    their summaries and text (phase 1 or the cache gave them)."""
+    import dataclasses
+    import multiprocessing
+
+    batches = _batches([len(unit.text) for unit in units])
+    shared = {"index": index, "config": config, "rules": rules}
+    if forks():
+        _state.update(shared, units=units)  # the forked workers inherit it: nothing is sent
         try:
-            message = connection.recv()
-        except EOFError:
-            return
-        kind = message[0]
-        try:
-            if kind == "phase1":
-                _, items, cache = message
-                out = []
-                for position, (path, display) in items:
-                    unit = load_unit(path, display, cache)
-                    units[unit.display] = unit
-                    out.append((position, unit))
-                connection.send(("ok", out))
-            elif kind == "phase2":
-                _, index, config, rules, displays, cache = message
-                results = []
-                for display in displays:
-                    unit = ensure_summary(units[display], cache)
-                    unit.index = index
-                    results.append((display, check.check_unit(unit, index, config, rules)))
-                connection.send(("ok", results))
-            else:
-                connection.send(("ok", None))
-                return
-        except BaseException as exc:  # reported to the parent, which raises it
-            import traceback
-
-            connection.send(("error", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
-
-
-class WorkerError(RuntimeError):
-    """A worker process failed: the message carries its traceback."""
-
-
-class Workers:
-    """``jobs`` processes that each analyse a share of the files, then check the same share."""
-
-    def __init__(self, jobs: int) -> None:
-        import multiprocessing
-
-        self.connections = []
-        self.processes = []
-        for _ in range(jobs):
-            parent, child = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=_worker_main, args=(child,), daemon=True)
-            process.start()
-            child.close()
-            self.connections.append(parent)
-            self.processes.append(process)
-        self.owner: dict[str, int] = {}  # display path -> worker index
-
-    def _exchange(self, messages: list) -> list:
-        for connection, process, message in zip(self.connections, self.processes, messages):
-            try:
-                connection.send(message)
-            except OSError:  # BrokenPipeError: the worker is gone
-                self._stopped(process)
-        replies = []
-        for connection, process in zip(self.connections, self.processes):
-            try:
-                status, payload = connection.recv()
-            except (EOFError, OSError):
-                self._stopped(process)
-            if status != "ok":
-                raise WorkerError(payload)
-            replies.append(payload)
-        return replies
-
-    @staticmethod
-    def _stopped(process) -> None:
-        """A worker killed (out of memory, a signal) or crashed: say so, rather than EOFError."""
-        process.join(timeout=1)
-        raise WorkerError(f"a worker process stopped unexpectedly (exit code {process.exitcode}); try --jobs 1")
-
-    def phase1(self, items: Sequence[tuple], cache) -> list:
-        """Phase 1 for ``(path, display)`` items, spread by size; units come back in input order."""
-        shares: list[list] = [[] for _ in self.connections]
-        loads = [0] * len(self.connections)
-        by_size = sorted(enumerate(items), key=lambda entry: -_size(entry[1][0]))
-        for position, item in by_size:
-            worker = loads.index(min(loads))
-            loads[worker] += _size(item[0]) + 1
-            shares[worker].append((position, item))
-            self.owner[item[1]] = worker
-        replies = self._exchange([("phase1", share, cache) for share in shares])
-        ordered = sorted((entry for reply in replies for entry in reply), key=lambda entry: entry[0])
-        return [unit for _position, unit in ordered]
-
-    def phase2(self, displays: Sequence[str], index, config, rules, cache=None) -> dict:
-        shares: list[list] = [[] for _ in self.connections]
-        for display in displays:
-            shares[self.owner[display]].append(display)
-        replies = self._exchange([("phase2", index, config, rules, share, cache) for share in shares])
-        return {display: diagnostics for reply in replies for display, diagnostics in reply}
-
-    def close(self) -> None:
-        for connection in self.connections:
-            try:
-                connection.send(("stop",))
-            except (OSError, BrokenPipeError):
-                pass
-        for process in self.processes:
-            process.join(timeout=5)
-            if process.is_alive():
-                process.kill()
-        for connection in self.connections:
-            connection.close()
-
-    def __enter__(self) -> "Workers":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+            tasks = [[(position, None) for position in batch] for batch in batches]
+            replies = _run_batches(tasks, jobs, {}, _phase2_task, multiprocessing.get_context("fork"))
+        finally:
+            _state.clear()
+    else:
+        # the index goes to each worker once; a unit travels without it
+        tasks = [[(position, dataclasses.replace(units[position], index=None)) for position in batch] for batch in batches]
+        replies = _run_batches(tasks, jobs, shared, _phase2_task)
+    results: list = [None] * len(units)
+    for batch, reply in zip(batches, replies):
+        for position, diagnostics in zip(batch, reply):
+            results[position] = diagnostics
+    return results
 
 
 def _size(path) -> int:
