@@ -1,26 +1,37 @@
 #!/usr/bin/env python3
-"""bgcheck's ecosystem check: findings on real projects, against a judged list.
+"""bgcheck's ecosystem check: findings on real applications and libraries, judged blind.
 
-    python scripts/ecosystem.py                 # fetch if needed, check, compare, write the report
-    python scripts/ecosystem.py --project rq    # one project only (the report is not rewritten)
-    python scripts/ecosystem.py --unjudged FILE # also write the unjudged findings as TSV rows to fill in
+    python scripts/ecosystem.py                   # fetch if needed, check, compare, write the report
+    python scripts/ecosystem.py --project zou     # one project only (the report is not rewritten)
+    python scripts/ecosystem.py --packets DIR     # also write what judges need: a file per project
 
-The corpus is the package folders of pinned PyPI source distributions (tests, docs and
-examples left out), unpacked into scripts/.ecosystem/ (git-ignored). bgcheck runs on each
-project with its default configuration, from this checkout (not an installed copy). Every
-finding is looked up in scripts/ecosystem/judged.tsv, where each one was judged by reading
-the code as that project's maintainer would:
+The corpus is the code folders of pinned PyPI source distributions (tests left out), unpacked
+into scripts/.ecosystem/ (git-ignored): applications that run background work (asyncio
+services and bots, trading engines, downloaders, Django, Flask and FastAPI apps with Celery,
+RQ or their own workers) more than worker libraries. bgcheck runs on each project with its
+default configuration and the preview rules on, from this checkout (not an installed copy),
+and lists the jobs it found there.
+
+Every finding is judged by two judges who did not write the rules, working apart, each given
+only the finding (path, line, message, explanation, notes: what --packets writes), the rule's
+page and the project's code, as that project's maintainer would judge it:
 
     real       the failure the rule describes can happen here; a maintainer would change the code
     false      it cannot happen here (the stop cannot arrive, the object is not what the rule thinks,
                a bound or guard the rule did not see, the documented idiom)
     debatable  the letter matches, the harm depends on facts not in the code
 
-Precision = real / (real + false); debatable is shown apart. The report (per-rule and
-per-project tables, findings that appeared or disappeared) is printed and written to
-scripts/ecosystem/report.md. Exit 1 while any finding is unjudged, so a change to a rule
-shows its effect on real code before it lands. Like the benchmark, this is run by hand:
-CI does not run it (it needs the network the first time).
+Each judge's verdict is a row of scripts/ecosystem/verdicts.tsv (project, path, line, code,
+judge, verdict, reason). Where the two agree that is the verdict, where they differ it is
+debatable; a row is never changed because the code changed. Precision = real / (real +
+false); debatable is shown apart.
+
+The projects are split once, by a fixed rule (halves()), into a tuning half and a held-out
+half. Rules may be tuned on the tuning half; whether a rule is on by default is decided on the
+held-out half alone, so the report names the findings of the tuning half only and counts the
+held-out half's. The report is printed and written to scripts/ecosystem/report.md, its first
+table to the README. Exit 1 while any finding wants a verdict. Like the benchmark, this is run
+by hand: CI does not run it (it needs the network the first time).
 """
 
 from __future__ import annotations
@@ -38,66 +49,156 @@ import tempfile
 import urllib.request
 import zipfile
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 WORK = HERE / ".ecosystem"
-JUDGED = HERE / "ecosystem" / "judged.tsv"
+VERDICTS_FILE = HERE / "ecosystem" / "verdicts.tsv"
 REPORT = HERE / "ecosystem" / "report.md"
 README = REPO / "README.md"
 README_START = "<!-- ecosystem table: written by scripts/ecosystem.py -->"
 README_END = "<!-- end of ecosystem table -->"
 
-# name==version -> the folder of the sdist that holds the package itself. A mix of
-# applications and worker-heavy libraries across asyncio, threads, Celery, RQ,
-# Dramatiq, Huey, Django, Kafka, RabbitMQ, NATS and Tornado. Left out on purpose, so that an independent
-# measure remains: arq, APScheduler, prefect, OctoPrint, ArchiveBox,
-# changedetection.io, pulpcore, zigpy, aioesphomeapi, aiohomekit,
-# python-matter-server, uiprotect, lnbits.
-PINNED = {
-    "celery==5.7.0": "celery",
-    "kombu==5.7.0": "kombu",
-    "dramatiq==2.2.1": "dramatiq",
-    "rq==3.0.0": "rq",
-    "huey==3.5.4": "huey",
-    "taskiq==0.13.0": "taskiq",
-    "saq==0.26.4": "saq",
-    "procrastinate==3.10.0": "procrastinate",
-    "faust-streaming==0.15.3": "faust",
-    "aiokafka==0.14.0": "aiokafka",
-    "distributed==2026.8.0": "distributed",
-    "flower==2.2.0": "flower",
-    "django-celery-beat==2.9.0": "django_celery_beat",
-    "django-rq==4.2.0": "django_rq",
-    "sentry-sdk==2.75.0": "sentry_sdk",
-    "uvicorn==0.54.0": "uvicorn",
-    "gunicorn==27.0.1": "gunicorn",
-    "channels==4.3.2": "channels",
-    "locust==2.47.0": "locust",
-    "kopf==1.45.2": "kopf",
-    "errbot==6.2.1": "errbot",
-    "pretalx==2025.2.2": "src/pretalx",
-    "glances==4.5.8": "glances",
-    "python-telegram-bot==22.8": "src/telegram",
-    "luigi==3.8.1": "luigi",
-    "django-q2==1.11.1": "django_q",
-    "aio-pika==10.2.1": "aio_pika",
-    "nats-py==2.16.0": "src/nats",
-    "zeroconf==0.154.0": "src/zeroconf",
-    "tornado==6.6.1": "tornado",
-    "hypercorn==0.18.0": "src/hypercorn",
-    "slack-bolt==1.30.0": "slack_bolt",
-    "weblate==2026.10.1": "weblate",
-    "label-studio==1.23.2": "label_studio",
-    "mailman==3.3.10": "src/mailman",
-    "ckan==2.12.0": "ckan",
-    "hyperkitty==1.3.12": "hyperkitty",
-    "pretix==2026.8.0": "src/pretix",
-    "nautobot==3.2.7": "nautobot",
-    "apache-superset==6.1.0": "superset",
-}
+APPLICATION = "application"
+LIBRARY = "library"
+
+
+@dataclass(frozen=True)
+class Project:
+    pin: str  # name==version of the PyPI sdist
+    folders: tuple[str, ...]  # the folders of the sdist that hold the code (tests are left out)
+    kind: str  # APPLICATION (a service, bot or web app that runs background work) or LIBRARY
+
+    @property
+    def name(self) -> str:
+        return self.pin.split("==")[0]
+
+    @property
+    def version(self) -> str:
+        return self.pin.split("==")[1]
+
+
+def _app(pin: str, *folders: str) -> Project:
+    return Project(pin, folders, APPLICATION)
+
+
+def _lib(pin: str, *folders: str) -> Project:
+    return Project(pin, folders, LIBRARY)
+
+
+# Applications more than libraries: asyncio services and bots, trading engines, downloaders,
+# Home Assistant style apps, Django + Celery, Flask + Celery or RQ, FastAPI services; then the
+# worker libraries. Left out on purpose, so that independent measures remain: arq,
+# APScheduler, prefect, OctoPrint, ArchiveBox, changedetection.io, pulpcore, zigpy,
+# aioesphomeapi, aiohomekit, python-matter-server, uiprotect, lnbits, and the applications that
+# reviewers outside this repository judge (supervisor, saleor, bitcart, mitmproxy, netbox, AWX,
+# mayan-edms).
+PROJECTS = [
+    # asyncio services, bots, trading engines
+    _app("freqtrade==2026.9", "freqtrade"),
+    _app("octobot==2.1.0", "octobot", "octobot_trading", "octobot_services", "octobot_commons",
+         "octobot_evaluators", "octobot_backtesting", "octobot_node", "octobot_agents",
+         "octobot_tentacles_manager", "async_channel", "trading_backend"),
+    _app("jesse==3.5.3", "jesse"),
+    _app("hummingbot==20260922", "hummingbot"),
+    _app("matrix-synapse==1.163.2", "synapse"),
+    _app("maubot==0.6.0", "maubot"),
+    _app("mautrix-telegram==0.15.3", "mautrix_telegram"),
+    _app("opsdroid==0.31.0", "opsdroid"),
+    _app("red-discordbot==3.5.24", "redbot"),
+    _app("errbot==6.2.1", "errbot"),
+    _app("jupyterhub==6.1.1", "jupyterhub"),
+    _app("khoj==1.42.10", "src/khoj"),
+    _app("open-webui==0.12.4", "backend/open_webui"),
+    _app("openhands-ai==1.11.0", "openhands"),
+    _app("appdaemon==4.5.13", "appdaemon"),
+    _app("esphome==2026.10.0", "esphome"),
+    _app("conda-store-server==2025.2.2", "conda_store_server"),
+    # threads: downloaders, clients, bots, monitors
+    _app("sopel==8.0.4", "sopel"),
+    _app("streamlink==8.6.3", "src/streamlink", "src/streamlink_cli"),
+    _app("gallery-dl==1.32.18", "gallery_dl"),
+    _app("pyload-ng==0.5.0b3.dev101", "src/pyload"),
+    _app("nicotine-plus==3.3.11", "pynicotine"),
+    _app("sickchill==2024.3.1", "sickchill"),
+    _app("calibreweb==0.6.27", "src/calibreweb"),
+    _app("glances==4.5.8", "glances"),
+    _app("locust==2.47.0", "locust"),
+    # twisted services
+    _app("buildbot==4.3.0", "buildbot"),
+    _app("deluge==2.2.0", "deluge"),
+    # Django, Flask, FastAPI applications with Celery, RQ, huey or their own workers
+    _app("misago==0.39.6", "misago"),
+    _app("kolibri==0.19.5", "kolibri"),
+    _app("galaxy-app==26.1.2", "src/galaxy"),
+    _app("modoboa==2.12.0", "modoboa"),
+    _app("wger==2.1", "wger"),
+    _app("openwisp-monitoring==1.3", "openwisp_monitoring"),
+    _app("zou==1.0.97", "zou"),
+    _app("flaskbb==2.2.0", "flaskbb"),
+    _app("lemur==1.9.3", "lemur"),
+    _app("dallinger==12.4.0", "dallinger"),
+    _app("mlflow==3.18.0", "mlflow"),
+    _app("apache-airflow-core==3.1.0", "src/airflow"),
+    _app("flower==2.2.0", "flower"),
+    _app("pretalx==2025.2.2", "src/pretalx"),
+    _app("pretix==2026.8.0", "src/pretix"),
+    _app("weblate==2026.10.1", "weblate"),
+    _app("label-studio==1.23.2", "label_studio"),
+    _app("mailman==3.3.10", "src/mailman"),
+    _app("hyperkitty==1.3.12", "hyperkitty"),
+    _app("ckan==2.12.0", "ckan"),
+    _app("nautobot==3.2.7", "nautobot"),
+    _app("apache-superset==6.1.0", "superset"),
+    # worker libraries and servers
+    _lib("celery==5.7.0", "celery"),
+    _lib("kombu==5.7.0", "kombu"),
+    _lib("dramatiq==2.2.1", "dramatiq"),
+    _lib("rq==3.0.0", "rq"),
+    _lib("huey==3.5.4", "huey"),
+    _lib("taskiq==0.13.0", "taskiq"),
+    _lib("saq==0.26.4", "saq"),
+    _lib("procrastinate==3.10.0", "procrastinate"),
+    _lib("faust-streaming==0.15.3", "faust"),
+    _lib("aiokafka==0.14.0", "aiokafka"),
+    _lib("distributed==2026.8.0", "distributed"),
+    _lib("django-celery-beat==2.9.0", "django_celery_beat"),
+    _lib("django-rq==4.2.0", "django_rq"),
+    _lib("sentry-sdk==2.75.0", "sentry_sdk"),
+    _lib("uvicorn==0.54.0", "uvicorn"),
+    _lib("gunicorn==27.0.1", "gunicorn"),
+    _lib("channels==4.3.2", "channels"),
+    _lib("kopf==1.45.2", "kopf"),
+    _lib("python-telegram-bot==22.8", "src/telegram"),
+    _lib("luigi==3.8.1", "luigi"),
+    _lib("django-q2==1.11.1", "django_q"),
+    _lib("aio-pika==10.2.1", "aio_pika"),
+    _lib("nats-py==2.16.0", "src/nats"),
+    _lib("zeroconf==0.154.0", "src/zeroconf"),
+    _lib("tornado==6.6.1", "tornado"),
+    _lib("hypercorn==0.18.0", "src/hypercorn"),
+    _lib("slack-bolt==1.30.0", "slack_bolt"),
+]
+BY_NAME = {p.name: p for p in PROJECTS}
+
+TUNING = "tuning"
+HELD_OUT = "held-out"
+
+
+def halves(projects: list[Project]) -> dict[str, str]:
+    """Each project's half, by a fixed rule written before any verdict: within each kind, the
+    projects in the order of their name's sha256 go to the tuning and the held-out half in
+    turn. A rule change may be tuned on the tuning half's findings; whether a rule is on by
+    default is decided on the held-out half alone."""
+    half: dict[str, str] = {}
+    for kind in (APPLICATION, LIBRARY):
+        ranked = sorted((p.name for p in projects if p.kind == kind), key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+        for index, name in enumerate(ranked):
+            half[name] = TUNING if index % 2 == 0 else HELD_OUT
+    return half
+
 
 VERDICTS = ("real", "false", "debatable")
 TEST_DIRS = {"tests", "test", "testing_tests"}
@@ -112,6 +213,9 @@ class Finding:
     line: int
     code: str
     message: str
+    # What a judge is shown besides the message: the column, the explanation and the notes
+    # (related places), as bgcheck's JSON gives them.
+    detail: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def key(self) -> tuple[str, str, int, str]:
@@ -126,10 +230,24 @@ class Verdict:
     code: str
     verdict: str
     reason: str
+    judge: str = ""  # who gave it: one blind judge's label, never the rule's author
 
     @property
     def key(self) -> tuple[str, str, int, str]:
         return (self.project, self.path, self.line, self.code)
+
+
+def combined(verdicts: list[Verdict]) -> str | None:
+    """The verdict of a finding from its judges' verdicts: the first two judges decide; where
+    they agree that is the verdict, where they differ it is debatable. None until two judges
+    have given one."""
+    first: dict[str, Verdict] = {}
+    for v in verdicts:
+        first.setdefault(v.judge, v)
+    if len(first) < 2:
+        return None
+    a, b = list(first.values())[:2]
+    return a.verdict if a.verdict == b.verdict else "debatable"
 
 
 # BG000 says a file was not analysed (a syntax error, syntax newer than the running Python): a
@@ -164,9 +282,12 @@ def _download_listed_sdist(name: str, version: str, sdists: Path) -> bool:
     return True
 
 
-def fetch(pin: str, folder: str, work: Path = WORK, label: str | None = None) -> Path:
-    """Unpack the package folder of ``pin`` into <work>/src/<label>/ (once); the label is the
-    project's name unless given (scripts/recall.py keeps several versions of one project)."""
+def fetch(pin: str, folders: str | tuple[str, ...], work: Path = WORK, label: str | None = None) -> Path:
+    """Unpack the code folders of ``pin`` into <work>/src/<label>/ (once), each under its last
+    part; the label is the project's name unless given (scripts/recall.py keeps several versions
+    of one project)."""
+    if isinstance(folders, str):
+        folders = (folders,)
     name = project_name(pin)
     dest = work / "src" / (label or name)
     if dest.exists():
@@ -176,18 +297,19 @@ def fetch(pin: str, folder: str, work: Path = WORK, label: str | None = None) ->
     version = pin.split("==")[1]
     found = _find_sdist(sdists, name, version)
     if found is None:
-        done = subprocess.run(
-            # --no-binary for the package alone: its build requirements may come as wheels
-            # (with :all: pip compiles them from source just to read the metadata).
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", name,
-             "--ignore-requires-python", pin, "-d", str(sdists)],
-            capture_output=True, text=True, check=False,
-        )
-        if done.returncode != 0 and not _download_listed_sdist(name, version, sdists):
-            sys.exit(f"ecosystem: could not download {pin}: {done.stderr.strip().splitlines()[-1:]}")
+        # The index's own file first: pip download builds an sdist to read its metadata, which
+        # fails where its build requirements conflict or need a compiler (pretix, synapse).
+        if not _download_listed_sdist(name, version, sdists):
+            done = subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", name,
+                 "--ignore-requires-python", pin, "-d", str(sdists)],
+                capture_output=True, text=True, check=False,
+            )
+            if done.returncode != 0:
+                sys.exit(f"ecosystem: could not download {pin}: {done.stderr.strip().splitlines()[-1:]}")
         found = _find_sdist(sdists, name, version)
         if found is None:
-            sys.exit(f"ecosystem: pip downloaded no sdist for {pin}")
+            sys.exit(f"ecosystem: no sdist downloaded for {pin}")
     with tempfile.TemporaryDirectory() as tmp:
         if found.suffix == ".zip":
             with zipfile.ZipFile(found) as archive:
@@ -196,11 +318,13 @@ def fetch(pin: str, folder: str, work: Path = WORK, label: str | None = None) ->
             with tarfile.open(found) as archive:
                 archive.extractall(tmp, filter="data")
         (top,) = [p for p in Path(tmp).iterdir() if p.is_dir()]
-        source = top / folder
-        target = dest / Path(folder).name
-        shutil.copytree(source, target, ignore=_ignore_tests)
+        staging = Path(tmp) / "_project"
+        for folder in folders:
+            shutil.copytree(top / folder, staging / Path(folder).name, ignore=_ignore_tests)
         # A project marker so bgcheck takes this folder as the project root.
-        (dest / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+        (staging / "pyproject.toml").write_text("[tool.bgcheck]\n", encoding="utf-8")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(staging), dest)  # whole or not at all: an interrupted fetch leaves nothing
     return dest
 
 
@@ -233,38 +357,61 @@ def count_lines(root: Path) -> int:
 # -- running ----------------------------------------------------------------------------
 
 
-def check(name: str, root: Path) -> list[Finding]:
-    # Preview rules run too: their findings are judged like the others, and the report shows
-    # the default rules (what a user gets) apart from them.
-    command = [sys.executable, "-m", "bgcheck", "check", "--preview", "--format", "json", "--no-cache", "--exit-zero", "."]
+def _bgcheck(root: Path, *args: str) -> dict:
     env = dict(os.environ, PYTHONPATH=str(REPO))
+    command = [sys.executable, "-m", "bgcheck", *args]
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
-        sys.exit(f"ecosystem: bgcheck failed on {name} (exit {done.returncode}):\n{done.stderr}")
-    data = json.loads(done.stdout)
+        sys.exit(f"ecosystem: bgcheck {args[0]} failed on {root.name} (exit {done.returncode}):\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def check(name: str, root: Path, cache: Path | None = None) -> list[Finding]:
+    # Preview rules run too: their findings are judged like the others, and the report shows
+    # the default rules (what a user gets) apart from them.
+    caching = ["--cache-dir", str(cache)] if cache else ["--no-cache"]
+    data = _bgcheck(root, "check", "--preview", "--format", "json", *caching, "--exit-zero", ".")
     return [
-        Finding(name, d["path"].replace("\\", "/").removeprefix("./"), d["line"], d["code"], d["message"])
+        Finding(
+            name, d["path"].replace("\\", "/").removeprefix("./"), d["line"], d["code"], d["message"],
+            {"column": d.get("column"), "name": d.get("name"), "explanation": d.get("explanation"),
+             "notes": [{"path": r["path"].replace("\\", "/").removeprefix("./"), "line": r["line"], "message": r["message"]}
+                       for r in d.get("related") or []]},
+        )
         for d in data["diagnostics"]
     ]
 
 
-# -- judged list ------------------------------------------------------------------------
+def jobs(root: Path, cache: Path) -> Counter:
+    """The background jobs bgcheck finds in the project, counted by framework: a regression in
+    job discovery shows in the report even where no rule's finding changes."""
+    data = _bgcheck(root, "jobs", "--format", "json", "--cache-dir", str(cache), ".")
+    return Counter(job.get("framework") or "?" for job in data["jobs"])
 
 
-def read_judged(path: Path = JUDGED) -> dict[tuple[str, str, int, str], Verdict]:
-    verdicts: dict[tuple[str, str, int, str], Verdict] = {}
+# -- verdicts ---------------------------------------------------------------------------
+
+
+def read_verdicts(path: Path = VERDICTS_FILE) -> dict[tuple[str, str, int, str], list[Verdict]]:
+    """Every judge's verdict, by finding. A row is never edited once written: a rule change is
+    judged by which judged findings it keeps and drops, and new findings get new rows."""
+    verdicts: dict[tuple[str, str, int, str], list[Verdict]] = defaultdict(list)
     if not path.exists():
         return verdicts
     with open(path, encoding="utf-8", newline="") as handle:
         for number, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
             if not row or row[0].startswith("#") or row[0] == "project":
                 continue
-            if len(row) != 6 or row[4] not in VERDICTS or not row[5].strip():
-                sys.exit(f"ecosystem: {path.name}:{number}: want project, path, line, code, verdict "
+            if len(row) != 7 or row[5] not in VERDICTS or not row[6].strip() or not row[4].strip():
+                sys.exit(f"ecosystem: {path.name}:{number}: want project, path, line, code, judge, verdict "
                          f"({'/'.join(VERDICTS)}), reason; got {row!r}")
-            verdict = Verdict(row[0], row[1], int(row[2]), row[3], row[4], row[5].strip())
-            verdicts[verdict.key] = verdict
+            verdict = Verdict(row[0], row[1], int(row[2]), row[3], row[5], row[6].strip(), row[4].strip())
+            verdicts[verdict.key].append(verdict)
     return verdicts
+
+
+def verdict_of(verdicts: dict[tuple[str, str, int, str], list[Verdict]], key) -> str:
+    return combined(verdicts.get(key, [])) or "unjudged"
 
 
 # -- report -----------------------------------------------------------------------------
@@ -274,101 +421,155 @@ def precision(real: int, false: int) -> str:
     return f"{100 * real / (real + false):.0f}%" if real + false else "n/a"
 
 
+COUNTED = ("real", "false", "debatable", "unjudged")
+
+
+def _row(label: str, c: Counter) -> str:
+    n = sum(c[k] for k in COUNTED)
+    note = " (too few to measure)" if 0 < c["real"] + c["false"] < 10 else ""
+    return (f"| {label} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | "
+            f"{precision(c['real'], c['false'])}{note} |")
+
+
 def build_report(
     findings: list[Finding],
-    judged: dict[tuple[str, str, int, str], Verdict],
-    projects: list[tuple[str, str, int]],
-    checked: set[str],
+    verdicts: dict[tuple[str, str, int, str], list[Verdict]],
+    projects: list[tuple[Project, int, Counter]],
+    half: dict[str, str],
     preview_codes: set[str],
     rule_codes: frozenset = frozenset(),
 ) -> tuple[str, list[Finding]]:
+    """The report, and the findings that still want a verdict. ``projects`` holds each checked
+    project with its line count and the jobs bgcheck found in it."""
+    checked = {project.name for project, _lines, _jobs in projects}
+    kinds = {project.name: project.kind for project, _lines, _jobs in projects}
     now = {f.key: f for f in findings}
-    unjudged = [f for f in findings if f.key not in judged]
-    gone = [v for k, v in sorted(judged.items()) if v.project in checked and k not in now]
+    unjudged = [f for f in findings if f.code != NOT_ANALYSED and verdict_of(verdicts, f.key) == "unjudged"]
     lines: list[str] = []
     out = lines.append
 
     out("# Ecosystem check")
     out("")
-    out("bgcheck's findings on the package folders of pinned PyPI sdists, each judged by reading the code")
-    out("(`scripts/ecosystem/judged.tsv`). Precision = real / (real + false); debatable is shown apart.")
+    out("bgcheck's findings on the code folders of pinned PyPI sdists (applications and worker libraries), each")
+    out("finding judged blind by two judges who did not write the rules and saw only the finding, the rule's")
+    out("page and the project's code (`scripts/ecosystem/verdicts.tsv`). Where they agree that is the verdict;")
+    out("where they differ it is debatable. Precision = real / (real + false); debatable is shown apart.")
+    out("The projects are split once, by a fixed rule, into a tuning half and a held-out half: rules may be")
+    out("tuned on the tuning half; a rule's place (default or preview) is decided on the held-out half alone.")
     out("Produced by `python scripts/ecosystem.py`.")
     out("")
-    out("Default rules (what `bgcheck check` reports), then the preview rules' findings apart:")
-    out("")
-    out("| project | version | lines | findings | real | false | debatable | preview findings |")
-    out("|---|---|---:|---:|---:|---:|---:|---:|")
-    by_project: dict[str, Counter] = defaultdict(Counter)
-    for f in findings:
-        v = judged.get(f.key)
-        if f.code == NOT_ANALYSED:
-            continue  # not a rule's finding: counted apart below
-        if f.code in preview_codes:
-            by_project[f.project]["preview"] += 1
-        else:
-            by_project[f.project][v.verdict if v else "unjudged"] += 1
-    totals = Counter()
-    for name, version, lines_count in projects:
-        c = by_project[name]
-        n = sum(c[k] for k in ("real", "false", "debatable", "unjudged"))
-        totals.update(c)
-        totals["lines"] += lines_count
-        totals["findings"] += n
-        out(f"| {name} | {version} | {lines_count:,} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['preview']} |")
-    out(f"| **all {len(projects)}** | | {totals['lines']:,} | {totals['findings']} | {totals['real']} | "
-        f"{totals['false']} | {totals['debatable']} | {totals['preview']} |")
-    out("")
-    out("| rule | findings | real | false | debatable | unjudged | precision |")
+
+    def tally(selected) -> Counter:
+        c = Counter()
+        for f in selected:
+            c[verdict_of(verdicts, f.key)] += 1
+        return c
+
+    rules = [f for f in findings if f.code != NOT_ANALYSED]
+    out("| measure | findings | real | false | debatable | unjudged | precision |")
     out("|---|---:|---:|---:|---:|---:|---:|")
-    by_rule: dict[str, Counter] = defaultdict(Counter)
-    for f in findings:
-        v = judged.get(f.key)
-        by_rule[f.code][v.verdict if v else "unjudged"] += 1
-    for code in sorted(by_rule):
-        c = by_rule[code]
-        n = sum(c.values())
-        if code == NOT_ANALYSED:
-            out(f"| {code} (files not analysed: no rule, no precision) | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | n/a |")
-            continue
-        label = f"{code} (preview)" if code in preview_codes else code
-        note = " (too few to measure)" if c["real"] + c["false"] < 5 else ""
-        out(f"| {label} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | "
-            f"{precision(c['real'], c['false'])}{note} |")
-    default = Counter()
-    for code, c in by_rule.items():
-        if code not in preview_codes and code != NOT_ANALYSED:
-            default.update(c)
-    out(f"| **default rules** | {sum(default.values())} | {default['real']} | {default['false']} | "
-        f"{default['debatable']} | {default['unjudged']} | {precision(default['real'], default['false'])} |")
-    preview = Counter()
-    for code, c in by_rule.items():
-        if code in preview_codes:
-            preview.update(c)
-    out(f"| **preview rules** | {sum(preview.values())} | {preview['real']} | {preview['false']} | "
-        f"{preview['debatable']} | {preview['unjudged']} | {precision(preview['real'], preview['false'])} |")
+    for part in (HELD_OUT, TUNING):
+        for group, is_preview in (("default rules", False), ("preview rules", True)):
+            chosen = [f for f in rules if half.get(f.project) == part and (f.code in preview_codes) == is_preview]
+            out(_row(f"**{part}: {group}**", tally(chosen)))
+        apps = [f for f in rules if half.get(f.project) == part and f.code not in preview_codes
+                and kinds.get(f.project) == APPLICATION]
+        out(_row(f"{part}: default rules on applications", tally(apps)))
     out("")
-    silent = sorted(set(rule_codes) - set(by_rule))
+
+    out("Per rule, held-out half (decides) and tuning half:")
+    out("")
+    out("| rule | held-out findings | real | false | debatable | unjudged | held-out precision | tuning findings | real | false | debatable | unjudged | tuning precision |")
+    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for code in sorted({f.code for f in rules}):
+        label = f"{code} (preview)" if code in preview_codes else code
+        cells = [_row("", tally(f for f in rules if f.code == code and half.get(f.project) == part)).strip("| ").split(" | ")
+                 for part in (HELD_OUT, TUNING)]
+        out(f"| {label} | " + " | ".join(cells[0]) + " | " + " | ".join(cells[1]) + " |")
+    out("")
+    silent = sorted(set(rule_codes) - {f.code for f in rules})
     if silent:
-        default_silent = [code for code in silent if code not in preview_codes]
-        preview_silent = [code for code in silent if code in preview_codes]
         out("No finding in the corpus, so precision not measured here (the rule tests and the recall set")
-        out(f"cover them): {', '.join(default_silent) or 'none'}; preview: {', '.join(preview_silent) or 'none'}.")
+        out(f"cover them): {', '.join(c for c in silent if c not in preview_codes) or 'none'}; "
+            f"preview: {', '.join(c for c in silent if c in preview_codes) or 'none'}.")
         out("")
+
+    out("Per project (R/F/D/U: real, false, debatable, unjudged; BG000: files not analysed, apart):")
+    out("")
+    out("| project | kind | half | version | lines | jobs found | default R/F/D/U | preview R/F/D/U | BG000 |")
+    out("|---|---|---|---|---:|---|---:|---:|---:|")
+    for project, lines_count, found_jobs in projects:
+        mine = [f for f in findings if f.project == project.name]
+        default = tally(f for f in mine if f.code != NOT_ANALYSED and f.code not in preview_codes)
+        preview = tally(f for f in mine if f.code in preview_codes)
+        job_text = ", ".join(f"{framework} {n}" for framework, n in sorted(found_jobs.items())) or "none"
+        out(f"| {project.name} | {project.kind} | {half.get(project.name)} | {project.version} | {lines_count:,} | "
+            f"{job_text} | " + "/".join(str(default[k]) for k in COUNTED) + " | "
+            + "/".join(str(preview[k]) for k in COUNTED) + f" | {sum(1 for f in mine if f.code == NOT_ANALYSED)} |")
+    out("")
+
+    # Findings by name are listed for the tuning half only: the held-out half is counted, so
+    # that no change is tuned on it.
+    gone = sorted(
+        (key for key in verdicts if key[0] in checked and key not in now and verdict_of(verdicts, key) != "unjudged"),
+    )
     if gone:
         out(f"## Judged findings no longer reported ({len(gone)})")
         out("")
         out("A `real` one gone is lost recall; a `false` one gone is a fixed false alarm.")
         out("")
-        for v in gone:
-            out(f"- {v.verdict}: {v.project} {v.path}:{v.line} {v.code} ({v.reason})")
+        held = Counter(verdict_of(verdicts, k) for k in gone if half.get(k[0]) == HELD_OUT)
+        if held:
+            out("Held-out half: " + ", ".join(f"{n} {v}" for v, n in sorted(held.items())) + ".")
+            out("")
+        for key in gone:
+            if half.get(key[0]) == TUNING:
+                first = verdicts[key][0]
+                out(f"- {verdict_of(verdicts, key)}: {key[0]} {key[1]}:{key[2]} {key[3]} ({first.reason})")
+        out("")
+    disputed = [f for f in rules if half.get(f.project) == TUNING and verdict_of(verdicts, f.key) == "debatable"
+                and len({v.verdict for v in verdicts[f.key][:2]}) > 1]
+    if disputed:
+        out(f"## Tuning half: findings the judges disagreed on ({len(disputed)})")
+        out("")
+        for f in disputed:
+            reasons = "; ".join(f"{v.verdict}: {v.reason}" for v in verdicts[f.key][:2])
+            out(f"- {f.project} {f.path}:{f.line} {f.code}: {reasons}")
         out("")
     if unjudged:
-        out(f"## Unjudged findings ({len(unjudged)})")
+        out(f"## Findings that want a verdict ({len(unjudged)})")
         out("")
         for f in unjudged:
-            out(f"- {f.project} {f.path}:{f.line} {f.code}: {f.message[:160]}")
+            given = len({v.judge for v in verdicts.get(f.key, [])})
+            out(f"- {f.project} {f.path}:{f.line} {f.code} ({given} of 2 verdicts)")
         out("")
     return "\n".join(lines), unjudged
+
+
+def write_packets(findings: list[Finding], verdicts, folder: Path) -> int:
+    """What a judge is given: for each project with findings that want a verdict, one Markdown
+    file with each finding as bgcheck reports it (path, line, message, explanation, notes) and
+    nothing of bgcheck's implementation. Returns the number of findings written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_project: dict[str, list[Finding]] = defaultdict(list)
+    for f in findings:
+        if f.code != NOT_ANALYSED and verdict_of(verdicts, f.key) == "unjudged":
+            by_project[f.project].append(f)
+    for name, mine in by_project.items():
+        text = [f"# Findings to judge: {name} ({BY_NAME[name].pin if name in BY_NAME else name})", "",
+                f"Source: scripts/.ecosystem/src/{name}/ (paths below are relative to it). Rule pages: rules/<CODE>.md.", ""]
+        for f in mine:
+            d = f.detail
+            text.append(f"## {f.path}:{f.line}:{d.get('column')} {f.code} ({d.get('name')})")
+            text.append("")
+            text.append(f"Message: {f.message}")
+            if d.get("explanation"):
+                text.append(f"Explanation: {d['explanation']}")
+            for note in d.get("notes") or []:
+                text.append(f"Note: {note['path']}:{note['line']}: {note['message']}")
+            text.append("")
+        (folder / f"{name}.md").write_text("\n".join(text), encoding="utf-8")
+    return sum(len(v) for v in by_project.values())
 
 
 def write_readme_table(report: str, start: str = README_START, end: str = README_END, tables: int = 2) -> None:
@@ -405,36 +606,33 @@ def _rules() -> list[tuple[str, bool]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--project", action="append", help="only this project (repeatable)")
-    parser.add_argument("--unjudged", type=Path, help="write unjudged findings as TSV rows to this file")
+    parser.add_argument("--packets", type=Path, help="write the findings that want a verdict, a file per project, to this folder")
     args = parser.parse_args()
 
-    pins = [p for p in PINNED if not args.project or project_name(p) in args.project]
-    if not pins:
-        sys.exit(f"ecosystem: no such project; known: {', '.join(project_name(p) for p in PINNED)}")
+    chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
+    if not chosen:
+        sys.exit(f"ecosystem: no such project; known: {', '.join(p.name for p in PROJECTS)}")
     findings: list[Finding] = []
-    projects: list[tuple[str, str, int]] = []
-    for pin in pins:
-        root = fetch(pin, PINNED[pin])
-        name, version = pin.split("==")
-        found = check(name, root)
+    projects: list[tuple[Project, int, Counter]] = []
+    for project in chosen:
+        root = fetch(project.pin, project.folders)
+        with tempfile.TemporaryDirectory() as cache:
+            found = check(project.name, root, Path(cache))
+            found_jobs = jobs(root, Path(cache))
         findings.extend(found)
-        projects.append((name, version, count_lines(root)))
-        print(f"{name}: {len(found)} findings", file=sys.stderr)
+        projects.append((project, count_lines(root), found_jobs))
+        print(f"{project.name}: {len(found)} findings, {sum(found_jobs.values())} jobs", file=sys.stderr)
 
-    judged = read_judged()
-    report, unjudged = build_report(
-        findings, judged, projects, {project_name(p) for p in pins}, preview_rules(), rule_codes()
-    )
+    verdicts = read_verdicts()
+    report, unjudged = build_report(findings, verdicts, projects, halves(PROJECTS), preview_rules(), rule_codes())
     print(report)
     if not args.project:
         REPORT.parent.mkdir(parents=True, exist_ok=True)
         REPORT.write_text(report + "\n", encoding="utf-8")
-        write_readme_table(report)
-    if args.unjudged:
-        with open(args.unjudged, "w", encoding="utf-8", newline="") as handle:
-            writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-            for f in unjudged:
-                writer.writerow([f.project, f.path, f.line, f.code, "", f.message])
+        write_readme_table(report, tables=1)
+    if args.packets:
+        count = write_packets(findings, verdicts, args.packets)
+        print(f"ecosystem: {count} findings to judge written to {args.packets}", file=sys.stderr)
     return 1 if unjudged else 0
 
 

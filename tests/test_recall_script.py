@@ -64,20 +64,3 @@ def test_report_counts_default_and_preview_rules_apart(tmp_path):
     assert "| **preview rules** | 1 | 1 | 0 | 100% |" in report
     assert "- BG602 demo==1.0 `demo/a.py:8`: the helper's return is not followed" in report
     assert "remove the note (stale note)" in report
-
-
-def test_ecosystem_report_names_the_rules_with_no_finding():
-    """A rule the corpus never triggers has no precision to show: the report says which ones."""
-    ecosystem = recall.ecosystem
-    verdict = ecosystem.Verdict("demo", "demo/a.py", 3, "BG602", "real", "dropped task")
-    report, unjudged = ecosystem.build_report(
-        [Finding("demo", "demo/a.py", 3, "BG602", "m")],
-        {verdict.key: verdict},
-        [("demo", "1.0", 10)],
-        {"demo"},
-        {"BG301"},
-        frozenset({"BG204", "BG301", "BG602"}),
-    )
-    assert unjudged == []
-    assert "| BG602 | 1 | 1 | 0 | 0 | 0 | 100% (too few to measure) |" in report.splitlines()
-    assert "cover them): BG204; preview: BG301." in report.splitlines()
