@@ -438,6 +438,10 @@ def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache,
             click.echo(json.dumps(document, indent=2))
         else:
             click.echo(_jobs_table(index, found))
+        from bgcheck.model.jobs import inventory_warning
+
+        for label, module in index.frameworks_without_jobs:
+            click.echo(f"bgcheck: warning: {inventory_warning(label, module)}", err=True)
         for error in errors:
             loc = error.location
             click.echo(f"{loc.path}:{loc.line}:{loc.column}: {error.code} {error.message}", err=True)

@@ -369,6 +369,24 @@ CELERY_BEAT_SOURCE = JobSource("", "Celery beat", "scheduled")
 # bgcheck has no table for; it runs the function as queued work.
 CONFIGURED_JOB_SOURCE = JobSource("", "job-decorators", "queued")
 
+# Job frameworks by the top-level module a project imports: the name a warning shows, and the
+# frameworks (Job.framework) whose jobs are that framework's. A project that imports one of these
+# and declares no job of it most likely registers its jobs through code bgcheck does not follow
+# (its own decorator, a factory), and every job rule is silent there: the run says so.
+JOB_FRAMEWORK_IMPORTS: dict[str, tuple[str, frozenset[str]]] = {
+    "celery": ("Celery", frozenset({"Celery", "Celery beat"})),
+    "rq": ("RQ", frozenset({"RQ", "RQ cron", "rq-scheduler"})),
+    "django_rq": ("django-rq", frozenset({"RQ", "RQ cron", "rq-scheduler"})),
+    "rq_scheduler": ("rq-scheduler", frozenset({"rq-scheduler", "RQ"})),
+    "dramatiq": ("Dramatiq", frozenset({"Dramatiq", "Dramatiq (periodiq)"})),
+    "huey": ("Huey", frozenset({"Huey"})),
+    "arq": ("arq", frozenset({"arq", "arq cron"})),
+    "apscheduler": ("APScheduler", frozenset({"APScheduler", "APScheduler 4", "Flask-APScheduler"})),
+    "flask_apscheduler": ("Flask-APScheduler", frozenset({"Flask-APScheduler", "APScheduler"})),
+    "django_q": ("django-q", frozenset({"django-q"})),
+    "aiocron": ("aiocron", frozenset({"aiocron"})),
+}
+
 # Thread subclasses that override run() are thread jobs.
 THREAD_BASES = frozenset({"threading.Thread"})
 

@@ -11,7 +11,7 @@ from bgcheck.load.unit import FileUnit, failed
 from bgcheck.model import transactions
 from bgcheck.model.celery_config import CeleryConfig, build_celery_config
 from bgcheck.model.execution import ExecutionModel, build_execution_model
-from bgcheck.model.jobs import Job, find_jobs, job_roots
+from bgcheck.model.jobs import Job, find_jobs, frameworks_without_jobs, job_roots
 from bgcheck.model.locks import LockSite, find_locks
 from bgcheck.model.money import MoneyModel, build_money_model
 from bgcheck.model.project import ProjectIndex
@@ -27,6 +27,7 @@ class Project(ProjectIndex):
     celery_config: CeleryConfig
     jobs: tuple[Job, ...]  # every job the project declares
     job_roots: Mapping[str, tuple[Job, ...]]  # job function qualname -> its jobs
+    frameworks_without_jobs: tuple[tuple[str, str], ...]  # (framework, module) imported, no job of it found
     execution: ExecutionModel  # which thread a function runs on
     shutdown: ShutdownModel  # shutdown hooks, shutdown code, entry points
     runtimes: Mapping[str, Runtime]  # job or lock key -> measured runtime
@@ -54,6 +55,7 @@ def build_index(
     jobs = tuple(find_jobs(index, tuple(config.job_decorators)))
     index.set_model("jobs", jobs)
     index.set_model("job_roots", job_roots(jobs))
+    index.set_model("frameworks_without_jobs", frameworks_without_jobs(index, jobs))
     index.set_model("execution", build_execution_model(index))
     index.set_model("shutdown", build_shutdown_model(index, dict(console_scripts or {})))
     index.set_model("runtimes", dict(runtimes or {}))

@@ -15,7 +15,7 @@ and its declared limits (in seconds).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import Iterable, Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_call, as_seconds, attribute, call_name, callee_name, dict_entries, ref_name, seq_items, with_call_targets
@@ -783,6 +783,31 @@ def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     finder.from_beat_schedule()
     finder.add_celery_config_limits()
     return finder.jobs
+
+
+def frameworks_without_jobs(index: ProjectIndex, jobs: Iterable[Job]) -> tuple[tuple[str, str], ...]:
+    """The job frameworks the project's code imports but declares no job of: (the framework's
+    name, the module imported), in knowledge.JOB_FRAMEWORK_IMPORTS's order. A framework that is
+    the project itself (celery's own source) is not imported from outside, so it is not listed."""
+    imported: set[str] = set()
+    for summary in index.modules.values():
+        for qualified in summary.imports.values():
+            imported.add(qualified.partition(".")[0])
+    found = {job.framework for job in jobs}
+    if knowledge.CONFIGURED_JOB_SOURCE.framework in found:
+        return ()  # the project names its own job decorators: it knows where its jobs are
+    project_tops = {name.partition(".")[0] for name in index.modules}
+    return tuple(
+        (label, module)
+        for module, (label, frameworks) in knowledge.JOB_FRAMEWORK_IMPORTS.items()
+        if module in imported and module not in project_tops and not frameworks & found
+    )
+
+
+def inventory_warning(label: str, module: str) -> str:
+    """One line for a framework of ``frameworks_without_jobs``."""
+    return (f"{module} is imported but no {label} job was found: the job rules do not look at jobs registered "
+            "through the project's own code; name such decorators in `job-decorators`")
 
 
 def job_roots(jobs) -> dict[str, tuple[Job, ...]]:

@@ -378,15 +378,20 @@ class _Phase2:
             cache_keys.store_bundle(self.cache, project_key, self.units, file_keys, {**self.cached_raw, **raw_results})
         return self.result()
 
-    def runtime_warnings(self) -> list[str]:
-        """Configured runtimes that match no job or lock. They follow from the project key (every
-        file and every setting, runtimes included), so a run under a known key reads them back
+    def project_warnings(self) -> list[str]:
+        """What the project's models say is amiss: configured runtimes that match no job or lock,
+        and job frameworks the project imports but declares no job of. They follow from the
+        project key (every file and every setting), so a run under a known key reads them back
         instead of building the index for them."""
-        key = self.project_key
+        from bgcheck.load.cache import digest
+
+        key = digest("project warnings", 2, self.project_key) if self.project_key else ""
         if self.cache is not None and key:
-            cached = self.cache.get("warnings", key)
+            # Not counted: the hit and miss counts are about files' summaries and results.
+            cached = self.cache.get("warnings", key, counted=False)
             if cached is not None:
                 return cached
+        from bgcheck.model.jobs import inventory_warning
         from bgcheck.model.locks import unmatched_runtime_keys
 
         index = self.index()
@@ -394,6 +399,7 @@ class _Phase2:
             f"runtime {name!r} ({self.runtimes[name].source}) matches no job or lock"
             for name in unmatched_runtime_keys(self.runtimes, index.jobs, index.locks)
         ]
+        warnings.extend(inventory_warning(label, module) for label, module in index.frameworks_without_jobs)
         if self.cache is not None and key:
             self.cache.put("warnings", key, warnings)
         return warnings
@@ -483,8 +489,8 @@ class _Phase2:
         result = RunResult(files_checked=len(self.units) if self.report_for is None else len(self.report_for))
         result.checked_paths = frozenset(u.display for u in self.units if self.reported(u))
         result.codes = frozenset(self.codes + ([BG000_CODE] if self.bg000_enabled else []))
-        if self.runtimes:
-            result.warnings = self.runtime_warnings()
+        if self.runtimes or self.report_for is None:  # named files (pre-commit, editors): not every run
+            result.warnings = self.project_warnings()
         if self.options.need_index:
             self.index()  # --verbose says what the index could not tell
         units = {unit.display: unit for unit in self.units}
