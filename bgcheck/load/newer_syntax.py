@@ -130,9 +130,12 @@ class _Rewriter:
 
     def string(self, node) -> ast.expr:
         """The JoinedStr (or TemplateStr) of a string expression, at its place."""
-        template = isinstance(node, cst.TemplatedString)
+        parts = _string_parts(node)
+        template = any(isinstance(part, cst.TemplatedString) for part in parts)
+        if all(isinstance(part, cst.SimpleString) for part in parts):  # ``"a" "b"``: a plain constant
+            return self._placed(_constant(type(parts[0].evaluated_value)().join(part.evaluated_value for part in parts)), node)
         values: list = []
-        for part in _string_parts(node):
+        for part in parts:
             if isinstance(part, cst.SimpleString):
                 values.append(_constant(part.evaluated_value))
             else:
