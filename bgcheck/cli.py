@@ -342,7 +342,7 @@ def _warn_about_the_run(result, paths, verbose: bool) -> None:
     if not result.codes:
         click.echo("bgcheck: warning: no rules selected: select, extend-select, ignore and preview leave nothing to check", err=True)
     if verbose:
-        for note in result.notes + _skipped_checks(result.index):
+        for note in result.notes + _unanalysed(result.diagnostics) + _skipped_checks(result.index):
             click.echo(f"bgcheck: note: {note}", err=True)
 
 
@@ -448,6 +448,15 @@ def jobs(paths, output_format, config_file, runtimes_file, jobs_count, no_cache,
         return EXIT_OK
 
     sys.exit(_run_guarded(work))
+
+
+def _unanalysed(diagnostics) -> list[str]:
+    """What --verbose adds to each BG000: why the file was not analysed, in full (the message is one short line)."""
+    return [
+        f"{d.location.path}:{d.location.line}: BG000: {d.explanation}"
+        for d in diagnostics
+        if d.code == BG000_CODE and d.explanation
+    ]
 
 
 def _skipped_checks(index) -> list[str]:

@@ -230,7 +230,13 @@ async def test_broken_document_reports_bg000_and_server_lives_on(client: Languag
     assert "syntax error" in diagnostic.message
 
     hover = await client.text_document_hover_async(hover_params(uri, diagnostic.range.start))
-    assert hover is not None and hover.contents.value == read_page("BG000")
+    # the finding's message and why (its explanation), then the page
+    why = (
+        f"Neither Python {sys.version_info[0]}.{sys.version_info[1]} (the Python bgcheck runs on) nor libcst (which reads the "
+        f"syntax of Python 3.0 to 3.14) parses it. Python {sys.version_info[0]}.{sys.version_info[1]} says: invalid syntax "
+        "(line 1, column 12)."
+    )
+    assert hover is not None and hover.contents.value == f"**BG000** {diagnostic.message}\n\n{why}\n\n---\n\n" + read_page("BG000")
 
     change_document(client, uri, SWALLOWS, version=2)
     assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]

@@ -9,7 +9,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from bgcheck.diagnostics import BG000_CODE, BG000_NAME, Diagnostic, Location, Severity
+from bgcheck.diagnostics import BG000_CODE, BG000_NAME, MAX_MESSAGE, Diagnostic, Location, Severity, clip
 
 if TYPE_CHECKING:  # an annotation only: warm runs never import libcst
     import libcst as cst
@@ -18,14 +18,21 @@ if TYPE_CHECKING:  # an annotation only: warm runs never import libcst
 DEBUG = False
 
 
-def bg000(display: str, message: str, line: int = 1, column: int = 1) -> Diagnostic:
+def bg000(display: str, message: str, line: int = 1, column: int = 1, explanation: str = "") -> Diagnostic:
+    """A file not analysed: ``message`` in at most MAX_MESSAGE characters (clipped: a reason quoted
+    from Python or libcst can be long), the detail in ``explanation`` (--verbose, --show-explanations)."""
     return Diagnostic(
         code=BG000_CODE,
         name=BG000_NAME,
         severity=Severity.ERROR,
-        message=message,
+        message=clip(message, MAX_MESSAGE),
         location=Location(display, line, column, line, column),
+        explanation=explanation,
     )
+
+
+def _running_python() -> str:
+    return f"{sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def internal_error(display: str, doing: str, exc: BaseException) -> Diagnostic:
@@ -37,8 +44,9 @@ def internal_error(display: str, doing: str, exc: BaseException) -> Diagnostic:
         traceback.print_exception(exc, file=sys.stderr)
     return bg000(
         display,
-        f"file not analysed: bgcheck failed while {doing} it ({type(exc).__name__}: {short_reason(exc)}); "
-        "the other files were checked. This is a bug in bgcheck: please report it with this file",
+        f"file not analysed: bgcheck failed while {doing} it ({type(exc).__name__}: {short_reason(exc)})",
+        explanation="The other files were checked. This is a bug in bgcheck: please report it with this file "
+        "(--debug prints the traceback).",
     )
 
 
@@ -59,7 +67,7 @@ def too_deep(display: str, text: str, doing: str) -> Diagnostic:
     except (SyntaxError, RecursionError, MemoryError, ValueError):  # CPython gives up too (10,000 elifs)
         elifs = len(_ELIF.findall(text))
         if elifs > 100:
-            return bg000(display, f"{message}: it has {elifs:,} `elif` branches (each one nests a level deeper)")
+            return bg000(display, f"{message}: {elifs:,} `elif` branches", explanation=f"It has {elifs:,} `elif` branches (each one nests a level deeper).")
         return bg000(display, message)
     deepest, line, elifs = 0, 1, 0
     stack = [(tree, 0, 0)]  # (node, statement nesting, elif branches in a row)
@@ -74,52 +82,53 @@ def too_deep(display: str, text: str, doing: str) -> Diagnostic:
                     stack.append((child, depth + 1, chain + 1 if is_elif else 0))
         for case in getattr(node, "cases", None) or ():
             stack.extend((child, depth + 1, 0) for child in case.body)
-    where = (
-        f": an `if`/`elif` chain of {elifs + 1:,} branches ending at line {line} (each `elif` nests one level deeper)"
+    where, detail = (
+        (f": an `if`/`elif` chain of {elifs + 1:,} branches", f"The `if`/`elif` chain ending at line {line} has {elifs + 1:,} branches (each `elif` nests one level deeper).")
         if elifs > 100
-        else f": statements nest {deepest:,} levels deep at line {line}"
+        else (f": statements nest {deepest:,} levels deep", f"Statements nest {deepest:,} levels deep at line {line}.")
         if deepest > 100
-        else ""
+        else ("", "")
     )
-    return bg000(display, message + where, line if where else 1)
+    return bg000(display, message + where, line if where else 1, explanation=detail)
 
 
 # CPython's own limits, in its messages: the code is too deep for its parser, not wrong
 _CPYTHON_LIMITS = ("too many nested", "nested too deeply", "too many statically", "too complex")
 
 
+def cpython_limit(exc: SyntaxError) -> bool:
+    """Is it one of CPython's own limits (the code is too deep for its parser, not wrong)?"""
+    return any(limit in str(exc.msg) for limit in _CPYTHON_LIMITS)
+
+
 def python_syntax_error(display: str, text: str, exc: SyntaxError) -> Diagnostic:
-    """BG000 for a file CPython cannot parse, at its position and in its words. When libcst (which
-    knows the syntax of newer Pythons) reads it, the file is valid for a newer Python than the one
-    bgcheck runs on (``type`` statements, type parameters on 3.11): that is what the user can act on."""
+    """BG000 for a file CPython cannot parse, nor libcst (which reads the syntax of newer Pythons:
+    load/newer_syntax.py), at CPython's position and in its words."""
     line, column = exc.lineno or 1, exc.offset or 1
     message = str(exc.msg)
-    if any(limit in message for limit in _CPYTHON_LIMITS):
+    if cpython_limit(exc):
         return bg000(display, f"file not analysed: it is nested too deeply to parse ({message})", line, column)
-    if sys.version_info < (3, 13) and _libcst_reads(text):
-        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
-        return bg000(
-            display,
-            f"file not analysed: it uses syntax newer than Python {version} (the Python bgcheck runs on) reads: "
-            f"{message}; run bgcheck on the Python version the project uses",
-            line,
-            column,
-        )
-    return bg000(display, f"file not analysed: syntax error: {message}", line, column)
+    return bg000(
+        display,
+        f"file not analysed: syntax error: {message}",
+        line,
+        column,
+        explanation=f"Neither Python {_running_python()} (the Python bgcheck runs on) nor libcst (which reads the syntax of "
+        f"Python 3.0 to 3.14) parses it. Python {_running_python()} says: {message} (line {line}, column {column}).",
+    )
 
 
-def _libcst_reads(text: str) -> bool:
-    """Does libcst parse it (only on this failure path, and never a shape that takes it minutes)?"""
-    from bgcheck.load.guards import parse_hazard
-    from bgcheck.syntax.parse import parse_module
-
-    if parse_hazard(text) is not None:
-        return False
-    try:
-        parse_module(text)
-    except Exception:  # noqa: BLE001 - libcst refuses it too: a plain syntax error
-        return False
-    return True
+def newer_syntax_error(display: str, exc: SyntaxError, reason: str) -> Diagnostic:
+    """BG000 for a file libcst reads but whose newer syntax cannot be rewritten for this Python."""
+    line, column = exc.lineno or 1, exc.offset or 1
+    return bg000(
+        display,
+        f"file not analysed: syntax newer than Python {_running_python()} that bgcheck cannot rewrite for it",
+        line,
+        column,
+        explanation=f"libcst reads the file, but its newer syntax could not be rewritten for Python {_running_python()} "
+        f"({reason}; Python {_running_python()} says: {exc.msg}). Running bgcheck on the project's Python reads it.",
+    )
 
 
 def syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnostic:
@@ -142,10 +151,10 @@ def syntax_error(display: str, text: str, exc: cst.ParserSyntaxError) -> Diagnos
     detail = first_line.removeprefix("parser error: ")
     return bg000(
         display,
-        f"file not analysed: it is valid Python, but libcst (the parser bgcheck uses) cannot parse it: {why}"
-        f"(libcst: {detail})",
+        "file not analysed: valid Python that libcst (the parser bgcheck's rules use) cannot parse",
         line,
         column,
+        explanation=f"It is valid Python, but libcst cannot parse it: {why}(libcst: {detail}).",
     )
 
 

@@ -24,6 +24,7 @@ from bgcheck import knowledge
 from bgcheck.syntax.ast_flow import escaping_jumps, is_endless, left_after, locks_rows
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
+from bgcheck.syntax.newer_nodes import TypeAlias
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 
@@ -533,6 +534,12 @@ class SummaryBuilder:
         scope.loops.pop()
         scope.loop_nodes.pop()
 
+    def visit_TypeAlias(self, node) -> list:
+        """``type X[T] = v``: X is bound to a TypeAliasType, no value a summary follows; ``v`` is read
+        as an annotation is. Type parameters are not read (nor are a function's or a class's)."""
+        self._bind_opaque(node.name)
+        return [node.value]
+
     def visit_Return(self, node: ast.Return) -> list:
         if self.scope.kind == "function":
             self.scope.returns.append(node.value)
@@ -920,6 +927,7 @@ _VISITS = {
     ast.Yield: SummaryBuilder.visit_Yield,
     ast.YieldFrom: SummaryBuilder.visit_Yield,
     ast.If: SummaryBuilder.visit_If,
+    TypeAlias: SummaryBuilder.visit_TypeAlias,
     # nothing below these (or nothing the builder reads): not walked
     **{leaf: SummaryBuilder.visit_leaf for leaf in (ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Nonlocal, ast.Load, ast.Store, ast.Del)},
 }

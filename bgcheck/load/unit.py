@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from bgcheck.diagnostics import Diagnostic
 from bgcheck.load import serial
-from bgcheck.load.bg000 import bg000, internal_error, python_syntax_error, short_reason, too_deep
+from bgcheck.load.bg000 import bg000, cpython_limit, internal_error, newer_syntax_error, python_syntax_error, short_reason, too_deep
 from bgcheck.load.cache import digest
 from bgcheck.load.cache_keys import content_key
 from bgcheck.load.guards import parse_hazard
@@ -275,8 +275,9 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
             warnings.simplefilter("ignore")  # ``"\d"`` and the like: the code's own business, not a finding
             tree = ast.parse(text)
     except SyntaxError as exc:
-        unit.error = python_syntax_error(display, text, exc)
-        return unit
+        tree, unit.error = read_newer_syntax(display, text, exc)
+        if tree is None:
+            return unit
     except (RecursionError, MemoryError):
         unit.error = too_deep(display, text, "parse")
         return unit
@@ -295,3 +296,25 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
         except Exception:  # noqa: BLE001 - phase 2 parses it again and says why
             unit.module = None
     return unit
+
+
+def read_newer_syntax(display: str, text: str, exc: SyntaxError):
+    """(ast, None) for a file this Python cannot parse but libcst reads (syntax of a newer Python,
+    rewritten for this one: load/newer_syntax.py), else (None, its BG000). Only on this failure
+    path, and never a shape that would take libcst minutes (load/guards.py)."""
+    if cpython_limit(exc) or parse_hazard(text) is not None:
+        return None, python_syntax_error(display, text, exc)
+    from libcst import ParserSyntaxError
+
+    from bgcheck.load.newer_syntax import CannotRewrite, parse_newer
+
+    try:
+        return parse_newer(text), None
+    except CannotRewrite as why:
+        return None, newer_syntax_error(display, exc, str(why))
+    except (RecursionError, MemoryError):
+        return None, too_deep(display, text, "parse")
+    except SyntaxError as rewritten:  # a rewrite this Python still cannot parse: bgcheck's limit, said so
+        return None, newer_syntax_error(display, exc, f"the rewrite does not parse: {rewritten.msg}")
+    except ParserSyntaxError:  # libcst cannot read it either: a plain syntax error
+        return None, python_syntax_error(display, text, exc)
