@@ -106,8 +106,8 @@ def interface(summary: ModuleSummary) -> bytes:
             for c in summary.classes.values()
         ]
         functions = [
-            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.params, [add(d) for d in f.decorators], f.class_qualname,
-             add(f.returns))  # what a caller's receiver turns out to be (``make_pool().submit``)
+            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.keeps_its_errors, f.params, [add(d) for d in f.decorators],
+             f.class_qualname, add(f.returns))  # returns: what a caller's receiver turns out to be (``make_pool().submit``)
             for f in summary.functions.values()
         ]
         constants = [(k, add(v)) for k, v in sorted(summary.constants.items())]

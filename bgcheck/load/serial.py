@@ -395,7 +395,7 @@ MODULE_FIELDS = (
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
-    "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs",
+    "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -407,6 +407,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         f.is_generator, list(f.calls_after_yield), _triples_to_data(f.param_handoffs),
         _triples_to_data(f.call_handoffs), add(f.returns), _contexts_to_data(f.call_contexts, add),
         [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls], _triples_to_data(f.ref_handoffs),
+        f.keeps_its_errors,
     ]
 
 
@@ -560,7 +561,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
-     conditional_calls, cleanup_calls, ref_handoffs) = _record(data, len(FUNCTION_FIELDS))
+     conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -583,6 +584,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         conditional_calls=tuple(_int(i) for i in _list(conditional_calls)),
         cleanup_calls=tuple(_int(i) for i in _list(cleanup_calls)),
         ref_handoffs=_triples_from_data(ref_handoffs),
+        keeps_its_errors=_bool(keeps_its_errors),
     )
 
 

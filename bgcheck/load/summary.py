@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ast_flow import escaping_jumps, is_endless, left_after, locks_rows
+from bgcheck.syntax.ast_flow import escaping_jumps, is_endless, keeps_its_errors, left_after, locks_rows
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 from bgcheck.syntax.newer_nodes import TypeAlias
@@ -74,6 +74,9 @@ class FunctionSummary:
     # parameter (``enqueue(send_receipt, order_id)``): a function given to the project's own
     # job-starting helper becomes a job (the job model's call wrappers).
     ref_handoffs: tuple = ()
+    # Its body is one ``try`` that takes every Exception and never raises (ast_flow.keeps_its_errors):
+    # no exception leaves it, so a future of it loses none (BG602).
+    keeps_its_errors: bool = False
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -771,6 +774,7 @@ class SummaryBuilder:
                 line=node.lineno,
                 endless_loop=scope.endless_loop,
                 is_generator=scope.is_generator,
+                keeps_its_errors=keeps_its_errors(node),
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)

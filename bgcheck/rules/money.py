@@ -230,6 +230,14 @@ class TaskResultDiscarded(Rule):
             if not (name.startswith("asyncio.") or "loop" in receiver.lower() or "loop" in (dotted_name(call.func.value) or "").lower()):
                 return  # some other object's create_task
         what = start.discarded
+        if what == "future" and start.func is not None:
+            # An executor holds its futures till they run: what a dropped one loses is its
+            # exception, and a function that keeps its errors (catches every Exception, never
+            # re-raises) leaves it none. A dropped task can still be collected mid-run: not here.
+            function = _function_of(argument(call, *start.func), ctx)
+            summary = ctx.index.function(function) if function else None
+            if summary is not None and summary.keeps_its_errors:
+                return
         ctx.report(
             self,
             call,

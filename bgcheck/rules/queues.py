@@ -16,7 +16,7 @@ from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import always_raises, left_after
 from bgcheck.syntax.ir import UNKNOWN
-from bgcheck.syntax.cst_ir import call_target, call_target_of_value
+from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, holder_of, work_start
 from bgcheck.rules.relevance import calls_any, values_caught
@@ -259,6 +259,8 @@ class UnboundedTaskFanout(Rule):
             return
         if _awaited_in_loop(node, loop, ctx):
             return  # one at a time: the loop waits for each before starting the next
+        if _started_only_when_holder_empty(loop, ctx):
+            return  # one at a time: started only while what holds it is empty
         if id(node) in left_after(loop):
             return  # started once, on the way out of the loop (a break, return or raise follows): not one per item
         if _is_bounded(loop, ctx):
@@ -291,26 +293,66 @@ def _fans_out(canonical, method) -> bool:
 def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> bool:
     """Is the task or future this call starts awaited in the same pass of the loop? Either the call
     is under an ``await`` (``await loop.run_in_executor(...)``, ``await asyncio.wait_for(create_task(...), 5)``),
-    or its result is bound to a name the loop's body then awaits, directly or through another name
-    bound to it (``t = create_task(...); waiter = asyncio.wait_for(asyncio.shield(t), 5); await waiter``)."""
+    or its result is held by a name or attribute the loop's body then awaits, directly or through
+    another name bound to it (``t = create_task(...); waiter = asyncio.wait_for(asyncio.shield(t), 5);
+    await waiter``; ``self._ping = create_task(ping(ws))`` and ``finally: self._ping.cancel(); await
+    self._ping`` before the next connection)."""
     for ancestor in reversed(ctx.ancestors[:-1]):
         if ancestor is loop or isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
             break
         if isinstance(ancestor, cst.Await):
             return True
-    parent = ctx.parent()
-    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+    holder = _holder(ctx)
+    if holder is None:
         return False
-    found = _AwaitedNames(parent.targets[0].target.value)
+    found = _AwaitedNames(holder)
     walk(loop.body, found)
     return found.awaited
 
 
+def _holder(ctx: FileContext) -> Optional[str]:
+    """The one name or attribute (``task``, ``self._ping``) the call's result is assigned to."""
+    parent = ctx.parent()
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        return dotted_name(parent.targets[0].target)
+    if isinstance(parent, cst.AnnAssign) and parent.value is not None:
+        return dotted_name(parent.target)
+    return None
+
+
+def _started_only_when_holder_empty(loop: cst.CSTNode, ctx: FileContext) -> bool:
+    """Is the start under an ``if`` (inside the loop) whose test requires the holder it is assigned
+    to to be empty (``if outlet is None and done: outlet = create_task(...)``)? Then at most one
+    runs at a time for that holder."""
+    holder = _holder(ctx)
+    if holder is None:
+        return False
+    for ancestor in reversed(ctx.ancestors[:-1]):
+        if ancestor is loop or isinstance(ancestor, (cst.FunctionDef, cst.Lambda)):
+            return False
+        if isinstance(ancestor, cst.If) and _requires_empty(ancestor.test, holder):
+            return True
+    return False
+
+
+def _requires_empty(test: cst.BaseExpression, holder: str) -> bool:
+    """``holder is None``, ``not holder``, or either as a conjunct of ``and``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _requires_empty(test.left, holder) or _requires_empty(test.right, holder)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return dotted_name(test.expression) == holder
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        return (isinstance(target.operator, cst.Is) and isinstance(target.comparator, cst.Name)
+                and target.comparator.value == "None" and dotted_name(test.left) == holder)
+    return False
+
+
 def _holds(value: Optional[cst.BaseExpression], names: set) -> bool:
-    """Is the value one of the names, or a call handed one of them (``asyncio.shield(t)``,
-    ``asyncio.wait_for(t, 5)``, ``asyncio.gather(t, u)``), at any depth?"""
-    if isinstance(value, cst.Name):
-        return value.value in names
+    """Is the value one of the names (or attributes), or a call handed one of them
+    (``asyncio.shield(t)``, ``asyncio.wait_for(t, 5)``, ``asyncio.gather(t, u)``), at any depth?"""
+    if isinstance(value, (cst.Name, cst.Attribute)):
+        return dotted_name(value) in names
     if isinstance(value, cst.Call):
         return any(_holds(arg.value, names) for arg in value.args)
     return False

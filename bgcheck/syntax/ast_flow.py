@@ -434,3 +434,25 @@ def locks_rows(body) -> bool:
             if own is not None and any(name in lock_methods for name in own(node)):
                 return True
     return False
+
+
+def _takes_every_error(handler: ast.ExceptHandler) -> bool:
+    """``except:``, ``except Exception``, ``except BaseException`` (alone or in a tuple)."""
+    if handler.type is None:
+        return True
+    names = handler.type.elts if type(handler.type) is ast.Tuple else [handler.type]
+    return any(dotted_name(n) in knowledge.EXCEPTION or dotted_name(n) in knowledge.BASE_EXCEPTION for n in names)
+
+
+def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
+    """Does no exception leave this function? Its body (after a docstring) is one ``try`` with a
+    handler that takes every Exception, and no handler, ``else`` or ``finally`` of it raises. A future of such a function carries no exception to lose (BG602)."""
+    body = function.body
+    if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1 or type(body[0]) is not _Try:
+        return False
+    statement = body[0]
+    return any(_takes_every_error(h) for h in statement.handlers) and all(
+        RAISE not in exits(block) for block in [h.body for h in statement.handlers] + [statement.orelse, statement.finalbody] if block
+    )
