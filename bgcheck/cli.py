@@ -152,6 +152,51 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
     return tuple(codes)
 
 
+def _parse_patterns(values: tuple[str, ...], option: str) -> Optional[tuple[str, ...]]:
+    """``--exclude legacy,build --exclude "src/old/*"`` -> the patterns, each checked as the
+    configuration's are (relative to the project root, as there)."""
+    from bgcheck.load.files import glob_error
+
+    if not values:
+        return None
+    patterns = []
+    for value in values:
+        for raw in value.split(","):
+            pattern = raw.strip()
+            reason = glob_error(pattern) if pattern else None
+            if reason is not None:
+                raise click.BadParameter(f"bad pattern {pattern!r}: {reason}", param_hint=f"'{option}'")
+            if pattern:
+                patterns.append(pattern)
+    return tuple(patterns)
+
+
+def _parse_per_file_ignores(values: tuple[str, ...], option: str) -> Optional[tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``--per-file-ignores "tests/*:BG301,BG302"`` -> (("tests/*", ("BG301", "BG302")),), as
+    the configuration's table holds them (ruff's PATTERN:CODE form, with a list of codes)."""
+    if not values:
+        return None
+    pairs = []
+    for value in values:
+        pattern, colon, codes = value.rpartition(":")
+        if not colon or not pattern.strip() or not codes.strip():
+            raise click.BadParameter(f"expected PATTERN:CODES such as 'tests/*:BG301', got {value!r}", param_hint=f"'{option}'")
+        (pattern,) = _parse_patterns((pattern,), option)
+        pairs.append((pattern, _parse_codes((codes,), option)))
+    return tuple(pairs)
+
+
+def _with_command_line(config, overrides: dict):
+    """The configuration with the command line's settings over it. ``overrides`` maps a TOML key
+    to (the option's value, or None when it is not given; whether it replaces the configured
+    value, else it extends it); ``extend-per-file-ignores`` extends ``per-file-ignores``."""
+    for key, (value, replaces) in overrides.items():
+        if value is not None:
+            name = ("per-file-ignores" if key == "extend-per-file-ignores" else key).replace("-", "_")
+            config = dataclasses.replace(config, **{name: value if replaces else tuple(getattr(config, name)) + tuple(value)})
+    return config
+
+
 class _Group(click.Group):
     """click's group, with usage errors as one line: ``bgcheck: error: ...`` and exit 2
     (click's own prints the usage and an ``Error:`` line)."""
@@ -189,8 +234,22 @@ def main(debug: bool) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "chosen_format", type=click.Choice(sorted(REPORTERS)), default=None, help="[default: the configured output-format, else text]")
-@click.option("--select", multiple=True, help="Only these codes, prefixes or rule names (comma-separated; replaces the configured select and extend-select).")
-@click.option("--ignore", multiple=True, help="Skip these codes, prefixes or rule names (comma-separated; added to the configured ignore).")
+@click.option(
+    "--select", multiple=True, help="Only these codes, prefixes or rule names (comma-separated; replaces the configured select, extend-select and ignore)."
+)
+@click.option("--extend-select", multiple=True, help="Also these codes, prefixes or rule names (comma-separated; over the configured ignore).")
+@click.option("--ignore", multiple=True, help="Skip these codes, prefixes or rule names (comma-separated; over the configured select).")
+@click.option("--exclude", multiple=True, help="Skip files and folders matching these patterns (comma-separated; replaces the configured exclude).")
+@click.option("--extend-exclude", multiple=True, help="Also skip these patterns (comma-separated; added to the configured extend-exclude).")
+@click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Apply the exclusions to paths named on the command line too, as pre-commit needs (default: the configured force-exclude, else off).",
+)
+@click.option(
+    "--per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="Skip CODES in files matching PATTERN (repeatable; replaces the configured per-file-ignores)."
+)
+@click.option("--extend-per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="As --per-file-ignores, added to the configured ones.")
 @click.option("--output-file", "-o", "output_file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE instead of stdout.")
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="With PATH `-`: read the source from stdin and check it as this file of its project.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
@@ -225,7 +284,13 @@ def check(
     paths,
     chosen_format,
     select,
+    extend_select,
     ignore,
+    exclude,
+    extend_exclude,
+    force_exclude,
+    per_file_ignores,
+    extend_per_file_ignores,
     output_file,
     stdin_filename,
     config_file,
@@ -252,7 +317,17 @@ def check(
     if show_diff and write_baseline_file is not None:
         raise click.UsageError("--diff writes nothing: it cannot be combined with --write-baseline")
     select_codes = _parse_codes(select, "--select")
+    extend_select_codes = _parse_codes(extend_select, "--extend-select") or ()
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
+    # The configuration's keys the command line sets, in TOML spelling: (value, replaces it).
+    overrides = {
+        "exclude": (_parse_patterns(exclude, "--exclude"), True),
+        "extend-exclude": (_parse_patterns(extend_exclude, "--extend-exclude"), False),
+        "per-file-ignores": (_parse_per_file_ignores(per_file_ignores, "--per-file-ignores"), True),
+        "extend-per-file-ignores": (_parse_per_file_ignores(extend_per_file_ignores, "--extend-per-file-ignores"), False),
+        "force-exclude": (force_exclude, True),
+        "preview": (preview, True),
+    }
     reads_stdin = any(str(p) == "-" for p in paths)
     if reads_stdin and stdin_filename is None:
         raise click.UsageError("`-` reads the source from stdin: name the file it is with --stdin-filename PATH")
@@ -277,18 +352,25 @@ def check(
         from bgcheck.run.engine import RunRequest, run
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
-        config = load_config(config_file, start=start, known_codes=known_codes())
-        if preview is not None:
-            config = dataclasses.replace(config, preview=preview)
+        config = _with_command_line(load_config(config_file, start=start, known_codes=known_codes()), overrides)
         output_format = chosen_format or config.output_format or "text"
-        for warning in _preview_warnings(config, select_codes):
+        for warning in _preview_warnings(config, select_codes, extend_select_codes):
             click.echo(f"bgcheck: warning: {warning}", err=True)
         from bgcheck.report.baseline import read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
         request = RunRequest(
-            paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose, stdin=stdin
+            paths,
+            config,
+            select=select_codes,
+            ignore=ignore_codes,
+            extend_select=extend_select_codes,
+            runtimes_file=runtimes_file,
+            jobs=jobs,
+            cache=cache,
+            need_index=verbose,
+            stdin=stdin,
         )
         result = run(request)
         for warning in result.warnings:
@@ -608,11 +690,11 @@ def lsp() -> None:
     serve()
 
 
-def _preview_warnings(config, select_codes) -> list[str]:
+def _preview_warnings(config, select_codes, extend_select_codes=()) -> list[str]:
     """A preview rule selected by its full code while preview is off: say why it will not run."""
     if config.preview:
         return []
-    chosen = select_codes if select_codes is not None else (config.effective_select() or ())
+    chosen = (select_codes if select_codes is not None else (config.effective_select() or ())) + tuple(extend_select_codes)
     return [
         f"{code} is a preview rule: it runs only with --preview (or `preview = true`)"
         for code, _name, _severity, _summary, is_preview, *_rest in catalog.RULES

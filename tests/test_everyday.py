@@ -1,0 +1,146 @@
+"""Issue 32, the everyday interface as a ruff user expects it: --force-exclude, the command line
+over the configuration (--select over a configured ignore, --extend-select, --exclude,
+--extend-exclude, --per-file-ignores), --show-settings, --add-noqa, --watch, -o into a new
+folder, bare `bgcheck` printing its help, --diff and --statistics with fixes, malformed noqa."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_cli import THREE_FINDINGS, project
+from test_interface import cli
+
+# THREE_FINDINGS' findings in concise form, by code.
+BG101 = "{path}:6:5: BG101 `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed"
+BG102 = "{path}:12:5: BG102 `except:` catches the cancellation and can finish without re-raising"
+BG103 = "{path}:19:9: BG103 `return` inside `finally:` discards the CancelledError in flight"
+
+
+def concise(*args: str):
+    raw = cli("check", "--no-cache", "--format", "concise", *args)
+    return raw.exit_code, raw.stdout, raw.stderr
+
+
+def findings(*lines: str, path: str = "app.py", files: int = 1) -> str:
+    shown = [line.format(path=path) for line in lines]
+    count = len(shown)
+    if not count:
+        return f"All checks passed ({files} file{'s' if files != 1 else ''} checked).\n"
+    summary = f"Found {count} problem{'s' if count != 1 else ''} ({count} error{'s' if count != 1 else ''}); {files} file{'s' if files != 1 else ''} checked."
+    return "\n".join(shown + [summary]) + "\n"
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def configured(root, config: str, files=None):
+    return project(root, files or {"app.py": THREE_FINDINGS}, config)
+
+
+# ---------------------------------------------------------------------------
+# 1. --force-exclude
+
+
+def test_force_exclude_skips_named_files_the_configuration_excludes(app):
+    configured(app, 'extend-exclude = ["legacy"]\n', {"legacy/old.py": THREE_FINDINGS, "app.py": "x = 1\n"})
+    assert concise("legacy/old.py") == (1, findings(BG101, BG102, BG103, path="legacy/old.py"), "")
+    assert concise("legacy/old.py", "--force-exclude") == (0, findings(files=0), "bgcheck: warning: no Python files found in legacy/old.py\n")
+    # a named folder inside an excluded one, and a named file matched by a path pattern
+    assert concise("legacy", "--force-exclude")[0] == 0
+    assert concise("--exclude", "legacy/*.py", "legacy/old.py", "--force-exclude")[:2] == (0, findings(files=0))
+    # the named files that are not excluded are still checked, against the whole project
+    assert concise("legacy/old.py", "app.py", "--force-exclude")[:2] == (0, findings(files=1))
+
+
+def test_force_exclude_can_be_configured_and_turned_off(app):
+    configured(app, 'extend-exclude = ["legacy"]\nforce-exclude = true\n', {"legacy/old.py": THREE_FINDINGS})
+    assert concise("legacy/old.py")[:2] == (0, findings(files=0))
+    assert concise("legacy/old.py", "--no-force-exclude")[:2] == (1, findings(BG101, BG102, BG103, path="legacy/old.py"))
+
+
+def test_force_exclude_leaves_the_default_exclusions_to_folders_walked(app):
+    # a default exclusion (build) applies to a named file in it too, as in ruff
+    configured(app, "", {"build/gen.py": THREE_FINDINGS})
+    assert concise("build/gen.py", "--force-exclude")[:2] == (0, findings(files=0))
+    assert concise("build/gen.py")[0] == 1
+
+
+# ---------------------------------------------------------------------------
+# 2. the command line over the configuration's rule selection
+
+
+@pytest.mark.parametrize(
+    ("config", "args", "expected"),
+    [
+        ('ignore = ["BG101"]\n', ("--select", "BG101"), [BG101]),  # --select starts over
+        ('ignore = ["BG1"]\n', ("--select", "BG101,BG103"), [BG101, BG103]),
+        ('select = ["BG102"]\nignore = ["BG101"]\n', ("--select", "BG1"), [BG101, BG102, BG103]),
+        ('ignore = ["BG101"]\n', ("--extend-select", "BG101"), [BG101, BG102, BG103]),  # over the configured ignore
+        ('select = ["BG102"]\n', ("--extend-select", "BG103"), [BG102, BG103]),
+        ('select = ["BG102"]\n', ("--extend-select", "cancellation-swallowed"), [BG101, BG102]),  # a rule name
+        ('ignore = ["BG1"]\n', ("--extend-select", "BG103", "--ignore", "BG103"), []),  # the command line's ignore wins
+        ('select = ["BG101"]\n', ("--ignore", "BG101"), []),
+        ("", ("--select", "BG101", "--extend-select", "BG102"), [BG101, BG102]),
+    ],
+)
+def test_the_command_line_wins_over_the_configured_selection(app, config, args, expected):
+    configured(app, config)
+    code, out, _err = concise(*args)
+    assert (code, out) == ((1 if expected else 0), findings(*expected))
+
+
+def test_extend_select_names_a_rule_that_runs_only_when_named(app):
+    configured(app, "", {"app.py": "x = 1  # noqa: BG101\n"})
+    assert concise()[:2] == (0, findings())
+    assert concise("--extend-select", "BG001")[:2] == (
+        1,
+        "app.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG101`)\nFound 1 problem (1 warning); 1 file checked.\n",
+    )
+
+
+# ---------------------------------------------------------------------------
+# 3. the command-line forms of the configuration
+
+
+def test_exclude_replaces_and_extend_exclude_adds(app):
+    configured(app, 'extend-exclude = ["one.py"]\n', {"one.py": THREE_FINDINGS, "two.py": THREE_FINDINGS})
+    assert concise("--select", "BG101")[:2] == (1, findings(BG101, path="two.py"))
+    assert concise("--select", "BG101", "--extend-exclude", "two.py")[:2] == (0, findings(files=0))
+    # --exclude replaces the configured exclude (not extend-exclude), as ruff's does
+    assert concise("--select", "BG101", "--exclude", "two.py")[:2] == (0, findings(files=0))
+    # the default exclusions are part of `exclude`: replacing them checks a build folder
+    configured(app, "", {"build/gen.py": THREE_FINDINGS})
+    (app / "one.py").unlink()
+    (app / "two.py").unlink()
+    assert concise("--select", "BG101", "--exclude", "nothing")[:2] == (1, findings(BG101, path="build/gen.py"))
+
+
+def test_per_file_ignores_on_the_command_line(app):
+    configured(app, '[tool.bgcheck.per-file-ignores]\n"one.py" = ["BG101"]\n', {"one.py": THREE_FINDINGS, "two.py": THREE_FINDINGS})
+    base = ("--select", "BG101,BG102")
+    assert concise(*base)[1] == findings(BG102.format(path="one.py"), BG101, BG102, path="two.py", files=2)
+    # replaces the configured table
+    assert concise(*base, "--per-file-ignores", "two.py:BG101,BG102")[1] == findings(BG101, BG102, path="one.py", files=2)
+    # added to it
+    assert concise(*base, "--extend-per-file-ignores", "two.py:BG1")[1] == findings(BG102, path="one.py", files=2)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--per-file-ignores", "tests"), "Invalid value for '--per-file-ignores': expected PATTERN:CODES such as 'tests/*:BG301', got 'tests'"),
+        (("--per-file-ignores", "tests/*:"), "Invalid value for '--per-file-ignores': expected PATTERN:CODES such as 'tests/*:BG301', got 'tests/*:'"),
+        (("--extend-per-file-ignores", "tests/*:BG999"), "Invalid value for '--extend-per-file-ignores': unknown rule code 'BG999' (see `bgcheck rules`)"),
+        (("--exclude", "[z-a]"), "Invalid value for '--exclude': bad pattern '[z-a]': bad character range z-a"),
+        (("--extend-exclude", "a,[z-a]"), "Invalid value for '--extend-exclude': bad pattern '[z-a]': bad character range z-a"),
+        (("--extend-select", "BG9"), "Invalid value for '--extend-select': unknown rule code 'BG9' (see `bgcheck rules`)"),
+    ],
+)
+def test_bad_command_line_settings_are_one_line_errors(app, args, message):
+    configured(app, "")
+    raw = cli("check", "--no-cache", *args)
+    hint = "" if "see `bgcheck rules`" in message else " (see `bgcheck check --help`)"
+    assert (raw.exit_code, raw.stdout, raw.stderr) == (2, "", f"bgcheck: error: {message}{hint}\n")
