@@ -250,6 +250,8 @@ def main(debug: bool) -> None:
     "--per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="Skip CODES in files matching PATTERN (repeatable; replaces the configured per-file-ignores)."
 )
 @click.option("--extend-per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="As --per-file-ignores, added to the configured ones.")
+@click.option("--add-noqa", is_flag=True, help="Add a `# noqa: CODE` (with a reason to fill in) for every finding, and exit 0.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings, where each came from and the rules checked; check nothing.")
 @click.option("--output-file", "-o", "output_file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE instead of stdout.")
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="With PATH `-`: read the source from stdin and check it as this file of its project.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
@@ -291,6 +293,8 @@ def check(
     force_exclude,
     per_file_ignores,
     extend_per_file_ignores,
+    add_noqa,
+    show_settings,
     output_file,
     stdin_filename,
     config_file,
@@ -316,6 +320,12 @@ def check(
     """Check PATHS (files or folders; default: the current folder)."""
     if show_diff and write_baseline_file is not None:
         raise click.UsageError("--diff writes nothing: it cannot be combined with --write-baseline")
+    if add_noqa:
+        clash = [name for name, given in (("--fix", apply_fixes), ("--diff", show_diff), ("--write-baseline", write_baseline_file)) if given]
+        if clash:
+            raise click.UsageError(f"--add-noqa cannot be combined with {clash[0]}")
+        if any(str(p) == "-" for p in paths):
+            raise click.UsageError("--add-noqa writes the files it checks: it cannot read stdin")
     select_codes = _parse_codes(select, "--select")
     extend_select_codes = _parse_codes(extend_select, "--extend-select") or ()
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
@@ -353,6 +363,8 @@ def check(
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
         config = _with_command_line(load_config(config_file, start=start, known_codes=known_codes()), overrides)
+        if show_settings:
+            return _show_settings(config, overrides, cache_dir if not no_cache else None, no_cache, select_codes, extend_select_codes, ignore_codes)
         output_format = chosen_format or config.output_format or "text"
         for warning in _preview_warnings(config, select_codes, extend_select_codes):
             click.echo(f"bgcheck: warning: {warning}", err=True)
@@ -386,6 +398,8 @@ def check(
             if show_diff:
                 return _print_diff(fixed)
         _warn_about_the_run(result, paths, verbose)
+        if add_noqa:
+            return _add_noqa(result)
         if write_baseline_file is not None:
             count = write_baseline(write_baseline_file, result)
             click.echo(f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline_file}.", err=True)
@@ -416,6 +430,37 @@ def check(
     sys.exit(_run_guarded(work))
 
 
+# The options that set each configuration key, for --show-settings.
+_OVERRIDE_OPTIONS = {
+    "exclude": "--exclude",
+    "extend-exclude": "--extend-exclude",
+    "per-file-ignores": "--per-file-ignores",
+    "extend-per-file-ignores": "--extend-per-file-ignores",
+    "force-exclude": "--[no-]force-exclude",
+    "preview": "--[no-]preview",
+}
+
+
+def _show_settings(config, overrides: dict, cache_dir, no_cache: bool, select_codes, extend_select_codes, ignore_codes) -> int:
+    from bgcheck.load.discovery import cache_folder
+    from bgcheck.load.source import display_path
+    from bgcheck.report.settings import render_settings
+    from bgcheck.run.engine import enabled_codes, selected
+
+    options: dict[str, list[str]] = {}
+    for key, (value, _replaces) in overrides.items():
+        if value is not None:
+            options.setdefault("per-file-ignores" if key == "extend-per-file-ignores" else key, []).append(_OVERRIDE_OPTIONS[key])
+    selection = [f"--select {','.join(select_codes)}"] if select_codes is not None else []
+    selection += [f"{option} {','.join(codes)}" for option, codes in (("--extend-select", extend_select_codes), ("--ignore", ignore_codes)) if codes]
+    codes = enabled_codes(config, select_codes, ignore_codes, extend_select_codes)
+    if selected(BG000_CODE, config, select_codes, ignore_codes, extend_select_codes):
+        codes = [BG000_CODE, *codes]
+    cache = None if no_cache else cache_folder(config.root, config.in_project, cache_dir)
+    click.echo(render_settings(config, options, selection, codes, cache, display_path), nl=False)
+    return EXIT_OK
+
+
 def _warn_about_the_run(result, paths, verbose: bool) -> None:
     """On stderr: no file found, no rule selected; under --verbose, what was not checked and why."""
     if not result.files_checked:
@@ -426,6 +471,17 @@ def _warn_about_the_run(result, paths, verbose: bool) -> None:
     if verbose:
         for note in result.notes + _skipped_checks(result.index):
             click.echo(f"bgcheck: note: {note}", err=True)
+
+
+def _add_noqa(result) -> int:
+    """--add-noqa: the directives written, a count on stderr (as ruff's), exit 0."""
+    from bgcheck.run.add_noqa import add_noqa
+
+    added, warnings = add_noqa(result)
+    for warning in warnings:
+        click.echo(f"bgcheck: warning: {warning}", err=True)
+    click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    return EXIT_OK
 
 
 def _apply_baseline(result, known_findings) -> None:

@@ -144,3 +144,98 @@ def test_bad_command_line_settings_are_one_line_errors(app, args, message):
     raw = cli("check", "--no-cache", *args)
     hint = "" if "see `bgcheck rules`" in message else " (see `bgcheck check --help`)"
     assert (raw.exit_code, raw.stdout, raw.stderr) == (2, "", f"bgcheck: error: {message}{hint}\n")
+
+
+# ---------------------------------------------------------------------------
+# 3. --show-settings
+
+
+def test_show_settings_prints_each_value_and_where_it_came_from(app):
+    configured(app, 'ignore = ["BG104"]\nextend-exclude = ["legacy"]\ngrace-period = "45s"\n[tool.bgcheck.per-file-ignores]\n"tests/*" = ["BG301"]\n')
+    raw = cli("check", "--show-settings", "--select", "BG104,BG1", "--ignore", "BG102", "--extend-exclude", "old", "--no-preview")
+    assert (raw.exit_code, raw.stderr) == (0, "")
+    assert raw.stdout == (
+        "Configuration: pyproject.toml\n"
+        "Project root: .\n"
+        "Cache: .bgcheck_cache\n"
+        "\n"
+        'select = ["ALL"]                              # default\n'
+        "extend-select = []                            # default\n"
+        'ignore = ["BG104"]                            # pyproject.toml\n'
+        "preview = false                               # pyproject.toml, --[no-]preview\n"
+        'exclude = [".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".pytype", ".ruff_cache", ".svn", ".tox",'
+        ' ".venv", "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules", "site-packages", "venv", "__pycache__",'
+        ' ".bgcheck_cache"]  # default\n'
+        'extend-exclude = ["legacy", "old"]            # pyproject.toml, --extend-exclude\n'
+        "force-exclude = false                         # default\n"
+        'per-file-ignores = { "tests/*" = ["BG301"] }  # pyproject.toml\n'
+        'target-version = "py310"                      # default\n'
+        "replicas = 1                                  # default\n"
+        "grace-period = 45.0                           # pyproject.toml\n"
+        "lock-ttl-margin = 1.0                         # default\n"
+        "# runtimes-file: not set\n"
+        "runtimes = {}                                 # default\n"
+        'money = { "functions" = [], "name-patterns" = [] }  # default\n'
+        "job-decorators = []                           # default\n"
+        "# output-format: not set\n"
+        "# show-source: not set\n"
+        "# show-explanations: not set\n"
+        "\n"
+        "Command line, over the configured selection: --select BG104,BG1 --ignore BG102\n"
+        "Rules checked (2): BG103, BG104\n"  # BG101 and BG105 are preview rules
+    )
+    assert not (app / ".bgcheck_cache").exists()  # it checks nothing, writes nothing
+
+
+def test_show_settings_without_a_configuration(app):
+    raw = cli("check", "--show-settings", "--no-cache")
+    assert raw.exit_code == 0
+    from bgcheck.rules import catalog
+
+    # every rule but the preview ones and BG001 (it runs only when named), and BG000
+    codes = ["BG000"] + [code for code, _name, _severity, _summary, preview, _fix in catalog.RULES if not preview and code != "BG001"]
+    head, rules = raw.stdout.partition("\n\n")[0], raw.stdout.rstrip("\n").rsplit("\n", 1)[1]
+    assert head == "Configuration: none (the defaults)\nProject root: .\nCache: none"
+    assert rules == f"Rules checked ({len(codes)}): {', '.join(codes)}"
+
+
+# ---------------------------------------------------------------------------
+# 3. --add-noqa
+
+
+def test_add_noqa_suppresses_every_current_finding(app):
+    source = THREE_FINDINGS.replace("    except:\n", "    except:  # noqa: E722\n")
+    configured(app, "", {"app.py": source, "clean.py": "x = 1\n"})
+    raw = cli("check", "--no-cache", "--add-noqa")
+    assert (raw.exit_code, raw.stdout, raw.stderr) == (0, "", "Added 3 noqa directives.\n")
+    assert (app / "app.py").read_text(encoding="utf-8") == (
+        source.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa: BG101 - TODO: say why this is safe\n")
+        .replace("# noqa: E722\n", "# noqa: E722, BG102\n")
+        .replace("        return 0\n", "        return 0  # noqa: BG103 - TODO: say why this is safe\n")
+    )
+    assert (app / "clean.py").read_text(encoding="utf-8") == "x = 1\n"
+    assert concise()[:2] == (0, findings(files=2))
+    again = cli("check", "--no-cache", "--add-noqa")
+    assert (again.exit_code, again.stderr) == (0, "Added 0 noqa directives.\n")
+
+
+def test_add_noqa_keeps_crlf_line_ends(app):
+    configured(app, "", {"app.py": THREE_FINDINGS.replace("\n", "\r\n").encode()})
+    assert cli("check", "--no-cache", "--add-noqa", "--select", "BG103").stderr == "Added 1 noqa directive.\n"
+    data = (app / "app.py").read_bytes()
+    assert data == THREE_FINDINGS.replace("return 0\n", "return 0  # noqa: BG103 - TODO: say why this is safe\n").replace("\n", "\r\n").encode()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--fix",), "--add-noqa cannot be combined with --fix"),
+        (("--diff",), "--add-noqa cannot be combined with --diff"),
+        (("-", "--stdin-filename", "app.py"), "--add-noqa writes the files it checks: it cannot read stdin"),
+    ],
+)
+def test_add_noqa_usage_errors(app, args, message):
+    configured(app, "")
+    raw = cli("check", "--no-cache", "--add-noqa", *args, input="")
+    assert (raw.exit_code, raw.stderr) == (2, f"bgcheck: error: {message} (see `bgcheck check --help`)\n")
+    assert (app / "app.py").read_text(encoding="utf-8") == THREE_FINDINGS

@@ -452,6 +452,11 @@ _KEYS: dict[str, tuple[str, Validator]] = {
 }
 
 
+def setting_values(config: Config) -> list[tuple[str, Any]]:
+    """(TOML key, the value in effect) of every setting, in the order of the settings table."""
+    return [(key, getattr(config, field_name)) for key, (field_name, _validate) in _KEYS.items()]
+
+
 def _read_table(
     raw: Mapping[str, Any], table: _Table, keys: Mapping[str, tuple[str, Validator]]
 ) -> dict[str, Any]:
