@@ -208,6 +208,10 @@ class _Group(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # bare `bgcheck` or `bgcheck server`: the help as click prints it (stderr, exit 2), not one line
+            exc.show()
+            sys.exit(EXIT_ERROR)
         except click.UsageError as exc:
             message = " ".join(exc.format_message().split()).rstrip(".")
             hint = ""
@@ -501,6 +505,7 @@ def _write_report(report: str, output_file: Optional[Path], color: bool, to_stde
     """The report to --output-file, else to stdout (stderr when stdout carries the fixed source)."""
     if output_file is not None:
         try:
+            output_file.parent.mkdir(parents=True, exist_ok=True)  # as ruff's -o: a report folder need not exist yet
             output_file.write_text(report, encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write the report to {output_file}: {exc.strerror or exc}") from None

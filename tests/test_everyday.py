@@ -239,3 +239,19 @@ def test_add_noqa_usage_errors(app, args, message):
     raw = cli("check", "--no-cache", "--add-noqa", *args, input="")
     assert (raw.exit_code, raw.stderr) == (2, f"bgcheck: error: {message} (see `bgcheck check --help`)\n")
     assert (app / "app.py").read_text(encoding="utf-8") == THREE_FINDINGS
+
+
+# ---------------------------------------------------------------------------
+# 5. bare `bgcheck` and `bgcheck server` print their help
+
+
+@pytest.mark.parametrize("args", [(), ("server",)])
+def test_a_bare_group_prints_its_help_as_click_does(app, args):
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    raw = CliRunner().invoke(main, list(args), prog_name="bgcheck")
+    helped = CliRunner().invoke(main, [*args, "--help"], prog_name="bgcheck")
+    assert helped.exit_code == 0 and helped.stdout.startswith(f"Usage: bgcheck {' '.join(args)}".rstrip() + " [OPTIONS] COMMAND [ARGS]...\n")
+    assert (raw.exit_code, raw.stdout, raw.stderr) == (2, "", helped.stdout)
