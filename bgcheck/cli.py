@@ -255,6 +255,7 @@ def main(debug: bool) -> None:
 )
 @click.option("--extend-per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="As --per-file-ignores, added to the configured ones.")
 @click.option("--add-noqa", is_flag=True, help="Add a `# noqa: CODE` (with a reason to fill in) for every finding, and exit 0.")
+@click.option("--watch", "-w", "watch_files", is_flag=True, help="Check again whenever a file changes, until Ctrl-C.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings, where each came from and the rules checked; check nothing.")
 @click.option("--output-file", "-o", "output_file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE instead of stdout.")
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="With PATH `-`: read the source from stdin and check it as this file of its project.")
@@ -298,6 +299,7 @@ def check(
     per_file_ignores,
     extend_per_file_ignores,
     add_noqa,
+    watch_files,
     show_settings,
     output_file,
     stdin_filename,
@@ -330,6 +332,12 @@ def check(
             raise click.UsageError(f"--add-noqa cannot be combined with {clash[0]}")
         if any(str(p) == "-" for p in paths):
             raise click.UsageError("--add-noqa writes the files it checks: it cannot read stdin")
+    if watch_files:
+        clash = [name for name, given in (("--fix", apply_fixes), ("--diff", show_diff), ("--add-noqa", add_noqa), ("--write-baseline", write_baseline_file)) if given]
+        if clash:
+            raise click.UsageError(f"--watch cannot be combined with {clash[0]}")
+        if any(str(p) == "-" for p in paths):
+            raise click.UsageError("--watch watches files: it cannot read stdin")
     select_codes = _parse_codes(select, "--select")
     extend_select_codes = _parse_codes(extend_select, "--extend-select") or ()
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
@@ -355,7 +363,7 @@ def check(
         paths = (stdin_filename,)
     paths = tuple(paths) or (Path("."),)
     given = getattr(click.get_current_context().find_root().command, "given_args", None)
-    if given is not None and not check_server.LOOKED:
+    if given is not None and not check_server.LOOKED and not watch_files:
         code = check_server.client_check(given, paths, config_file, cache_dir, no_cache, use_server, stdin[1] if stdin else None)
         if code is not None:
             sys.exit(code)
@@ -431,7 +439,27 @@ def check(
             return EXIT_FINDINGS
         return EXIT_OK
 
+    if watch_files:
+        sys.exit(_watch(work, paths, config_file))
     sys.exit(_run_guarded(work))
+
+
+def _watch(work: Callable[[], int], paths, config_file) -> int:
+    """--watch: a run, then one after each change; an error (a configuration being edited) is
+    reported and watching goes on. Ctrl-C ends it, exit 0."""
+    from bgcheck.run import watch
+
+    def run_once() -> None:
+        try:
+            _run_guarded(work)
+        except SystemExit:  # the run's exit code, or an error already reported on stderr
+            pass
+
+    try:
+        watch.watch(run_once, paths, [config_file] if config_file else [], lambda line: click.echo(line, err=True))
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
 
 
 # The options that set each configuration key, for --show-settings.

@@ -305,7 +305,7 @@ VALUE_OPTIONS = frozenset(
 FLAG_OPTIONS = frozenset(
     "--exit-zero --show-source --no-show-source --show-explanations --no-show-explanations --statistics --quiet -q "
     "--no-cache --verbose -v --preview --no-preview --fix --unsafe-fixes --diff --server --no-server --force-exclude "
-    "--no-force-exclude --show-settings --add-noqa".split()
+    "--no-force-exclude --show-settings --add-noqa --watch -w".split()
 )
 
 

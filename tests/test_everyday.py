@@ -5,6 +5,8 @@ folder, bare `bgcheck` printing its help, --diff and --statistics with fixes, ma
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from test_cli import THREE_FINDINGS, project
@@ -255,3 +257,54 @@ def test_a_bare_group_prints_its_help_as_click_does(app, args):
     helped = CliRunner().invoke(main, [*args, "--help"], prog_name="bgcheck")
     assert helped.exit_code == 0 and helped.stdout.startswith(f"Usage: bgcheck {' '.join(args)}".rstrip() + " [OPTIONS] COMMAND [ARGS]...\n")
     assert (raw.exit_code, raw.stdout, raw.stderr) == (2, "", helped.stdout)
+
+
+# ---------------------------------------------------------------------------
+# 3. --watch
+
+
+def test_watch_checks_again_after_a_change(app, monkeypatch):
+    from bgcheck.run import watch
+
+    configured(app, "", {"app.py": THREE_FINDINGS})
+    polls = []
+
+    def sleep(seconds):
+        polls.append(seconds)
+        if len(polls) == 2:  # nothing changed at the first poll; then the file is fixed
+            (app / "app.py").write_text("x = 1\n", encoding="utf-8")
+            os.utime(app / "app.py", ns=(1, 1))  # a new stat even on a coarse clock
+
+    monkeypatch.setattr(watch, "ROUNDS", 1)
+    monkeypatch.setattr(watch, "SLEEP", sleep)
+    raw = cli("check", "--no-cache", "--format", "concise", "--select", "BG102", "--watch")
+    assert raw.exit_code == 0
+    assert raw.stdout == findings(BG102) + findings()
+    assert raw.stderr == "Watching for file changes (Ctrl-C to stop).\nFile change detected: checking again.\n"
+    assert polls == [watch.POLL_SECONDS] * 2
+
+
+def test_watch_reports_a_configuration_error_and_goes_on(app, monkeypatch):
+    from bgcheck.run import watch
+
+    configured(app, "replicas = 0\n", {"app.py": THREE_FINDINGS})
+
+    def sleep(seconds):
+        configured(app, "", {})  # the configuration is fixed
+
+    monkeypatch.setattr(watch, "ROUNDS", 1)
+    monkeypatch.setattr(watch, "SLEEP", sleep)
+    raw = cli("check", "--no-cache", "--format", "concise", "--select", "BG103", "-w")
+    assert (raw.exit_code, raw.stdout) == (0, findings(BG103))
+    assert raw.stderr == (
+        "Watching for file changes (Ctrl-C to stop).\n"
+        "bgcheck: error: pyproject.toml: [tool.bgcheck] replicas: expected a positive integer, got 0\n"
+        "File change detected: checking again.\n"
+    )
+
+
+@pytest.mark.parametrize("other", ["--fix", "--diff", "--add-noqa"])
+def test_watch_usage_errors(app, other):
+    configured(app, "")
+    raw = cli("check", "--watch", other)
+    assert (raw.exit_code, raw.stderr) == (2, f"bgcheck: error: --watch cannot be combined with {other} (see `bgcheck check --help`)\n")
