@@ -408,7 +408,7 @@ def check(
 
             fixed = fix_run(result, recheck, unsafe_fixes, stdin=stdin, write=apply_fixes and not show_diff and stdin is None)
             if show_diff:
-                return _print_diff(fixed)
+                return _print_diff(fixed, result, unsafe_fixes)
         _warn_about_the_run(result, paths, verbose)
         if add_noqa:
             return _add_noqa(result)
@@ -542,16 +542,23 @@ def _write_report(report: str, output_file: Optional[Path], color: bool, to_stde
         click.echo(report, nl=False, color=color or None, err=to_stderr)
 
 
-def _print_diff(fixed) -> int:
-    """--diff: the fixes as a unified diff on stdout, a count on stderr; exit 1 when there is a diff."""
+def _print_diff(fixed, result, unsafe_fixes: bool) -> int:
+    """--diff: the fixes as a unified diff on stdout, a count on stderr (with how many more
+    --unsafe-fixes would make, in ruff's words); exit 1 when there is a diff."""
+    from bgcheck.diagnostics import fix_counts
+    from bgcheck.report.counts import plural
+
     diffs = [outcome.diff() for outcome in fixed.files if outcome.changed]
     if diffs:
         click.echo("".join(diffs), nl=False)
     count = fixed.fixed_count
+    _fixable, hidden = fix_counts(result.diagnostics, unsafe_fixes)  # the findings left: those the safe fixes did not fix
     if count:
-        click.echo(f"Would fix {count} problem{'s' if count != 1 else ''}.", err=True)
+        more = f" ({plural(hidden, 'additional fix', 'additional fixes')} available with `--unsafe-fixes`)" if hidden else ""
+        click.echo(f"Would fix {plural(count, 'problem')}{more}.", err=True)
     else:
-        click.echo("No fixes available.", err=True)
+        more = f" ({plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
+        click.echo(f"No fixes available{more}.", err=True)
     return EXIT_FINDINGS if diffs else EXIT_OK
 
 

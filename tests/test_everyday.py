@@ -308,3 +308,24 @@ def test_watch_usage_errors(app, other):
     configured(app, "")
     raw = cli("check", "--watch", other)
     assert (raw.exit_code, raw.stderr) == (2, f"bgcheck: error: --watch cannot be combined with {other} (see `bgcheck check --help`)\n")
+
+
+# ---------------------------------------------------------------------------
+# 4. --diff says what --unsafe-fixes would fix
+
+
+def test_diff_with_only_unsafe_fixes_says_how_many_are_hidden(app):
+    configured(app, "")
+    raw = cli("check", "--no-cache", "--diff")
+    assert (raw.exit_code, raw.stdout, raw.stderr) == (0, "", "No fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
+    unsafe = cli("check", "--no-cache", "--diff", "--unsafe-fixes")
+    assert (unsafe.exit_code, unsafe.stderr) == (1, "Would fix 2 problems.\n")
+    assert (app / "app.py").read_text(encoding="utf-8") == THREE_FINDINGS
+
+
+def test_diff_with_safe_fixes_counts_the_unsafe_ones_too(app):
+    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG101\n"})
+    raw = cli("check", "--no-cache", "--diff", "--extend-select", "BG001")
+    assert raw.exit_code == 1
+    assert raw.stdout == "--- a/noqa.py\n+++ b/noqa.py\n@@ -1 +1 @@\n-x = 1  # noqa: BG101\n+x = 1\n"
+    assert raw.stderr == "Would fix 1 problem (2 additional fixes available with `--unsafe-fixes`).\n"

@@ -330,10 +330,10 @@ def test_force_color_output_is_the_plain_output_painted(three):
 # --statistics with --quiet
 
 
-TABLE = [
-    "    1  BG101  cancellation-swallowed",
-    "    1  BG102  broad-except-swallows-cancellation",
-    "    1  BG103  finally-swallows-cancellation",
+TABLE = [  # the fixable column: BG102's fix is unsafe, not applied without --unsafe-fixes
+    "    1  BG101      cancellation-swallowed",
+    "    1  BG102      broad-except-swallows-cancellation",
+    "    1  BG103      finally-swallows-cancellation",
 ]
 
 
