@@ -378,26 +378,14 @@ def check(
         if show_settings:
             return _show_settings(config, overrides, cache_dir if not no_cache else None, no_cache, select_codes, extend_select_codes, ignore_codes)
         output_format = chosen_format or config.output_format or "text"
-        for warning in _preview_warnings(config, select_codes, extend_select_codes):
-            click.echo(f"bgcheck: warning: {warning}", err=True)
         from bgcheck.report.baseline import read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
-        request = RunRequest(
-            paths,
-            config,
-            select=select_codes,
-            ignore=ignore_codes,
-            extend_select=extend_select_codes,
-            runtimes_file=runtimes_file,
-            jobs=jobs,
-            cache=cache,
-            need_index=verbose,
-            stdin=stdin,
-        )
+        selection = {"select": select_codes, "ignore": ignore_codes, "extend_select": extend_select_codes}
+        request = RunRequest(paths, config, **selection, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose, stdin=stdin)
         result = run(request)
-        for warning in result.warnings:
+        for warning in _preview_warnings(config, select_codes, extend_select_codes) + result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
         fixed = None
         if apply_fixes or show_diff:
