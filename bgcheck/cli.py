@@ -152,6 +152,51 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
     return tuple(codes)
 
 
+def _parse_patterns(values: tuple[str, ...], option: str) -> Optional[tuple[str, ...]]:
+    """``--exclude legacy,build --exclude "src/old/*"`` -> the patterns, each checked as the
+    configuration's are (relative to the project root, as there)."""
+    from bgcheck.load.files import glob_error
+
+    if not values:
+        return None
+    patterns = []
+    for value in values:
+        for raw in value.split(","):
+            pattern = raw.strip()
+            reason = glob_error(pattern) if pattern else None
+            if reason is not None:
+                raise click.BadParameter(f"bad pattern {pattern!r}: {reason}", param_hint=f"'{option}'")
+            if pattern:
+                patterns.append(pattern)
+    return tuple(patterns)
+
+
+def _parse_per_file_ignores(values: tuple[str, ...], option: str) -> Optional[tuple[tuple[str, tuple[str, ...]], ...]]:
+    """``--per-file-ignores "tests/*:BG301,BG302"`` -> (("tests/*", ("BG301", "BG302")),), as
+    the configuration's table holds them (ruff's PATTERN:CODE form, with a list of codes)."""
+    if not values:
+        return None
+    pairs = []
+    for value in values:
+        pattern, colon, codes = value.rpartition(":")
+        if not colon or not pattern.strip() or not codes.strip():
+            raise click.BadParameter(f"expected PATTERN:CODES such as 'tests/*:BG301', got {value!r}", param_hint=f"'{option}'")
+        (pattern,) = _parse_patterns((pattern,), option)
+        pairs.append((pattern, _parse_codes((codes,), option)))
+    return tuple(pairs)
+
+
+def _with_command_line(config, overrides: dict):
+    """The configuration with the command line's settings over it. ``overrides`` maps a TOML key
+    to (the option's value, or None when it is not given; whether it replaces the configured
+    value, else it extends it); ``extend-per-file-ignores`` extends ``per-file-ignores``."""
+    for key, (value, replaces) in overrides.items():
+        if value is not None:
+            name = ("per-file-ignores" if key == "extend-per-file-ignores" else key).replace("-", "_")
+            config = dataclasses.replace(config, **{name: value if replaces else tuple(getattr(config, name)) + tuple(value)})
+    return config
+
+
 class _Group(click.Group):
     """click's group, with usage errors as one line: ``bgcheck: error: ...`` and exit 2
     (click's own prints the usage and an ``Error:`` line)."""
@@ -163,6 +208,10 @@ class _Group(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # bare `bgcheck` or `bgcheck server`: the help as click prints it (stderr, exit 2), not one line
+            exc.show()
+            sys.exit(EXIT_ERROR)
         except click.UsageError as exc:
             message = " ".join(exc.format_message().split()).rstrip(".")
             hint = ""
@@ -189,8 +238,25 @@ def main(debug: bool) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--format", "chosen_format", type=click.Choice(sorted(REPORTERS)), default=None, help="[default: the configured output-format, else text]")
-@click.option("--select", multiple=True, help="Only these codes, prefixes or rule names (comma-separated; replaces the configured select and extend-select).")
-@click.option("--ignore", multiple=True, help="Skip these codes, prefixes or rule names (comma-separated; added to the configured ignore).")
+@click.option(
+    "--select", multiple=True, help="Only these codes, prefixes or rule names (comma-separated; replaces the configured select, extend-select and ignore)."
+)
+@click.option("--extend-select", multiple=True, help="Also these codes, prefixes or rule names (comma-separated; over the configured ignore).")
+@click.option("--ignore", multiple=True, help="Skip these codes, prefixes or rule names (comma-separated; over the configured select).")
+@click.option("--exclude", multiple=True, help="Skip files and folders matching these patterns (comma-separated; replaces the configured exclude).")
+@click.option("--extend-exclude", multiple=True, help="Also skip these patterns (comma-separated; added to the configured extend-exclude).")
+@click.option(
+    "--force-exclude/--no-force-exclude",
+    default=None,
+    help="Apply the exclusions to paths named on the command line too, as pre-commit needs (default: the configured force-exclude, else off).",
+)
+@click.option(
+    "--per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="Skip CODES in files matching PATTERN (repeatable; replaces the configured per-file-ignores)."
+)
+@click.option("--extend-per-file-ignores", multiple=True, metavar="PATTERN:CODES", help="As --per-file-ignores, added to the configured ones.")
+@click.option("--add-noqa", is_flag=True, help="Add a `# noqa: CODE` (with a reason to fill in) for every finding, and exit 0.")
+@click.option("--watch", "-w", "watch_files", is_flag=True, help="Check again whenever a file changes, until Ctrl-C.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings, where each came from and the rules checked; check nothing.")
 @click.option("--output-file", "-o", "output_file", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE instead of stdout.")
 @click.option("--stdin-filename", type=click.Path(path_type=Path), help="With PATH `-`: read the source from stdin and check it as this file of its project.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), help="Use this pyproject.toml or bgcheck.toml.")
@@ -225,7 +291,16 @@ def check(
     paths,
     chosen_format,
     select,
+    extend_select,
     ignore,
+    exclude,
+    extend_exclude,
+    force_exclude,
+    per_file_ignores,
+    extend_per_file_ignores,
+    add_noqa,
+    watch_files,
+    show_settings,
     output_file,
     stdin_filename,
     config_file,
@@ -251,8 +326,30 @@ def check(
     """Check PATHS (files or folders; default: the current folder)."""
     if show_diff and write_baseline_file is not None:
         raise click.UsageError("--diff writes nothing: it cannot be combined with --write-baseline")
+    if add_noqa:
+        clash = [name for name, given in (("--fix", apply_fixes), ("--diff", show_diff), ("--write-baseline", write_baseline_file)) if given]
+        if clash:
+            raise click.UsageError(f"--add-noqa cannot be combined with {clash[0]}")
+        if any(str(p) == "-" for p in paths):
+            raise click.UsageError("--add-noqa writes the files it checks: it cannot read stdin")
+    if watch_files:
+        clash = [name for name, given in (("--fix", apply_fixes), ("--diff", show_diff), ("--add-noqa", add_noqa), ("--write-baseline", write_baseline_file)) if given]
+        if clash:
+            raise click.UsageError(f"--watch cannot be combined with {clash[0]}")
+        if any(str(p) == "-" for p in paths):
+            raise click.UsageError("--watch watches files: it cannot read stdin")
     select_codes = _parse_codes(select, "--select")
+    extend_select_codes = _parse_codes(extend_select, "--extend-select") or ()
     ignore_codes = _parse_codes(ignore, "--ignore") or ()
+    # The configuration's keys the command line sets, in TOML spelling: (value, replaces it).
+    overrides = {
+        "exclude": (_parse_patterns(exclude, "--exclude"), True),
+        "extend-exclude": (_parse_patterns(extend_exclude, "--extend-exclude"), False),
+        "per-file-ignores": (_parse_per_file_ignores(per_file_ignores, "--per-file-ignores"), True),
+        "extend-per-file-ignores": (_parse_per_file_ignores(extend_per_file_ignores, "--extend-per-file-ignores"), False),
+        "force-exclude": (force_exclude, True),
+        "preview": (preview, True),
+    }
     reads_stdin = any(str(p) == "-" for p in paths)
     if reads_stdin and stdin_filename is None:
         raise click.UsageError("`-` reads the source from stdin: name the file it is with --stdin-filename PATH")
@@ -266,7 +363,7 @@ def check(
         paths = (stdin_filename,)
     paths = tuple(paths) or (Path("."),)
     given = getattr(click.get_current_context().find_root().command, "given_args", None)
-    if given is not None and not check_server.LOOKED:
+    if given is not None and not check_server.LOOKED and not watch_files:
         code = check_server.client_check(given, paths, config_file, cache_dir, no_cache, use_server, stdin[1] if stdin else None)
         if code is not None:
             sys.exit(code)
@@ -277,21 +374,18 @@ def check(
         from bgcheck.run.engine import RunRequest, run
 
         start = paths[0] if paths[0].is_dir() else paths[0].parent
-        config = load_config(config_file, start=start, known_codes=known_codes())
-        if preview is not None:
-            config = dataclasses.replace(config, preview=preview)
+        config = _with_command_line(load_config(config_file, start=start, known_codes=known_codes()), overrides)
+        if show_settings:
+            return _show_settings(config, overrides, cache_dir if not no_cache else None, no_cache, select_codes, extend_select_codes, ignore_codes)
         output_format = chosen_format or config.output_format or "text"
-        for warning in _preview_warnings(config, select_codes):
-            click.echo(f"bgcheck: warning: {warning}", err=True)
         from bgcheck.report.baseline import read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
         cache = open_cache(config, cache_dir, enabled=not no_cache)
-        request = RunRequest(
-            paths, config, select=select_codes, ignore=ignore_codes, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose, stdin=stdin
-        )
+        selection = {"select": select_codes, "ignore": ignore_codes, "extend_select": extend_select_codes}
+        request = RunRequest(paths, config, **selection, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose, stdin=stdin)
         result = run(request)
-        for warning in result.warnings:
+        for warning in _preview_warnings(config, select_codes, extend_select_codes) + result.warnings:
             click.echo(f"bgcheck: warning: {warning}", err=True)
         fixed = None
         if apply_fixes or show_diff:
@@ -302,8 +396,10 @@ def check(
 
             fixed = fix_run(result, recheck, unsafe_fixes, stdin=stdin, write=apply_fixes and not show_diff and stdin is None)
             if show_diff:
-                return _print_diff(fixed)
+                return _print_diff(fixed, result, unsafe_fixes)
         _warn_about_the_run(result, paths, verbose)
+        if add_noqa:
+            return _add_noqa(result)
         if write_baseline_file is not None:
             count = write_baseline(write_baseline_file, result)
             click.echo(f"Wrote {count} finding{'s' if count != 1 else ''} to the baseline {write_baseline_file}.", err=True)
@@ -331,7 +427,58 @@ def check(
             return EXIT_FINDINGS
         return EXIT_OK
 
+    if watch_files:
+        sys.exit(_watch(work, paths, config_file))
     sys.exit(_run_guarded(work))
+
+
+def _watch(work: Callable[[], int], paths, config_file) -> int:
+    """--watch: a run, then one after each change; an error (a configuration being edited) is
+    reported and watching goes on. Ctrl-C ends it, exit 0."""
+    from bgcheck.run import watch
+
+    def run_once() -> None:
+        try:
+            _run_guarded(work)
+        except SystemExit:  # the run's exit code, or an error already reported on stderr
+            pass
+
+    try:
+        watch.watch(run_once, paths, [config_file] if config_file else [], lambda line: click.echo(line, err=True))
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
+
+
+# The options that set each configuration key, for --show-settings.
+_OVERRIDE_OPTIONS = {
+    "exclude": "--exclude",
+    "extend-exclude": "--extend-exclude",
+    "per-file-ignores": "--per-file-ignores",
+    "extend-per-file-ignores": "--extend-per-file-ignores",
+    "force-exclude": "--[no-]force-exclude",
+    "preview": "--[no-]preview",
+}
+
+
+def _show_settings(config, overrides: dict, cache_dir, no_cache: bool, select_codes, extend_select_codes, ignore_codes) -> int:
+    from bgcheck.load.discovery import cache_folder
+    from bgcheck.load.source import display_path
+    from bgcheck.report.settings import render_settings
+    from bgcheck.run.engine import enabled_codes, selected
+
+    options: dict[str, list[str]] = {}
+    for key, (value, _replaces) in overrides.items():
+        if value is not None:
+            options.setdefault("per-file-ignores" if key == "extend-per-file-ignores" else key, []).append(_OVERRIDE_OPTIONS[key])
+    selection = [f"--select {','.join(select_codes)}"] if select_codes is not None else []
+    selection += [f"{option} {','.join(codes)}" for option, codes in (("--extend-select", extend_select_codes), ("--ignore", ignore_codes)) if codes]
+    codes = enabled_codes(config, select_codes, ignore_codes, extend_select_codes)
+    if selected(BG000_CODE, config, select_codes, ignore_codes, extend_select_codes):
+        codes = [BG000_CODE, *codes]
+    cache = None if no_cache else cache_folder(config.root, config.in_project, cache_dir)
+    click.echo(render_settings(config, options, selection, codes, cache, display_path), nl=False)
+    return EXIT_OK
 
 
 def _warn_about_the_run(result, paths, verbose: bool) -> None:
@@ -344,6 +491,17 @@ def _warn_about_the_run(result, paths, verbose: bool) -> None:
     if verbose:
         for note in result.notes + _unanalysed(result.diagnostics) + _skipped_checks(result.index):
             click.echo(f"bgcheck: note: {note}", err=True)
+
+
+def _add_noqa(result) -> int:
+    """--add-noqa: the directives written, a count on stderr (as ruff's), exit 0."""
+    from bgcheck.run.add_noqa import add_noqa
+
+    added, warnings = add_noqa(result)
+    for warning in warnings:
+        click.echo(f"bgcheck: warning: {warning}", err=True)
+    click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    return EXIT_OK
 
 
 def _apply_baseline(result, known_findings) -> None:
@@ -363,6 +521,7 @@ def _write_report(report: str, output_file: Optional[Path], color: bool, to_stde
     """The report to --output-file, else to stdout (stderr when stdout carries the fixed source)."""
     if output_file is not None:
         try:
+            output_file.parent.mkdir(parents=True, exist_ok=True)  # as ruff's -o: a report folder need not exist yet
             output_file.write_text(report, encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write the report to {output_file}: {exc.strerror or exc}") from None
@@ -371,16 +530,23 @@ def _write_report(report: str, output_file: Optional[Path], color: bool, to_stde
         click.echo(report, nl=False, color=color or None, err=to_stderr)
 
 
-def _print_diff(fixed) -> int:
-    """--diff: the fixes as a unified diff on stdout, a count on stderr; exit 1 when there is a diff."""
+def _print_diff(fixed, result, unsafe_fixes: bool) -> int:
+    """--diff: the fixes as a unified diff on stdout, a count on stderr (with how many more
+    --unsafe-fixes would make, in ruff's words); exit 1 when there is a diff."""
+    from bgcheck.diagnostics import fix_counts
+    from bgcheck.report.counts import plural
+
     diffs = [outcome.diff() for outcome in fixed.files if outcome.changed]
     if diffs:
         click.echo("".join(diffs), nl=False)
     count = fixed.fixed_count
+    _fixable, hidden = fix_counts(result.diagnostics, unsafe_fixes)  # the findings left: those the safe fixes did not fix
     if count:
-        click.echo(f"Would fix {count} problem{'s' if count != 1 else ''}.", err=True)
+        more = f" ({plural(hidden, 'additional fix', 'additional fixes')} available with `--unsafe-fixes`)" if hidden else ""
+        click.echo(f"Would fix {plural(count, 'problem')}{more}.", err=True)
     else:
-        click.echo("No fixes available.", err=True)
+        more = f" ({plural(hidden, 'hidden fix', 'hidden fixes')} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
+        click.echo(f"No fixes available{more}.", err=True)
     return EXIT_FINDINGS if diffs else EXIT_OK
 
 
@@ -621,11 +787,11 @@ def lsp() -> None:
     serve()
 
 
-def _preview_warnings(config, select_codes) -> list[str]:
+def _preview_warnings(config, select_codes, extend_select_codes=()) -> list[str]:
     """A preview rule selected by its full code while preview is off: say why it will not run."""
     if config.preview:
         return []
-    chosen = select_codes if select_codes is not None else (config.effective_select() or ())
+    chosen = (select_codes if select_codes is not None else (config.effective_select() or ())) + tuple(extend_select_codes)
     return [
         f"{code} is a preview rule: it runs only with --preview (or `preview = true`)"
         for code, _name, _severity, _summary, is_preview, *_rest in catalog.RULES

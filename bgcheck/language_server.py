@@ -33,14 +33,12 @@ on their own.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import os
 import queue
 import re
 import sys
 import threading
-import tokenize
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -65,7 +63,7 @@ from bgcheck.run.engine import CheckOptions, check_units
 from bgcheck.load.files import discover
 from bgcheck.run.fixes import apply_pass
 from bgcheck.run.noqa import DIRECTIVE as _NOQA_DIRECTIVE
-from bgcheck.run.noqa import LISTED_CODE as _NOQA_CODE
+from bgcheck.run.noqa import noqa_insertion
 from bgcheck.run.process import STACK_BYTES, raise_recursion_limit, tune_gc
 from bgcheck.rules.pages import read_page
 from bgcheck.report.lsp import file_uri, lsp_diagnostic, lsp_range, utf16_column
@@ -821,59 +819,18 @@ def noqa_edit(text: str, line: int, code: str) -> Optional[types.TextEdit]:
     list, or append ``  # noqa: CODE``. None when it is already suppressed there, or when no
     comment can end the line (it ends inside a multi-line string, or with a backslash)."""
     lines = _LINE_BREAK.split(text)
-    if not 0 <= line < len(lines):
+    found = noqa_insertion(text, line, [code])
+    if found is None:
         return None
+    start, end, new_text = found
     line_text = lines[line]
-    comments, ends_inside_token = _line_comments(text, line + 1, line_text)
-    for column, comment in comments:
-        for match in _NOQA_DIRECTIVE.finditer(comment):
-            if match.group("colon") is None:
-                return None  # a bare `# noqa` suppresses every code already
-            codes, insert_at, pos = [], match.end(), match.end()
-            while (found := _NOQA_CODE.match(comment, pos)) is not None:
-                codes.append(found.group(1).upper())
-                insert_at = pos = found.end()
-            if code.upper() in codes:
-                return None
-            new_text = f", {code}" if codes else f" {code}"
-            return _insert(line, line_text, column + insert_at, new_text)
-    if ends_inside_token:
-        return None
-    content = line_text.rstrip()
-    if not comments and content.endswith("\\"):
-        return None
-    new_text = f"  # noqa: {code}" if content else f"# noqa: {code}"
-    start = utf16_column(line_text, len(content) + 1)
-    end = utf16_column(line_text, len(line_text) + 1)
     return types.TextEdit(
-        range=types.Range(start=types.Position(line=line, character=start), end=types.Position(line=line, character=end)),
+        range=types.Range(
+            start=types.Position(line=line, character=utf16_column(line_text, start + 1)),
+            end=types.Position(line=line, character=utf16_column(line_text, end + 1)),
+        ),
         new_text=new_text,
     )
-
-
-def _insert(line: int, line_text: str, column: int, new_text: str) -> types.TextEdit:
-    at = types.Position(line=line, character=utf16_column(line_text, column + 1))
-    return types.TextEdit(range=types.Range(start=at, end=at), new_text=new_text)
-
-
-def _line_comments(text: str, number: int, line_text: str) -> tuple[list[tuple[int, str]], bool]:
-    """([(0-based column, comment)], does the line end inside a multi-line token) for 1-based line ``number``."""
-    comments: list[tuple[int, str]] = []
-    inside = False
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.start[0] > number:
-                break
-            if token.type == tokenize.COMMENT and token.start[0] == number:
-                comments.append((token.start[1], token.string))
-            elif token.start[0] <= number < token.end[0] and token.type not in (tokenize.NL, tokenize.NEWLINE):
-                inside = True
-    except (tokenize.TokenError, SyntaxError):
-        # A broken file (BG000): take the text from the first "#" on the line (strings may fool this).
-        hash_at = line_text.find("#")
-        comments = [(hash_at, line_text[hash_at:])] if hash_at >= 0 else []
-        inside = False
-    return comments, inside
 
 
 # -- hover -------------------------------------------------------------------

@@ -299,12 +299,13 @@ def _write_chunks(chunks: list, data: bytes) -> None:
 # The options of ``bgcheck check`` (tests/test_server.py holds them to cli.py's): the fast path
 # parses the command line only as far as finding the project and the server takes.
 VALUE_OPTIONS = frozenset(
-    "--format --select --ignore --output-file -o --stdin-filename --config --color --runtimes --baseline "
-    "--write-baseline --jobs -j --cache-dir".split()
+    "--format --select --extend-select --ignore --exclude --extend-exclude --per-file-ignores --extend-per-file-ignores "
+    "--output-file -o --stdin-filename --config --color --runtimes --baseline --write-baseline --jobs -j --cache-dir".split()
 )
 FLAG_OPTIONS = frozenset(
     "--exit-zero --show-source --no-show-source --show-explanations --no-show-explanations --statistics --quiet -q "
-    "--no-cache --verbose -v --preview --no-preview --fix --unsafe-fixes --diff --server --no-server".split()
+    "--no-cache --verbose -v --preview --no-preview --fix --unsafe-fixes --diff --server --no-server --force-exclude "
+    "--no-force-exclude --show-settings --add-noqa --watch -w".split()
 )
 
 

@@ -29,7 +29,10 @@ def step(action: dict, name: str) -> dict:
 
 def test_action_is_composite_and_installs_from_its_own_checkout(action):
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"args", "sarif", "python-version"}
+    assert set(action["inputs"]) == {"args", "sarif", "working-directory", "python-version"}
+    assert action["inputs"]["python-version"]["default"] == "3.13"  # a recent Python reads every syntax
+    for name in ("bgcheck (SARIF)", "bgcheck"):
+        assert step(action, name)["working-directory"] == "${{ inputs.working-directory }}"
     assert action["inputs"]["sarif"]["default"] == "false"
     python = step(action, "Set up Python for bgcheck")
     assert python["uses"].startswith("actions/setup-python@")
@@ -43,7 +46,12 @@ def test_action_is_composite_and_installs_from_its_own_checkout(action):
 def test_sarif_steps_run_only_when_asked(action):
     sarif = step(action, "bgcheck (SARIF)")
     upload = step(action, "Upload SARIF")
-    assert sarif["if"] == upload["if"] == "inputs.sarif == 'true'"
+    assert sarif["if"] == "inputs.sarif == 'true'"
+    # a fork's pull request cannot upload (no security-events: write): a notice instead, and the
+    # annotations run whatever the upload did
+    assert upload["if"] == "inputs.sarif == 'true' && !github.event.pull_request.head.repo.fork"
+    assert step(action, "SARIF not uploaded from a fork")["if"] == "inputs.sarif == 'true' && github.event.pull_request.head.repo.fork"
+    assert upload["continue-on-error"] is True
     assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
     assert upload["with"]["sarif_file"] == "${{ runner.temp }}/bgcheck.sarif"
     assert '--output-file "$RUNNER_TEMP/bgcheck.sarif"' in sarif["run"] and "--exit-zero" in sarif["run"]
@@ -89,3 +97,11 @@ def test_the_sarif_step_writes_every_finding_and_exits_0(action, tmp_path):
         cwd=demo, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=300,
     )
     assert len(sarif["runs"][0]["results"]) == len(json.loads(expected.stdout)["diagnostics"]) > 0
+
+
+def test_args_keep_a_quoted_path_with_spaces_whole(action, tmp_path):
+    folder = tmp_path / "my project"
+    shutil.copytree(REPO / "fixtures" / "demo_service_clean", folder)
+    done = run_step(action, "bgcheck", tmp_path, tmp_path, '"my project" --no-cache')
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert run_step(action, "bgcheck", tmp_path, tmp_path, '"no such folder" --no-cache').stderr == "bgcheck: error: no such file or folder: no such folder\n"

@@ -566,9 +566,15 @@ def test_statistics(in_tmp):
     project(in_tmp, {"a.py": THREE_FINDINGS, "b.py": THREE_FINDINGS.replace("finally:\n        return 0", "finally:\n        pass")})
     out = bgcheck_cli("check", ".", "--statistics", "--quiet").stdout.splitlines()
     assert out[-3:] == [
-        "    2  BG101  cancellation-swallowed",
-        "    2  BG102  broad-except-swallows-cancellation",
-        "    1  BG103  finally-swallows-cancellation",
+        "    2  BG101      cancellation-swallowed",
+        "    2  BG102      broad-except-swallows-cancellation",
+        "    1  BG103      finally-swallows-cancellation",
+    ]
+    unsafe = bgcheck_cli("check", ".", "--statistics", "--quiet", "--unsafe-fixes").stdout.splitlines()
+    assert unsafe[-3:] == [
+        "    2  BG101  [*] cancellation-swallowed",
+        "    2  BG102  [*] broad-except-swallows-cancellation",
+        "    1  BG103      finally-swallows-cancellation",
     ]
 
 

@@ -141,10 +141,18 @@ def test_output_file_holds_what_stdout_would(three, fmt):
     assert (three / "report.out").read_text(encoding="utf-8") == to_stdout.stdout  # no colour in a file
 
 
+def test_output_file_in_a_missing_folder_creates_it(three):
+    # as ruff's -o (CI writes reports/bgcheck.sarif into a fresh checkout)
+    to_stdout = cli("check", "--no-cache", "--format", "concise", ".")
+    raw = cli("check", "--no-cache", "--format", "concise", "--output-file", "no/such/folder/report.txt", ".")
+    assert (raw.exit_code, raw.stdout, raw.stderr) == (1, "", "")
+    assert (three / "no/such/folder/report.txt").read_text(encoding="utf-8") == to_stdout.stdout
+
+
 def test_output_file_that_cannot_be_written_is_one_line(three):
-    raw = cli("check", "--no-cache", "--output-file", "no/such/folder/report.txt", ".")
+    raw = cli("check", "--no-cache", "--output-file", "app.py/report.txt", ".")  # a file where a folder would be
     assert raw.exit_code == 2
-    assert raw.stderr.startswith("bgcheck: error: cannot write the report to no/such/folder/report.txt")
+    assert raw.stderr.startswith("bgcheck: error: cannot write the report to app.py/report.txt")
     assert raw.stderr.count("\n") == 1 and raw.stdout == ""
 
 
@@ -322,10 +330,10 @@ def test_force_color_output_is_the_plain_output_painted(three):
 # --statistics with --quiet
 
 
-TABLE = [
-    "    1  BG101  cancellation-swallowed",
-    "    1  BG102  broad-except-swallows-cancellation",
-    "    1  BG103  finally-swallows-cancellation",
+TABLE = [  # the fixable column: BG102's fix is unsafe, not applied without --unsafe-fixes
+    "    1  BG101      cancellation-swallowed",
+    "    1  BG102      broad-except-swallows-cancellation",
+    "    1  BG103      finally-swallows-cancellation",
 ]
 
 

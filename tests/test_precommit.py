@@ -125,10 +125,30 @@ def test_hooks_manifest_declares_the_bgcheck_hook():
     hooks = load_manifest(str(HOOKS))  # pre-commit's own validation of the manifest
     by_id = {hook["id"]: hook for hook in hooks}
     hook = by_id["bgcheck"]
-    assert hook["entry"] == "bgcheck check"
+    assert hook["entry"] == "bgcheck check --force-exclude"  # pre-commit names excluded files too
     assert hook["language"] == "python"
     assert hook["types"] == ["python"]
     assert hook["pass_filenames"] is True
+
+
+def test_the_hooks_command_skips_the_files_the_configuration_excludes(tmp_path, monkeypatch):
+    """What pre-commit runs: the manifest's entry with every staged file named, excluded or not."""
+    yaml = pytest.importorskip("yaml")
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    (hook,) = yaml.safe_load(HOOKS.read_text(encoding="utf-8"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nextend-exclude = ["legacy"]\n', encoding="utf-8")
+    (tmp_path / "legacy").mkdir()
+    (tmp_path / "legacy" / "old.py").write_text(BAD, encoding="utf-8")
+    (tmp_path / "good.py").write_text(GOOD, encoding="utf-8")
+    command = [*hook["entry"].split()[1:], "--no-cache", "--format", "concise", "legacy/old.py", "good.py"]
+    done = CliRunner().invoke(main, command)
+    assert (done.exit_code, done.stdout) == (0, "All checks passed (1 file checked).\n")
+    without = CliRunner().invoke(main, [arg for arg in command if arg != "--force-exclude"])
+    assert without.exit_code == 1 and without.stdout.startswith("legacy/old.py:8:9: BG101 ")
 
 
 def test_try_repo_fails_on_a_bad_file_then_passes(tmp_path):
@@ -141,9 +161,11 @@ def test_try_repo_fails_on_a_bad_file_then_passes(tmp_path):
     project = tmp_path / "project"
     project.mkdir()
     (project / "bad.py").write_text(BAD, encoding="utf-8")
-    (project / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")  # BG101 is in preview
     (project / "good.py").write_text(GOOD, encoding="utf-8")
     (project / "notes.txt").write_text("except asyncio.CancelledError: pass\n", encoding="utf-8")  # not Python: not checked
+    (project / "legacy").mkdir()
+    (project / "legacy" / "old.py").write_text(BAD, encoding="utf-8")  # excluded: pre-commit names it, the hook skips it
+    (project / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nextend-exclude = ["legacy"]\n', encoding="utf-8")  # BG101 is in preview
     _git(project, "init", "-q")
     _git(project, "add", "-A")
 
@@ -152,7 +174,7 @@ def test_try_repo_fails_on_a_bad_file_then_passes(tmp_path):
     assert failed.returncode == 1, output
     assert re.search(r"^bgcheck\.+Failed$", output, re.M), output
     assert "bad.py:8:9: BG101 " in output
-    assert "good.py:" not in output and "notes.txt" not in output
+    assert "good.py:" not in output and "notes.txt" not in output and "legacy" not in output
     assert "2 files checked" in output
 
     (project / "bad.py").write_text(FIXED, encoding="utf-8")

@@ -192,6 +192,8 @@ class Config:
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
+    # The exclusions apply to paths named on the command line too (ruff's force-exclude): pre-commit names every staged file.
+    force_exclude: bool = False
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes)
     target_version: tuple[int, int] = (3, 10)
     replicas: int = 1
@@ -434,6 +436,7 @@ _KEYS: dict[str, tuple[str, Validator]] = {
     "preview": ("preview", _boolean),
     "exclude": ("exclude", _globs),
     "extend-exclude": ("extend_exclude", _globs),
+    "force-exclude": ("force_exclude", _boolean),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
     "target-version": ("target_version", _target_version),
     "replicas": ("replicas", _positive_int),
@@ -447,6 +450,11 @@ _KEYS: dict[str, tuple[str, Validator]] = {
     "show-source": ("show_source", _boolean),
     "show-explanations": ("show_explanations", _boolean),
 }
+
+
+def setting_values(config: Config) -> list[tuple[str, Any]]:
+    """(TOML key, the value in effect) of every setting, in the order of the settings table."""
+    return [(key, getattr(config, field_name)) for key, (field_name, _validate) in _KEYS.items()]
 
 
 def _read_table(

@@ -2,8 +2,9 @@
 
 `discover` walks the folders the user named and returns the ``*.py`` files
 in them, minus what is excluded by ``exclude`` patterns, ``.gitignore`` files,
-hidden folders and virtualenvs.  Files named explicitly are always returned:
-pre-commit passes file names and expects each of them to be checked.
+hidden folders and virtualenvs.  Files named explicitly are returned unless
+``force_exclude`` (``--force-exclude``, as ruff's) says the exclusions apply to them too:
+pre-commit passes every staged file name, excluded or not.
 """
 
 from __future__ import annotations
@@ -51,9 +52,15 @@ def discover(
 
 
 def discover_real(
-    paths: Sequence[Path], root: Path, exclude: Sequence[str], on_skip: OnSkip = _no_report, remembered: Optional[FolderMemory] = None
+    paths: Sequence[Path],
+    root: Path,
+    exclude: Sequence[str],
+    on_skip: OnSkip = _no_report,
+    remembered: Optional[FolderMemory] = None,
+    force_exclude: bool = False,
 ) -> list[tuple[Path, str]]:
-    """``discover``, each file with its real path (the walk knows it: it enters no link)."""
+    """``discover``, each file with its real path (the walk knows it: it enters no link).
+    ``force_exclude``: a named path that the ``exclude`` patterns match is left out too."""
     excluder = _Exclude(exclude)
     cache: dict[str, Optional[_IgnoreFile]] = {}
     root_real = os.path.realpath(root)
@@ -68,6 +75,9 @@ def discover_real(
 
     for given in paths:
         given = Path(given)
+        if force_exclude and force_excluded(given, root, excluder):
+            on_skip(given.as_posix(), "excluded by the configuration (--force-exclude)", False)
+            continue
         if given.is_dir():
             for rel, real in _walk(os.path.realpath(given), root_real, excluder, cache, given, on_skip, remembered):
                 add(real, given / rel)
@@ -97,6 +107,19 @@ class FolderRecords(Protocol):
 
     def record(self, rel: str, folder: str, key: str, has_gitignore: bool, dirs: list[str], files: list[str]) -> None:
         """Keep what the walk made of a folder it listed (under the stat ``recall`` took)."""
+
+
+def force_excluded(path: Path, root: Path, exclude: "Sequence[str] | _Exclude") -> bool:
+    """Whether the ``exclude`` patterns match a path named on the command line or a folder
+    above it within the project (``--force-exclude``). Outside the project only names match."""
+    excluder = exclude if isinstance(exclude, _Exclude) else _Exclude(exclude)
+    rel = _relative_to(os.path.abspath(path), os.path.abspath(root))
+    if rel is None:
+        rel = _relative_to(os.path.realpath(path), os.path.realpath(root))
+    if rel is None:
+        return excluder.matches(Path(os.path.abspath(path)).name, None)
+    parts = rel.rstrip("/").split("/") if rel else []
+    return any(excluder.matches(parts[i], "/".join(parts[: i + 1])) for i in range(len(parts)))
 
 
 def _is_link_loop(path: str) -> bool:

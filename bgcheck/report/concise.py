@@ -15,7 +15,7 @@ def render(result, options) -> str:
         for diagnostic in result.diagnostics:
             out.append(text.header(diagnostic, paint, options.unsafe_fixes))
     if options.statistics:
-        out.extend(text._statistics(result, paint))
+        out.extend(text._statistics(result, paint, options.unsafe_fixes))
     if not options.quiet:
         out.append(text._summary_line(result))
     return "\n".join(out) + ("\n" if out else "")

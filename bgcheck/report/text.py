@@ -38,7 +38,7 @@ def render(result, options) -> str:
         if source is not None or (options.show_explanations and diagnostic.explanation):
             out.append("")
     if options.statistics:
-        out.extend(_statistics(result, paint))
+        out.extend(_statistics(result, paint, options.unsafe_fixes))
     if not options.quiet:
         out.extend(fix_lines(result, options))
         out.append(_summary_line(result))
@@ -110,13 +110,17 @@ def _highlight(lines: list[str]) -> list[str]:
     return out if len(out) == len(lines) else lines  # never misalign the frame
 
 
-def _statistics(result, paint) -> list[str]:
+def _statistics(result, paint, unsafe_fixes: bool = False) -> list[str]:
+    """Findings by rule, most first; ``[*]`` before the name when this run's settings can fix
+    some of them (ruff's fixable column)."""
     by_code = Counter(d.code for d in result.diagnostics)
     names = {d.code: (d.name, d.severity.value) for d in result.diagnostics}
+    fixable = {d.code for d in result.diagnostics if is_applicable(d, unsafe_fixes)}
     rows = []
     for code, n in sorted(by_code.items(), key=lambda item: (-item[1], item[0])):
         name, severity = names[code]
-        rows.append(f"{n:>5}  {paint(_SEVERITY_COLOR[severity], code)}  {name}")
+        mark = "[*]" if code in fixable else "   "
+        rows.append(f"{n:>5}  {paint(_SEVERITY_COLOR[severity], code)}  {mark} {name}")
     return rows
 
 

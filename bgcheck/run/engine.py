@@ -54,42 +54,53 @@ class CheckOptions:
     bundle of every result can be cached); named files, stdin and the language server check
     ``report_for`` against the whole project."""
 
-    select: Optional[Sequence[str]] = None  # --select: replaces the configured select
-    ignore: Sequence[str] = ()  # --ignore: added to the configured ignore
+    select: Optional[Sequence[str]] = None  # --select: replaces the configured select, extend-select and ignore
+    ignore: Sequence[str] = ()  # --ignore: over the configured lists
     runtimes: Mapping = field(default_factory=dict)  # key -> Runtime (model/runtimes.py)
     report_for: Optional[Collection[str]] = None  # display paths to check and report; None: every unit
     cache: object = None  # a load.cache.Cache, or None
     need_index: bool = False  # build the index even when every result comes from the cache
+    extend_select: Sequence[str] = ()  # --extend-select: over the configured lists
 
 
-def code_enabled(code: str, select: Optional[Sequence[str]], ignore: Sequence[str]) -> bool:
-    if select is not None and not any(code.startswith(prefix) for prefix in select):
-        return False
-    return not any(code.startswith(prefix) for prefix in ignore)
-
-
-def enabled_rules(config: Config, select=None, ignore=()) -> list[type[Rule]]:
-    """Rules after the configuration's select/ignore and preview mode; ``select`` from the CLI
-    replaces the configured one (select and extend-select). Preview rules run only in preview mode, even when selected."""
+def enabled_rules(config: Config, select=None, ignore=(), extend_select=()) -> list[type[Rule]]:
+    """Rules after the configuration's select/ignore, the command line's and preview mode (see
+    ``selected``). Preview rules run only in preview mode, even when selected."""
     from bgcheck.rules import all_rules
 
-    return [rule for rule in all_rules() if _enabled(rule.code, rule.preview, config, select, ignore)]
+    return [rule for rule in all_rules() if not (rule.preview and not config.preview) and selected(rule.code, config, select, ignore, extend_select)]
 
 
-def enabled_codes(config: Config, select=None, ignore=()) -> list[str]:
+def enabled_codes(config: Config, select=None, ignore=(), extend_select=()) -> list[str]:
     """The codes of ``enabled_rules``, from the rule catalog (no rule module imported)."""
-    return [code for code, _name, _severity, _summary, preview, *_rest in catalog.RULES if _enabled(code, preview, config, select, ignore)]
+    return [
+        code
+        for code, _name, _severity, _summary, preview, *_rest in catalog.RULES
+        if not (preview and not config.preview) and selected(code, config, select, ignore, extend_select)
+    ]
 
 
-def _enabled(code: str, preview: bool, config: Config, select, ignore) -> bool:
-    chosen_select = select if select is not None else config.effective_select()
-    if not code_enabled(code, chosen_select, tuple(config.ignore) + tuple(ignore)) or (preview and not config.preview):
-        return False
-    if code not in EXPLICIT_ONLY_CODES:
-        return True
-    # named by its code, or a prefix longer than "BG" (select from the CLI replaces both configured lists)
-    named = tuple(select) if select is not None else tuple(config.select or ()) + tuple(config.extend_select)
-    return any(len(prefix) > 2 and code.startswith(prefix) for prefix in named)
+def selected(code: str, config: Config, select=None, ignore=(), extend_select=()) -> bool:
+    """Whether ``code`` runs, as ruff decides it: the configuration's lists, then the command
+    line's (``select``, ``ignore``, ``extend_select``) over them. ``--select`` starts over (the
+    configured select, extend-select and ignore no longer count); ``--extend-select`` turns codes
+    on over the configured ``ignore``; ``--ignore`` turns them off. Within one of the two, ignore
+    wins. Codes that run only when named (BG001) need a prefix longer than "BG"."""
+    explicit = code in EXPLICIT_ONLY_CODES
+
+    def chosen(prefixes) -> bool:
+        return any(code.startswith(prefix) and (len(prefix) > 2 or not explicit) for prefix in prefixes)
+
+    def ignored(prefixes) -> bool:
+        return any(code.startswith(prefix) for prefix in prefixes)
+
+    if select is not None:
+        on = chosen(select) or chosen(extend_select)
+    else:
+        configured = config.effective_select()
+        on = (not explicit if configured is None else chosen(configured)) or chosen(config.extend_select)
+        on = (on and not ignored(config.ignore)) or chosen(extend_select)
+    return on and not ignored(ignore)
 
 
 # ---------------------------------------------------------------------------
@@ -132,8 +143,9 @@ class RunRequest:
 
     paths: Sequence[Path]
     config: Config
-    select: Optional[Sequence[str]] = None  # --select: replaces the configured select
-    ignore: Sequence[str] = ()  # --ignore: added to the configured ignore
+    select: Optional[Sequence[str]] = None  # --select: replaces the configured select, extend-select and ignore
+    ignore: Sequence[str] = ()  # --ignore: over the configured lists
+    extend_select: Sequence[str] = ()  # --extend-select: over the configured lists
     cwd: Optional[Path] = None  # paths are shown relative to it (default: the current directory)
     runtimes_file: Optional[Path] = None  # --runtimes, over the configured one
     jobs: Optional[int] = 1  # processes (None: one per CPU)
@@ -167,7 +179,7 @@ def run(request: RunRequest) -> RunResult:
         prepared = _prepare(unknown, states)
         if len(items) - len(unknown) + sum(cache.has("digests", key) for _data, key in prepared.values()) >= 0.95 * len(items):
             workers = 1  # phase 1 is reading, not parsing: here beats sending summaries through processes
-    options = CheckOptions(request.select, request.ignore, runtimes, report_for, cache, request.need_index)
+    options = CheckOptions(request.select, request.ignore, runtimes, report_for, cache, request.need_index, request.extend_select)
     if workers == 1:
         try:
             result = _run_here(items, config, options, prepared, states)
@@ -231,9 +243,8 @@ class _Phase2:
         self.cache = options.cache
         self.report_for = options.report_for
         self.runtimes = options.runtimes or {}
-        self.codes = enabled_codes(config, options.select, options.ignore)
-        select = options.select if options.select is not None else config.effective_select()
-        self.bg000_enabled = code_enabled(BG000_CODE, select, tuple(config.ignore) + tuple(options.ignore))
+        self.codes = enabled_codes(config, options.select, options.ignore, options.extend_select)
+        self.bg000_enabled = selected(BG000_CODE, config, options.select, options.ignore, options.extend_select)
         self.per_file = per_file_ignores(config)
         self.found: dict[str, list[Diagnostic]] = {}
         self._index: Optional[ProjectIndex] = None
@@ -457,7 +468,7 @@ class _Phase2:
         from bgcheck.run import check
 
         index = self.index()
-        rule_classes = enabled_rules(self.config, self.options.select, self.options.ignore)
+        rule_classes = enabled_rules(self.config, self.options.select, self.options.ignore, self.options.extend_select)
         for unit in to_check:
             if unit.error is not None:  # its summary broke the project model (build_index_isolated)
                 self.report_error(unit)

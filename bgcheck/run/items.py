@@ -26,7 +26,7 @@ def _found(paths, config: Config, cwd: Optional[Path], skipped: Optional[list], 
         if skipped is not None:
             skipped.append((display_path(Path(path), cwd) + ("/" if path.endswith("/") else ""), reason, warn))
 
-    found = discover_real([Path(p) for p in paths], config.root, config.all_excludes(), on_skip, remembered)
+    found = discover_real([Path(p) for p in paths], config.root, config.all_excludes(), on_skip, remembered, config.force_exclude)
     return [(path, display_path(path, cwd), real) for path, real in found]
 
 
@@ -43,6 +43,8 @@ def project_items(
     ``skipped``: what the walk of the named paths left out (see ``file_items``); ``remembered``:
     the last run's folder records (load/file_states.py FolderStates)."""
     named_real = {real: (path, display) for path, display, real in _found(paths, config, cwd, skipped, remembered)}
+    if not named_real:  # every named path excluded (--force-exclude): nothing to check, no project to index
+        return [], None
     if not config.in_project or not any(Path(p).is_file() for p in paths):
         return list(named_real.values()), None
     by_real = {real: (path, display) for path, display, real in _found([config.root], config, cwd, None, remembered)}

@@ -17,7 +17,7 @@ import tokenize
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Sequence, Union
+from typing import Literal, Optional, Sequence, Union
 
 from bgcheck.knowledge import LazyPattern
 from bgcheck.load.files import PathPatterns
@@ -208,6 +208,65 @@ def listed_directives(source: str) -> list[Directive]:
             if codes:
                 found.append(Directive(line, column + match.start(), column + pos, tuple(codes), column, column + len(tok.string)))
     return found
+
+
+# ---------------------------------------------------------------------------
+# adding a directive (the language server's "suppress" action, --add-noqa)
+
+_LINE_BREAK = LazyPattern(r"\r\n|\r|\n")
+
+
+def noqa_insertion(text: str, line: int, codes: Sequence[str], reason: str = "") -> Optional[tuple[int, int, str]]:
+    """How to suppress ``codes`` on ``line`` (0-based) of ``text``: (start, end, new text), columns
+    in the line's characters. The codes not listed yet join the line's ``# noqa:`` list, else the
+    line's trailing blanks become ``  # noqa: CODES`` and ``reason`` after them. None when every
+    code is suppressed there already (a bare ``# noqa`` suppresses all), or when no comment can
+    end the line (it ends inside a multi-line string, or with a backslash)."""
+    lines = _LINE_BREAK.split(text)
+    if not 0 <= line < len(lines):
+        return None
+    line_text = lines[line]
+    comments, ends_inside_token = _line_comments(text, line + 1, line_text)
+    for column, comment in comments:
+        for match in DIRECTIVE.finditer(comment):
+            if match.group("colon") is None:
+                return None
+            listed, insert_at, pos = [], match.end(), match.end()
+            while (found := LISTED_CODE.match(comment, pos)) is not None:
+                listed.append(found.group(1).upper())
+                insert_at = pos = found.end()
+            new = [code for code in dict.fromkeys(codes) if code.upper() not in listed]
+            if not new:
+                return None
+            new_text = (", " if listed else " ") + ", ".join(new)
+            return column + insert_at, column + insert_at, new_text
+    if ends_inside_token:
+        return None
+    content = line_text.rstrip()
+    if not comments and content.endswith("\\"):
+        return None
+    directive = f"# noqa: {', '.join(dict.fromkeys(codes))}" + (f" {reason}" if reason else "")
+    return len(content), len(line_text), f"  {directive}" if content else directive
+
+
+def _line_comments(text: str, number: int, line_text: str) -> tuple[list[tuple[int, str]], bool]:
+    """([(0-based column, comment)], does the line end inside a multi-line token) for 1-based line ``number``."""
+    comments: list[tuple[int, str]] = []
+    inside = False
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.start[0] > number:
+                break
+            if token.type == tokenize.COMMENT and token.start[0] == number:
+                comments.append((token.start[1], token.string))
+            elif token.start[0] <= number < token.end[0] and token.type not in (tokenize.NL, tokenize.NEWLINE):
+                inside = True
+    except (tokenize.TokenError, SyntaxError):
+        # A broken file (BG000): take the text from the first "#" on the line (strings may fool this).
+        hash_at = line_text.find("#")
+        comments = [(hash_at, line_text[hash_at:])] if hash_at >= 0 else []
+        inside = False
+    return comments, inside
 
 
 # ---------------------------------------------------------------------------
