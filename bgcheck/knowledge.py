@@ -926,11 +926,32 @@ LOOP_TASK_STARTS = LazyPattern(r"asyncio(\.events)?\.(get_running_loop|get_event
 TASK_GROUP = LazyPattern(r"(asyncio(\.taskgroups)?\.TaskGroup|anyio\.create_task_group)\(\)")
 
 # Publishing (BG604): by canonical name, or by method name on any receiver.
-PUBLISH_CALLS = LazyPattern(r".*\.(" + "|".join(sorted(PUBLISH_METHODS)) + rf")|{KAFKA_SEND_PATTERN}")
 KAFKA_SEND = LazyPattern(KAFKA_SEND_PATTERN)
-# ``x.publish(...)`` publishes a message only on a receiver whose name or type says so (a pub/sub
-# client, a channel, a broker); ``event.publish()`` on anything else may be a domain method.
-PUBLISHER_WORDS = LazyPattern(r"redis|Redis|pika|channel|broker|bus|producer|publisher|client", re.IGNORECASE)
+# Calls that publish a message or enqueue a task, by the canonical name of the call (BG604: a
+# message out before the transaction commits). Only a call that resolves to one of these APIs, or
+# to a queued task of the job model (``send_receipt.delay()``, TASK_SEND_METHODS), publishes: a
+# method of the same name on a project object (``JobResult.enqueue_job()``) or on an object whose
+# type is not known (a parameter ``app``) is not taken for one.
+PUBLISH_APIS = LazyPattern("|".join((
+    r"celery(\.\w+)*\.Celery\(\)\.send_task",
+    r"celery(\.app)?\.current_app\.send_task",
+    r"celery(\.\w+)*\.(Task|Signature|signature|chain|group|chord)\(\)\.(delay|apply_async)",
+    r"rq(\.\w+)*\.Queue\(\)\.(enqueue|enqueue_call|enqueue_in|enqueue_at|enqueue_many)",
+    r"django_rq(\.\w+)*\.(get_queue\(\)\.(enqueue|enqueue_call|enqueue_in|enqueue_at)|enqueue)",
+    r"rq_scheduler(\.\w+)*\.Scheduler\(\)\.(enqueue_in|enqueue_at|schedule|cron)",
+    r"django_q\.tasks\.(async_task|async_chain|async_iter)",
+    r"arq(\.\w+)*\.(ArqRedis\(\)|create_pool\(\))\.enqueue_job",
+    KAFKA_SEND_PATTERN,
+    r"confluent_kafka(\.\w+)*\.Producer\(\)\.produce",
+    r"pika(\.\w+)*\.(BlockingConnection|SelectConnection)\(\)\.channel\(\)\.basic_publish",
+    r"kombu(\.\w+)*\.Producer\(\)\.publish",
+    r"redis(\.\w+)*\.(Redis|StrictRedis)\(\)\.(publish|xadd)",
+    r"redis(\.\w+)*\.(Redis\.)?from_url\(\)\.(publish|xadd)",
+)))
+# The methods that send a task of the job model (its function as the receiver), and those that
+# make a signature of it on the way (``send_receipt.s(1).apply_async()``).
+TASK_SEND_METHODS = frozenset({"delay", "apply_async"})
+TASK_SIGNATURE_METHODS = frozenset({"s", "si", "signature"})
 DRAMATIQ_SEND = frozenset({"send", "send_with_options"})
 TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.transaction.atomic()"})
 TRANSACTION_BEGIN = LazyPattern(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")

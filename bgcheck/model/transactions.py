@@ -192,19 +192,59 @@ def view_label(index: ProjectIndex, qualname: str) -> Optional[str]:
 def publish_label(index: ProjectIndex, name: Optional[str], method: str, receiver: Optional[str], receiver_path: Optional[str]) -> Optional[str]:
     """How to name a call that publishes a message or enqueues a task (``send_receipt.delay()``), or None.
     ``name``: the call's canonical name (None when it does not resolve); ``receiver``: the receiver as
-    written; ``receiver_path``: what the receiver resolves to (a Dramatiq actor's ``send``)."""
-    name = name or f"?.{method}"
-    if method in knowledge.DRAMATIQ_SEND and receiver_path:
-        actor = index.resolve_function(receiver_path)
-        if actor and any(j.framework.startswith("Dramatiq") for j in index.job_roots.get(actor, ())):
-            return f"{receiver}.{method}()"
-    if method == "send" and knowledge.KAFKA_SEND.fullmatch(name):
+    written; ``receiver_path``: what the receiver resolves to (a task's or a Dramatiq actor's function).
+    Only what the model resolves publishes (knowledge.PUBLISH_APIS, or a task of the job model): a
+    method name alone never does."""
+    receiver_path = receiver_path or (name.rpartition(".")[0] if name and not name.startswith("?") else None)
+    shown = f"{receiver or _as_written(receiver_path)}.{method}()"
+    if receiver_path and (method in knowledge.DRAMATIQ_SEND or method in knowledge.TASK_SEND_METHODS):
+        task = _queued_task(index, receiver_path)
+        if task is not None:
+            if method in knowledge.DRAMATIQ_SEND and not any(j.framework.startswith("Dramatiq") for j in index.job_roots.get(task, ())):
+                return None
+            return None if sends_on_commit(index, task) else shown
+    if method == "send" and name and knowledge.KAFKA_SEND.fullmatch(name):
         return "producer.send()"
-    if method == "publish" and not knowledge.PUBLISHER_WORDS.search(name + (receiver or "")):
-        return None
-    if knowledge.PUBLISH_CALLS.fullmatch(name) or knowledge.PUBLISH_CALLS.fullmatch(f"x.{method}"):
-        return f"{receiver or '...'}.{method}()"
+    if name and knowledge.PUBLISH_APIS.fullmatch(name):
+        return shown
     return None
+
+
+def _as_written(receiver_path: Optional[str]) -> str:
+    """A receiver that is a call, shown short: ``shop.tasks.send_receipt.s()`` -> ``send_receipt.s(...)``."""
+    if not receiver_path:
+        return "..."
+    parts = receiver_path.split(".")
+    return ".".join(p.replace("()", "(...)") for p in parts[-2:])
+
+
+def _queued_task(index: ProjectIndex, receiver_path: str) -> Optional[str]:
+    """The project function a task-sending call's receiver is, when the job model has it as a queued
+    job: ``send_receipt`` or its signature ``send_receipt.s(1)``."""
+    head, dot, last = receiver_path.rpartition(".")
+    if dot and last.removesuffix("()") in knowledge.TASK_SIGNATURE_METHODS and last.endswith("()"):
+        receiver_path = head
+    task = index.resolve_function(receiver_path)
+    if task and any(job.kind in ("queued", "scheduled") for job in index.job_roots.get(task, ())):
+        return task
+    return None
+
+
+def sends_on_commit(index: ProjectIndex, task: str) -> bool:
+    """Is the task declared with a base class (``@app.task(base=TransactionAwareTask)``) whose
+    ``apply_async`` (or ``delay``) hands the send to ``transaction.on_commit``? Then every send of it
+    leaves after the commit."""
+    for job in index.job_roots.get(task, ()):
+        base = job.options.get("base") if isinstance(job.options, dict) else None
+        if not (isinstance(base, tuple) and len(base) == 2 and base[0] == "ref"):
+            continue
+        cls = index.canonical(base[1])
+        for ancestor in index.mro(cls) if cls in index.classes else ():
+            for method in knowledge.TASK_SEND_METHODS:
+                func = index.function(f"{ancestor}.{method}")
+                if func is not None and any(index.canonical(call) in knowledge.ON_COMMIT for call in func.calls):
+                    return True
+    return False
 
 
 def _target_publishes(index: ProjectIndex, target: str) -> Optional[str]:

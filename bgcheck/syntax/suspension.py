@@ -33,6 +33,24 @@ def can_suspend(body: Optional[cst.CSTNode]) -> bool:
 # --- whose cancellation ----------------------------------------------------------------------
 
 
+def task_reference(node: Optional[cst.BaseExpression]) -> Optional[str]:
+    """How a task is referred to, for matching its ``cancel()`` with its ``await``: a dotted name
+    (``t``, ``self._task``), or one item of a mapping of tasks by a name or a constant
+    (``self._tracking[pair]``, ``tasks["feed"]``)."""
+    name = dotted_name(node) if node is not None else None
+    if name or not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return name
+    base, index = dotted_name(node.value), node.slice[0].slice
+    if base is None or not isinstance(index, cst.Index):
+        return None
+    key = index.value
+    if isinstance(key, cst.Name):
+        return f"{base}[{key.value}]"
+    if isinstance(key, (cst.SimpleString, cst.Integer)):
+        return f"{base}[{key.value}]"
+    return None
+
+
 def _cancelled_names(scope: cst.CSTNode, before: Optional[set] = None) -> set[str]:
     """Dotted names ``x`` of every ``x.cancel()`` call in ``scope`` (nested functions excluded
     unless ``scope`` is one)."""
@@ -45,7 +63,7 @@ def _cancelled_names(scope: cst.CSTNode, before: Optional[set] = None) -> set[st
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
-                name = dotted_name(func.value)
+                name = task_reference(func.value)
                 if name:
                     names.add(name)
 
@@ -90,7 +108,7 @@ def _cancelled_before(scope: cst.CSTNode, points: list[cst.CSTNode]) -> set[int]
         def visit_Call(self, node: cst.Call) -> None:
             func = node.func
             if isinstance(func, cst.Attribute) and func.attr.value == "cancel":
-                name = dotted_name(func.value)
+                name = task_reference(func.value)
                 if name:
                     self.cancelled.add(name)
 
@@ -133,7 +151,7 @@ def awaited_names(node: cst.Await) -> set[str]:
     """Dotted names of the tasks an ``await`` waits for: ``await t``, ``await wait_for(t, 5)``,
     ``await shield(t)``, ``await gather(t, u)``, ``await wait([t, u])``; empty for anything else."""
     expression = node.expression
-    name = dotted_name(expression)
+    name = task_reference(expression)
     if name:
         return {name}
     if not isinstance(expression, cst.Call):
@@ -149,5 +167,5 @@ def awaited_names(node: cst.Await) -> set[str]:
         values = [e.value for e in first.elements] if isinstance(first, (cst.List, cst.Tuple, cst.Set)) else [first]
     else:  # gather(t, u, return_exceptions=True)
         values = [a.value for a in expression.args if a.keyword is None and a.star == ""]
-    names = {dotted_name(v) for v in values}
+    names = {task_reference(v) for v in values}
     return set() if None in names or not names else names

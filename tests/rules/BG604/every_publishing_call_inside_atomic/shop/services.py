@@ -6,7 +6,7 @@ from django.db import transaction
 from kafka import KafkaProducer
 from rq import Queue
 
-from shop.tasks import send_receipt
+from shop.tasks import app, send_receipt
 
 producer = KafkaProducer()
 confluent = Producer({})
@@ -17,7 +17,7 @@ channel = pika.BlockingConnection().channel()
 @dramatiq.actor
 def notify(order_id): ...
 
-def place(order, app):
+def place(order):
     with transaction.atomic():
         order.save()
         send_receipt.delay(order.id)  # error: BG604

@@ -1,4 +1,6 @@
-from celery import shared_task
+from celery import Celery, shared_task
+
+app = Celery("shop")
 
 @shared_task
 def send_receipt(order_id): ...
