@@ -431,6 +431,24 @@ def _row(label: str, c: Counter) -> str:
             f"{precision(c['real'], c['false'])}{note} |")
 
 
+# A rule is on by default when its held-out precision is at least DEFAULT_PRECISION with at
+# least MEASURED real-or-false findings there. With fewer, both halves together tell only a
+# clear miss: two false findings or more and precision below the bar put it in preview.
+DEFAULT_PRECISION = 0.9
+MEASURED = 10
+
+
+def place(held_out: Counter, tuning: Counter) -> str:
+    """Where the measure puts a rule: "default", "preview", or "too few" to say (it stays where it is)."""
+    judged = held_out["real"] + held_out["false"]
+    if judged >= MEASURED:
+        return "default" if held_out["real"] >= DEFAULT_PRECISION * judged else "preview"
+    real, false = held_out["real"] + tuning["real"], held_out["false"] + tuning["false"]
+    if false >= 2 and real < DEFAULT_PRECISION * (real + false):
+        return "preview"
+    return "too few"
+
+
 def build_report(
     findings: list[Finding],
     verdicts: dict[tuple[str, str, int, str], list[Verdict]],
@@ -477,15 +495,15 @@ def build_report(
         out(_row(f"{part}: default rules on applications", tally(apps)))
     out("")
 
-    out("Per rule, held-out half (decides) and tuning half:")
+    out("Per rule, held-out half (decides) and tuning half, and the place the measure gives the rule (`place`):")
     out("")
-    out("| rule | held-out findings | real | false | debatable | unjudged | held-out precision | tuning findings | real | false | debatable | unjudged | tuning precision |")
-    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    out("| rule | held-out findings | real | false | debatable | unjudged | held-out precision | tuning findings | real | false | debatable | unjudged | tuning precision | place |")
+    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for code in sorted({f.code for f in rules}):
         label = f"{code} (preview)" if code in preview_codes else code
-        cells = [_row("", tally(f for f in rules if f.code == code and half.get(f.project) == part)).strip("| ").split(" | ")
-                 for part in (HELD_OUT, TUNING)]
-        out(f"| {label} | " + " | ".join(cells[0]) + " | " + " | ".join(cells[1]) + " |")
+        counts = [tally(f for f in rules if f.code == code and half.get(f.project) == part) for part in (HELD_OUT, TUNING)]
+        cells = [_row("", c).strip("| ").split(" | ") for c in counts]
+        out(f"| {label} | " + " | ".join(cells[0]) + " | " + " | ".join(cells[1]) + f" | {place(*counts)} |")
     out("")
     silent = sorted(set(rule_codes) - {f.code for f in rules})
     if silent:

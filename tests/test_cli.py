@@ -296,7 +296,7 @@ def test_config_error_in_a_subtable_names_the_subtable(three):
 def test_explicit_config_wins_over_discovery(three):
     (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG101"]\n', encoding="utf-8")
     (three / "ci").mkdir()
-    (three / "ci" / "bgcheck.toml").write_text('select = ["BG103"]\n', encoding="utf-8")
+    (three / "ci" / "bgcheck.toml").write_text('preview = true\nselect = ["BG103"]\n', encoding="utf-8")
     assert check_json().codes() == ["BG101"]
     assert check_json(".", "--config", "ci/bgcheck.toml").codes() == ["BG103"]
 

@@ -113,8 +113,8 @@ def test_the_report_decides_on_the_held_out_half_and_names_only_tuning_findings(
         "| tuning: default rules on applications | 1 | 0 | 0 | 1 | 0 | n/a |",
     ]
     assert tables[1].splitlines()[2:] == [
-        "| BG101 (preview) | 0 | 0 | 0 | 0 | 0 | n/a | 1 | 1 | 0 | 0 | 0 | 100% (too few to measure) |",
-        "| BG602 | 2 | 1 | 0 | 0 | 1 | 100% (too few to measure) | 1 | 0 | 0 | 1 | 0 | n/a |",
+        "| BG101 (preview) | 0 | 0 | 0 | 0 | 0 | n/a | 1 | 1 | 0 | 0 | 0 | 100% (too few to measure) | too few |",
+        "| BG602 | 2 | 1 | 0 | 0 | 1 | 100% (too few to measure) | 1 | 0 | 0 | 1 | 0 | n/a | too few |",
     ]
     assert tables[2].splitlines()[2:] == [
         "| tuned | application | tuning | 1.0 | 100 | Celery 2 | 0/0/1/0 | 1/0/0/0 | 0 |",
@@ -147,3 +147,16 @@ def test_packets_show_the_finding_as_reported_and_nothing_else(tmp_path):
         "Explanation: the loop keeps no reference",
         "Note: app/b.py:7: -> run()",
     ]
+
+
+@pytest.mark.parametrize("held_out, tuning, expected", [
+    (Counter(real=9, false=1), Counter(false=30), "default"),  # measured on the held-out half: 90%
+    (Counter(real=8, false=2), Counter(real=30), "preview"),  # 80% there, whatever the tuning half says
+    (Counter(real=1, false=2, debatable=40), Counter(), "preview"),  # too few, but two false and below the bar
+    (Counter(real=3), Counter(false=2), "preview"),  # both halves together: 3 of 5
+    (Counter(real=2, false=1), Counter(real=7), "too few"),  # both halves: 9 of 10, the bar
+    (Counter(false=1), Counter(), "too few"),
+    (Counter(debatable=14), Counter(), "too few"),
+])
+def test_the_place_a_rule_gets(held_out, tuning, expected):
+    assert ecosystem.place(held_out, tuning) == expected

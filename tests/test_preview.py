@@ -17,7 +17,7 @@ from bgcheck.cli import main
 from bgcheck.load.config import ConfigError, load_config
 from bgcheck.rules import REGISTRY, all_rules
 
-# BG103 (`return` in `finally:` of a coroutine), a default rule, at line 7.
+# BG103 (`return` in `finally:` of a coroutine) at line 7; the tests set whether it is in preview.
 SWALLOW = """\
 import asyncio
 
@@ -47,6 +47,15 @@ def bg103_in_preview(monkeypatch):
     monkeypatch.setattr(catalog, "RULES", tuple((*row[:4], True, *row[5:]) if row[0] == "BG103" else row for row in catalog.RULES))
 
 
+@pytest.fixture
+def bg103_default(monkeypatch):
+    """BG103 made a default rule for the test, in the registry and in the catalog."""
+    from bgcheck.rules import catalog
+
+    monkeypatch.setattr(REGISTRY["BG103"], "preview", False)
+    monkeypatch.setattr(catalog, "RULES", tuple((*row[:4], False, *row[5:]) if row[0] == "BG103" else row for row in catalog.RULES))
+
+
 def run(*args: str):
     result = CliRunner().invoke(main, ["check", "--no-cache", "--format", "json", *args])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
@@ -57,7 +66,7 @@ def found(result) -> list[tuple[str, int]]:
     return [(d["code"], d["line"]) for d in json.loads(result.stdout)["diagnostics"]]
 
 
-def test_default_rule_runs_without_preview(project):
+def test_default_rule_runs_without_preview(project, bg103_default):
     assert found(run(".")) == [("BG103", 7)]
 
 

@@ -45,12 +45,18 @@ def test_off_by_default_and_with_all(tmp_path, monkeypatch):
 
 
 def test_reports_unused_and_unknown_codes_only(tmp_path, monkeypatch):
-    reported = found(tmp_path, monkeypatch, 'extend-select = ["BG001"]\npreview = false\n')
-    # line 8: BG102 silences nothing; line 12 silences a BG102; line 16: BG101 is a preview rule
-    # that did not run, E722 is another tool's; line 18: BG999 is no rule; line 19: a bare noqa
+    reported = found(tmp_path, monkeypatch, 'extend-select = ["BG001"]\npreview = true\n')
+    # line 8: BG102 silences nothing; line 12 silences a BG102; line 16 silences a BG101, E722 is
+    # another tool's; line 18: BG999 is no rule; line 19: a bare noqa
     assert [line for line, _message in reported] == [8, 18]
     assert "unused: `BG102`" in reported[0][1]
     assert "unknown: `BG999`" in reported[1][1]
+
+
+def test_a_code_of_a_rule_that_did_not_run_is_not_unused(tmp_path, monkeypatch):
+    # BG101 and BG102 are preview rules: off, they silence nothing and are not reported
+    reported = found(tmp_path, monkeypatch, 'extend-select = ["BG001"]\npreview = false\n')
+    assert [line for line, _message in reported] == [18]
 
 
 def test_selected_by_code_on_the_command_line(tmp_path, monkeypatch):

@@ -697,6 +697,7 @@ class BroadExceptSwallowsCancellation(Rule):
     fixable = "unsafe"
     name = "broad-except-swallows-cancellation"
     severity = Severity.ERROR
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     reads = ("execution", "job_code")
     summary = "A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on."
 
@@ -795,6 +796,7 @@ class FinallySwallowsCancellation(Rule):
     code = "BG103"
     name = "finally-swallows-cancellation"
     severity = Severity.ERROR
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     reads = ("job_code",)
     summary = "`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request."
 

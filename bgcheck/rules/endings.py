@@ -103,6 +103,7 @@ class EndlessThreadKeepsProcessAlive(Rule):
     code = "BG202"
     name = "endless-thread-keeps-process-alive"
     severity = Severity.WARNING
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     summary = "A non-daemon thread whose target loops for ever with no stop signal: the process can never exit on its own."
 
     def is_relevant(self, unit) -> bool:
