@@ -562,6 +562,10 @@ class _JobFinder:
                              via=f"decorator {entry} (job-decorators)")
                     break
                 wrapper = self.index.resolve_function(target)
+                made = self.index.canonical(target)
+                if made in self.index.classes and as_call(decorator) is not None:
+                    # ``@task(queue="q")`` of a project class: its instance's ``__call__`` gets the function
+                    wrapper = next((f"{c}.__call__" for c in self.index.mro(made) if f"{c}.__call__" in self.index.functions), None)
                 if wrapper in wrappers:
                     what, template = wrappers[wrapper]
                     path, line = self.location(qualname, summary.path)
