@@ -27,6 +27,13 @@ THREAD_RUNNERS = frozenset({"asyncio.to_thread", "asyncio.threads.to_thread"})
 
 # --- instances made by factories --------------------------------------------
 
+# Calls that import what a dotted path names (``import_string("proj.celery.app")``): with a
+# constant path written in the project, the result is that object (a Celery app built elsewhere).
+IMPORT_BY_PATH = frozenset(
+    {"django.utils.module_loading.import_string", "werkzeug.utils.import_string",
+     "celery.utils.imports.symbol_by_name", "kombu.utils.imports.symbol_by_name"}
+)
+
 # Calls that return an instance of a known class: ``redis.from_url(...)`` is a
 # ``redis.Redis()``. The index rewrites these prefixes when it canonicalises.
 FACTORY_INSTANCES: dict[str, str] = {
@@ -38,6 +45,9 @@ FACTORY_INSTANCES: dict[str, str] = {
     "redis.asyncio.Redis.from_url()": "redis.asyncio.Redis()",
     "redis.Redis.from_pool()": "redis.Redis()",
     "django_redis.get_redis_connection()": "redis.Redis()",
+    # django-rq's queue getters return an RQ queue: ``get_queue("default").enqueue(f)`` is RQ's enqueue
+    "django_rq.get_queue()": "rq.Queue()",
+    "django_rq.queues.get_queue()": "rq.Queue()",
     "asyncio.get_running_loop()": "asyncio.get_event_loop()",
     "asyncio.new_event_loop()": "asyncio.get_event_loop()",
     "asyncio.AbstractEventLoop()": "asyncio.get_event_loop()",  # ``loop: asyncio.AbstractEventLoop``
@@ -195,9 +205,12 @@ RAISING_SELF_METHODS = frozenset({"retry"})
 # --- Celery (BG104, and the job model) -------------------------------------
 
 CELERY_APP_CLASSES = frozenset({"celery.Celery", "celery.app.Celery", "celery.app.base.Celery"})
+# The app a process made current, used where the project holds no app of its own.
+CELERY_CURRENT_APPS = frozenset({"celery.current_app", "celery.app.current_app", "celery._state.current_app"})
 # Decorators that turn a function into a Celery task.
 CELERY_TASK_DECORATORS = frozenset(
     {f"{app}().task" for app in CELERY_APP_CLASSES}
+    | {f"{app}.task" for app in CELERY_CURRENT_APPS}
     | {"celery.shared_task", "celery.app.shared_task", "celery.app.task.shared_task"}
 )
 CELERY_TASK_BASES = frozenset({"celery.Task", "celery.app.task.Task", "celery.app.Task"})
@@ -309,6 +322,7 @@ _APS3_SCHEDULER = r"apscheduler\.schedulers\.[\w.]*Scheduler\(\)|apscheduler\.sc
 _APS_LIMITS = (("max_instances", "max_instances", 1.0), ("misfire_grace_time", "misfire_grace_time", 1.0))
 _CELERY_LIMITS = tuple((option, option, None if kind is bool else 1.0) for option, (_setting, kind) in CELERY_TASK_OPTIONS.items())
 _HUEY_APP = r"huey(\.api)?\.\w*Huey\(\)"
+_DISPATCHERD = r"(dispatcherd|ansible_dispatcher)"
 
 JOB_DECORATORS: tuple[JobSource, ...] = (
     JobSource(r"(" + "|".join(re.escape(d) for d in sorted(CELERY_TASK_DECORATORS)) + r")$", "Celery", "queued", limits=_CELERY_LIMITS),
@@ -331,6 +345,10 @@ JOB_DECORATORS: tuple[JobSource, ...] = (
     JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", schedule="cron-arg", per_process=True),
     JobSource(r"schedule\.repeat$", "schedule", "scheduled", schedule="schedule-arg", per_process=True),
     JobSource(r"rq(\.decorators)?\.job$", "RQ", "queued", limits=(("timeout", "job_timeout", 1.0),)),
+    # django-rq's ``@job("default")`` is RQ's decorator with the queue looked up in the settings
+    JobSource(r"django_rq(\.decorators)?\.job$", "RQ", "queued", limits=(("timeout", "job_timeout", 1.0),)),
+    # dispatcherd (AWX's dispatcher, split out): ``@task(queue="...")`` registers the function for its workers
+    JobSource(rf"{_DISPATCHERD}\.publish\.task$", "dispatcherd", "queued", limits=(("timeout", "timeout", 1.0),)),
 )
 
 JOB_CALLS: tuple[JobSource, ...] = (
@@ -353,6 +371,12 @@ JOB_CALLS: tuple[JobSource, ...] = (
     # ``AsyncTask(func, *args, **kwargs).run()``: the task is made with its function, then queued
     JobSource(r"django_q\.tasks\.AsyncTask$", "django-q", "queued", ("arg", 0, "func")),
     JobSource(r"aiocron\.crontab$", "aiocron", "scheduled", ("arg", 1, "func"), "cron-arg", True),
+    JobSource(r"django_rq(\.queues)?\.enqueue$", "RQ", "queued", ("arg", 0, "func")),
+    # dispatcherd: the registry its ``@task`` fills (a project decorator may call it), and submit_task(f)
+    JobSource(rf"{_DISPATCHERD}\.registry\.(registry|DispatcherMethodRegistry\(\))\.register$", "dispatcherd", "queued", ("arg", 0, "fn")),
+    JobSource(rf"{_DISPATCHERD}\.publish\.submit_task$", "dispatcherd", "queued", ("arg", 0, "fn")),
+    # frappe's ``enqueue("app.module.method", queue="long")``: a dotted path or the function itself
+    JobSource(r"frappe(\.utils\.background_jobs)?\.enqueue$", "frappe", "queued", ("arg", 0, "method"), None, False, (("timeout", "timeout", 1.0),)),
 )
 # Threads, tasks and pool submissions are jobs too: ``JOB_CALLS`` ends with the rows of
 # ``WORK_STARTS`` (below) that name a job framework.
@@ -385,6 +409,7 @@ JOB_FRAMEWORK_IMPORTS: dict[str, tuple[str, frozenset[str]]] = {
     "flask_apscheduler": ("Flask-APScheduler", frozenset({"Flask-APScheduler", "APScheduler"})),
     "django_q": ("django-q", frozenset({"django-q"})),
     "aiocron": ("aiocron", frozenset({"aiocron"})),
+    "dispatcherd": ("dispatcherd", frozenset({"dispatcherd"})),
 }
 
 # Thread subclasses that override run() are thread jobs.
@@ -459,6 +484,7 @@ RECORDED_CALL_NAMES = frozenset(
         "run_in_executor",
         "crontab",
         "async_task",
+        "submit_task",
         # shutdown paths and entry points (BG4xx)
         "signal",
         "add_signal_handler",

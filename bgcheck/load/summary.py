@@ -106,13 +106,15 @@ class ClassSummary:
     # ``FunctionSummary.calls``: what phase 2's walk resolves there (the rules' relevance tests).
     calls: tuple = ()
 
+STAR_IMPORT = "*"  # ModuleSummary.imports key prefix of a ``from module import *``
+
 
 @dataclass
 class ModuleSummary:
     path: str
     module: str
     is_package: bool
-    imports: dict = field(default_factory=dict)  # local name -> qualified name
+    imports: dict = field(default_factory=dict)  # local name -> qualified name; STAR_IMPORT + module -> module
     constants: dict = field(default_factory=dict)  # module-level single bindings: name -> IR
     functions: dict = field(default_factory=dict)  # qualname -> FunctionSummary
     classes: dict = field(default_factory=dict)  # qualname -> ClassSummary
@@ -476,6 +478,10 @@ class SummaryBuilder:
         for alias in node.names:
             name = alias.name
             if name == "*":
+                # ``from .jobs import *``: kept under a key no name can have, so that names it brings in
+                # resolve (ProjectIndex.canonical) and the module is in the importers' interface closure
+                if self.scope.kind == "module" and module:
+                    self.imports.setdefault(STAR_IMPORT + module, module)
                 return
             local = alias.asname if alias.asname is not None else name
             self._bind_import(local, f"{module}.{name}" if module else name)
@@ -700,11 +706,12 @@ class SummaryBuilder:
     def _note_handoffs(self, node: ast.Call, args: list) -> None:
         """For a call of a name or an attribute: its arguments that are names, attributes or calls of them."""
         for position, (keyword, star, value) in enumerate(args):
-            if star or (keyword is None and position):
+            if star or (keyword is None and position > 1):
                 continue
             kind = node_kind(value)
             if kind == NAME or kind == ATTRIBUTE or (kind == CALL and 0 <= node_kind(value.func) <= 1):
-                self.scope.handoffs.append((node, keyword or "", value))
+                # the second positional argument counts only for ``partial(f, x)``, which hands x to f
+                self.scope.handoffs.append((node, keyword or ("" if position == 0 else _PARTIAL_SECOND), value))
 
     def _pass(self, value: ast.expr) -> None:
         if 0 <= node_kind(value) <= 1:  # a name or an attribute
@@ -1118,6 +1125,9 @@ def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...
     return tuple(position for position, target in enumerate(calls) if target in inside and target not in elsewhere)
 
 
+_PARTIAL_SECOND = "\x00partial"  # a handoff key: the second positional argument, kept for ``partial(f, x)``
+
+
 def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple, tuple]:
     """A function's handoffs (see ``FunctionSummary.param_handoffs``, ``call_handoffs`` and
     ``ref_handoffs``), deduplicated; a parameter bound again in the body is not handed on as it came."""
@@ -1127,6 +1137,15 @@ def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple, tuple]:
     for node, key, value in scope.handoffs:
         target = _call_target_or_written(node, resolve)
         if target is None:
+            continue
+        if target in knowledge.PARTIALS and key != "":
+            # ``partial(queue.enqueue, func, job=job)``: func and job are handed to queue.enqueue
+            inner = node.args[0] if node.args and 0 <= node_kind(node.args[0]) <= 1 else None
+            target = _call_target_or_written(ast.Call(func=inner, args=[], keywords=[]), resolve) if inner is not None else None
+            if target is None:
+                continue
+            key = "" if key == _PARTIAL_SECOND else key
+        elif key == _PARTIAL_SECOND:
             continue
         if type(value) is ast.Name and value.id in scope.params:
             if len(scope.bindings.get(value.id, ())) == 1:

@@ -562,6 +562,10 @@ class _JobFinder:
                              via=f"decorator {entry} (job-decorators)")
                     break
                 wrapper = self.index.resolve_function(target)
+                made = self.index.canonical(target)
+                if made in self.index.classes and as_call(decorator) is not None:
+                    # ``@task(queue="q")`` of a project class: its instance's ``__call__`` gets the function
+                    wrapper = next((f"{c}.__call__" for c in self.index.mro(made) if f"{c}.__call__" in self.index.functions), None)
                 if wrapper in wrappers:
                     what, template = wrappers[wrapper]
                     path, line = self.location(qualname, summary.path)
@@ -648,6 +652,42 @@ class _JobFinder:
                 used.add(wrapper)
         replaced = {id(job) for wrapper in used for job in self.unnamed_in_scope.get(wrapper, ())}
         self.jobs = [job for job in self.jobs if id(job) not in replaced]
+
+    # --- classes whose method a job runs ----------------------------------------
+    def from_runner_classes(self) -> None:
+        """A job that runs a method of a project class which calls another method of the class on
+        ``cls(...)`` or ``self`` (netbox's ``JobRunner.handle``: ``cls(job).run()``) runs that method
+        of every subclass that overrides it: each override is a job of the same framework and kind.
+        The base's own method is not one (it is what the subclasses replace); a class whose method
+        no job reaches this way is not a job, whatever its methods are called."""
+        runs: dict[tuple[str, str], Job] = {}  # (base class, method it calls) -> the job that calls it
+        for job in self.jobs:
+            owner, _, method = (job.function or "").rpartition(".")
+            if not owner or owner not in self.index.classes:
+                continue
+            func = self.index.function(job.function)
+            for target in func.calls if func is not None else ():
+                holder, _, called = target.rpartition(".")
+                if holder != owner + "()" or called == method:
+                    continue  # only a method called on an instance: ``cls.enqueue()`` starts another job
+                if any(called in self.index.classes[c][1].methods for c in self.index.mro(owner)):
+                    runs.setdefault((owner, called), job)
+        if not runs:
+            return
+        bases = {base for base, _ in runs}
+        found = {job.function for job in self.jobs}
+        for qualname in sorted(self.index.classes):
+            ancestors = self.index.mro(qualname)[1:]
+            for base in (b for b in ancestors if b in bases):
+                for (owner, called), job in runs.items():
+                    function = f"{qualname}.{called}"
+                    if owner != base or function in found or called not in self.index.classes[qualname][1].methods:
+                        continue
+                    found.add(function)
+                    path, line = self.location(function, job.registered_in)
+                    self.jobs.append(replace(job, function=function, target=qualname, name=qualname, path=path, line=line,
+                                             schedule=None if job.kind != "scheduled" else job.schedule,
+                                             via=f"subclass of {owner}: {called}() run by {job.function}"))
 
     def celery_task_for(self, function: Optional[str]) -> Optional[Job]:
         if function is None:
@@ -780,6 +820,7 @@ def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     finder.from_calls()
     finder.from_wrappers()
     finder.from_call_wrappers()
+    finder.from_runner_classes()
     finder.from_beat_schedule()
     finder.add_celery_config_limits()
     return finder.jobs

@@ -17,7 +17,7 @@ from typing import Callable, Container, Iterable, Iterator, Mapping, Optional
 from bgcheck.syntax import ir as irmod
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, as_call, call_name, is_literal, ref_name
-from bgcheck.load.summary import ClassSummary, FunctionSummary, ModuleSummary
+from bgcheck.load.summary import STAR_IMPORT, ClassSummary, FunctionSummary, ModuleSummary
 
 
 _MAX_EXPANSIONS = 25
@@ -149,11 +149,40 @@ class ProjectIndex:
             return _join(summary.imports[name] + ("()" if is_instance else ""), tail)
         binding = summary.constants.get(name)
         if binding is None:
-            return None
-        base = irmod.ir_path(binding)
+            star = self._star_imported(summary, name)
+            return _join(star + ("()" if is_instance else ""), tail) if star else None
+        base = self._imported_by_path(binding) or irmod.ir_path(binding)
         if base is None or base == qualified:
             return None
         return _join(base + ("()" if is_instance else ""), tail)
+
+    def _star_imported(self, summary: ModuleSummary, name: str) -> Optional[str]:
+        """``from .jobs import *`` in ``summary``: the qualified name ``name`` has in the first
+        project module star-imported there that defines or imports it (a private name is never
+        star-imported)."""
+        if name.startswith("_"):
+            return None
+        for key, module in summary.imports.items():
+            if not key.startswith(STAR_IMPORT) or module == summary.module or module not in self.modules:
+                continue
+            other = self.modules[module]
+            qualified = f"{module}.{name}"
+            if (name in other.imports or name in other.constants or self._defines(self.classes, qualified, module)
+                    or self._defines(self.functions, qualified, module)):
+                return qualified
+        return None
+
+    def _imported_by_path(self, binding: IR) -> Optional[str]:
+        """``import_string("proj.celery.app")`` with a constant path: the object that path names."""
+        call = as_call(binding)
+        if call is None or not call.args or not call.target:
+            return None
+        if call.target not in knowledge.IMPORT_BY_PATH and self.canonical(call.target) not in knowledge.IMPORT_BY_PATH:
+            return None
+        path = self.fold(call.first_arg)
+        if not isinstance(path, str) or not path or " " in path:
+            return None
+        return path.replace(":", ".")
 
     def _instance_attribute(self, class_qualname: str, tail: list[str]) -> Optional[str]:
         """``Cls().attr...``: a method, or an attribute bound in ``__init__`` and friends."""

@@ -925,7 +925,7 @@ def _soft_limit_fix(node, catches_soft: bool, ctx: FileContext) -> Optional[Fix]
         if not exits(node.body, ctx.is_exit_call) <= {FALL, RAISE}:
             return None
         return Fix(Applicability.UNSAFE, "Re-raise the soft time limit at the end of the handler", (_raise_at_end(node.body, ctx),))
-    spelled = next(((local, None) for local, target in ctx.summary.imports.items() if target in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS), None)
+    spelled = next(((local, None) for local, target in ctx.summary.imports.items() if target in knowledge.SOFT_TIME_LIMIT_EXCEPTIONS and local.isidentifier()), None)
     spelled = spelled or name_for_import(ctx, "celery.exceptions.SoftTimeLimitExceeded")
     if spelled is None:
         return None

@@ -76,7 +76,7 @@ def name_for_import(ctx, dotted: str) -> Optional[tuple[str, Optional[Edit]]]:
     starts with no import to add one after."""
     imports = ctx.summary.imports
     for local, target in imports.items():
-        if target == dotted:
+        if target == dotted and local.isidentifier():  # not a star import's entry
             return local, None
     package, _, name = dotted.rpartition(".")
     module = ctx.summary.module

@@ -1,0 +1,261 @@
+"""Job discovery through the project's own code (issue 30, item 1): a job base class whose worker
+entry point runs a method its subclasses override (netbox's ``JobRunner``), a decorator class
+whose ``__call__`` registers the function with a dispatcher (AWX's ``@task``), django-rq, Celery
+apps reached through a factory, ``current_app`` or ``import_string``, names re-exported by a
+``from .x import *``; and what is not a job (a decorator that registers nothing, a ``run()``
+nothing invokes). A cached run lists what a cold run lists, after edits too."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgcheck.cli import main
+from conftest import write_project
+
+PROJECT = {
+    "proj/__init__.py": "",
+    # --- netbox-style: records enqueue a callable through django-rq, a runner base hands its handle()
+    "proj/records/__init__.py": "from .models import *\n",
+    "proj/records/models.py": """
+        from functools import partial
+
+        import django_rq
+        from django.db import transaction
+
+        __all__ = ("Record",)
+
+
+        class Record:
+            @classmethod
+            def enqueue(cls, func, name="", **kwargs):
+                queue = django_rq.get_queue("default")
+                transaction.on_commit(partial(queue.enqueue, func, name=name, **kwargs))
+        """,
+    "proj/runner.py": """
+        from proj.records import Record
+
+
+        class Runner:
+            def __init__(self, record):
+                self.record = record
+
+            def run(self, *args, **kwargs):
+                raise NotImplementedError
+
+            @classmethod
+            def handle(cls, record, *args, **kwargs):
+                cls(record).run(*args, **kwargs)
+                if record.interval:
+                    cls.enqueue(record)
+
+            @classmethod
+            def enqueue(cls, *args, **kwargs):
+                return Record.enqueue(cls.handle, *args, **kwargs)
+        """,
+    "proj/sync.py": """
+        from django_rq import job
+
+        from proj.runner import Runner
+
+
+        class SyncSourceJob(Runner):
+            def run(self, source_id):
+                return source_id
+
+            @classmethod
+            def enqueue(cls, *args, **kwargs):
+                return super().enqueue(*args, **kwargs)
+
+
+        class Report:
+            def run(self):
+                return "nobody calls this run()"
+
+
+        @job("default")
+        def send_hook(payload):
+            return payload
+        """,
+    # --- AWX-style: the project's own decorator class registers with dispatcherd's registry
+    "proj/dispatch.py": """
+        from dispatcherd.registry import registry
+
+
+        class task:
+            def __init__(self, queue=None):
+                self.queue = queue
+
+            def __call__(self, fn):
+                registry.register(fn, queue=self.queue)
+                return fn
+
+
+        class traced:
+            def __init__(self, label=None):
+                self.label = label
+
+            def __call__(self, fn):
+                print(self.label, fn)
+                return fn
+        """,
+    "proj/system.py": """
+        from dispatcherd.publish import task as library_task
+
+        from proj.dispatch import task, traced
+
+
+        @task(queue="tower")
+        def purge_old_stdout():
+            return 1
+
+
+        @library_task(queue="tower")
+        def gather_analytics():
+            return 2
+
+
+        @traced(label="x")
+        def not_a_job():
+            return 3
+        """,
+    # --- Celery apps built in a factory, the current app, an app imported by its dotted path
+    "proj/celery_factory.py": """
+        from celery import Celery, current_app
+        from django.utils.module_loading import import_string
+
+
+        def create_app():
+            app = Celery("proj")
+            app.config_from_object("proj.settings")
+            return app
+
+
+        celery_app = create_app()
+        loaded = import_string("proj.celery_factory.celery_app")
+
+
+        @celery_app.task
+        def from_factory():
+            pass
+
+
+        @current_app.task
+        def from_current_app():
+            pass
+
+
+        @loaded.task
+        def from_import_string():
+            pass
+        """,
+}
+
+EXPECTED = [
+    # (function, framework, via)
+    ("proj.celery_factory.from_current_app", "Celery", "decorator celery.current_app.task"),
+    ("proj.celery_factory.from_factory", "Celery", "decorator proj.celery_factory.celery_app.task"),
+    ("proj.celery_factory.from_import_string", "Celery", "decorator proj.celery_factory.loaded.task"),
+    ("proj.runner.Runner.handle", "RQ", "wrapper proj.records.models.Record.enqueue -> rq.Queue().enqueue"),
+    ("proj.sync.SyncSourceJob.run", "RQ", "subclass of proj.runner.Runner: run() run by proj.runner.Runner.handle"),
+    ("proj.sync.send_hook", "RQ", "decorator django_rq.job"),
+    ("proj.system.gather_analytics", "dispatcherd", "decorator dispatcherd.publish.task"),
+    ("proj.system.purge_old_stdout", "dispatcherd", "wrapper proj.dispatch.task.__call__ -> dispatcherd.registry.registry.register"),
+]
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False, env={"BGCHECK_CACHE_DIR": None})
+
+
+def jobs(*args: str) -> list[tuple]:
+    result = run("jobs", "--format", "json", *args, ".")
+    assert result.exit_code == 0, result.output
+    return sorted(((j["function"], j["framework"], j["via"]) for j in json.loads(result.stdout)["jobs"]), key=repr)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch) -> Path:
+    write_project(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_jobs_found_through_the_projects_own_code(project):
+    assert jobs("--no-cache") == EXPECTED
+
+
+def test_what_is_not_a_job(project):
+    functions = {function for function, _framework, _via in jobs("--no-cache")}
+    assert "proj.sync.Report.run" not in functions  # a run() no job reaches
+    assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
+    assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
+    assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
+
+
+def test_no_warning_for_frameworks_whose_jobs_are_found(project):
+    result = run("jobs", "--no-cache", ".")
+    assert "no RQ job" not in result.stderr and "no django-rq job" not in result.stderr
+    assert "no Celery job" not in result.stderr and "no dispatcherd job" not in result.stderr
+
+
+def test_a_cached_run_lists_what_a_cold_run_lists_after_edits(project):
+    assert jobs() == jobs() == EXPECTED
+    # the re-export goes: Record no longer resolves, so neither the wrapper nor the runner classes are found
+    (project / "proj" / "records" / "__init__.py").write_text("", encoding="utf-8")
+    cached = jobs()
+    assert cached == jobs("--no-cache")
+    assert "proj.sync.SyncSourceJob.run" not in {f for f, _fw, _v in cached}
+    (project / "proj" / "records" / "__init__.py").write_text("from .models import *\n", encoding="utf-8")
+    assert jobs() == jobs("--no-cache") == EXPECTED
+    # a subclass that stops overriding run() is no longer a job
+    sync = project / "proj" / "sync.py"
+    sync.write_text(sync.read_text(encoding="utf-8").replace("def run(self, source_id):", "def execute(self, source_id):"), encoding="utf-8")
+    cached = jobs()
+    assert cached == jobs("--no-cache")
+    assert "proj.sync.SyncSourceJob.run" not in {f for f, _fw, _v in cached}
+    # the decorator class stops registering: its functions are no longer jobs
+    dispatch = project / "proj" / "dispatch.py"
+    dispatch.write_text(dispatch.read_text(encoding="utf-8").replace("registry.register(fn, queue=self.queue)", "print(fn)"), encoding="utf-8")
+    cached = jobs()
+    assert cached == jobs("--no-cache")
+    assert "proj.system.purge_old_stdout" not in {f for f, _fw, _v in cached}
+
+
+def test_a_star_import_resolves_only_public_names_the_module_defines(tmp_path, monkeypatch):
+    write_project(tmp_path, {
+        "app/__init__.py": "from .impl import *\n",
+        "app/impl.py": """
+            from rq import Queue
+
+
+            def _private(func):
+                Queue().enqueue(func)
+
+
+            def enqueue(func):
+                Queue().enqueue(func)
+            """,
+        "app/use.py": """
+            import app
+
+
+            def work():
+                pass
+
+
+            def hidden():
+                pass
+
+
+            def start():
+                app.enqueue(work)
+                app._private(hidden)
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    # _private(hidden) does not resolve: its own registration of a parameter stays, with no function
+    assert [f for f, _fw, _v in jobs("--no-cache") if f] == ["app.use.work"]
