@@ -268,6 +268,11 @@ def main(debug: bool) -> None:
     default=None,
     help="Under each finding, what a stop does to this code and how to fix it (default: on a terminal).",
 )
+@click.option(
+    "--show-fixes/--no-show-fixes",
+    default=False,
+    help="Under each finding this run can fix ([*]), the lines its fix changes, as a diff (text output).",
+)
 @click.option("--statistics", is_flag=True, help="Count findings by rule.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
 @click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes (CSV job,seconds; JSON; or a Prometheus query result).")
@@ -308,6 +313,7 @@ def check(
     color,
     show_source,
     show_explanations,
+    show_fixes,
     statistics,
     quiet,
     runtimes_file,
@@ -413,6 +419,7 @@ def check(
             color=_use_color(color, is_tty, to_file=output_file is not None) if output_format in ("text", "concise") else False,
             show_source=_first_set(show_source, config.show_source, is_tty) and output_format == "text",
             show_explanations=_first_set(show_explanations, config.show_explanations, is_tty) and output_format == "text",
+            show_fixes=show_fixes and output_format == "text",
             statistics=statistics,
             quiet=quiet,
             unsafe_fixes=unsafe_fixes,

@@ -329,3 +329,65 @@ def test_diff_with_safe_fixes_counts_the_unsafe_ones_too(app):
     assert raw.exit_code == 1
     assert raw.stdout == "--- a/noqa.py\n+++ b/noqa.py\n@@ -1 +1 @@\n-x = 1  # noqa: BG101\n+x = 1\n"
     assert raw.stderr == "Would fix 1 problem (2 additional fixes available with `--unsafe-fixes`).\n"
+
+
+# ---------------------------------------------------------------------------
+# 4. --show-fixes: each fixable finding's fix, as a diff under it
+
+
+def test_show_fixes_prints_each_fixable_findings_diff_under_it(app):
+    configured(app, "")
+    raw = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--show-fixes", "--unsafe-fixes")
+    assert raw.exit_code == 1
+    assert raw.stdout == (
+        "app.py:6:5: BG101 [*] `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed\n"
+        "  fix: Re-raise the stop at the end of the handler (unsafe)\n"
+        "    @@ -7 +7 @@\n"
+        "    -        pass\n"
+        "    +        raise\n"
+        "\n"
+        "app.py:12:5: BG102 [*] `except:` catches the cancellation and can finish without re-raising\n"
+        "  fix: Catch `Exception` instead (unsafe)\n"
+        "    @@ -12 +12 @@\n"
+        "    -    except:\n"
+        "    +    except Exception:\n"
+        "\n"
+        "app.py:19:9: BG103 `return` inside `finally:` discards the CancelledError in flight\n"
+        "[*] 2 fixable with `--fix --unsafe-fixes`.\n"
+        "Found 3 problems (3 errors); 1 file checked.\n"
+    )
+    assert (app / "app.py").read_text(encoding="utf-8") == THREE_FINDINGS  # shown, never written
+
+
+def test_show_fixes_shows_only_what_this_run_could_fix(app):
+    """Without --unsafe-fixes the unsafe fixes are not fixable: no diff, the hidden count as before;
+    a safe fix (BG001's) is shown; --no-show-fixes and other formats print no diff."""
+    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG101\n"})
+    raw = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--show-fixes", "--extend-select", "BG001")
+    assert raw.stdout == (
+        BG101.format(path="app.py") + "\n" + BG102.format(path="app.py") + "\n" + BG103.format(path="app.py") + "\n"
+        "noqa.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG101`)\n"
+        "  fix: Remove the unused `noqa` codes (safe)\n"
+        "    @@ -1 +1 @@\n"
+        "    -x = 1  # noqa: BG101\n"
+        "    +x = 1\n"
+        "\n"
+        "[*] 1 fixable with `--fix`.\n"
+        "2 more fixes available with `--unsafe-fixes` (they can change behaviour: see each rule's page).\n"
+        "Found 4 problems (3 errors, 1 warning); 2 files checked.\n"
+    )
+    plain = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--unsafe-fixes")
+    assert plain.stdout == cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--unsafe-fixes", "--no-show-fixes").stdout
+    assert "fix:" not in plain.stdout
+    assert "fix:" not in cli("check", "--no-cache", "--format", "concise", "--show-fixes", "--unsafe-fixes").stdout
+
+
+def test_readme_show_fixes_sample_is_real(monkeypatch):
+    from test_interface import REPO
+
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = "bgcheck check fixtures/demo_service --select BG102 --show-fixes --unsafe-fixes"
+    sample = readme.split(f"$ {command}\n", 1)[1].split("...\n```", 1)[0]
+    raw = cli(*command.split()[1:], "--no-cache", "--no-show-source", "--no-show-explanations")
+    assert raw.stdout.startswith(sample) and raw.stdout[len(sample) :].startswith("Found 1 problem")
