@@ -391,3 +391,35 @@ def test_readme_show_fixes_sample_is_real(monkeypatch):
     sample = readme.split(f"$ {command}\n", 1)[1].split("...\n```", 1)[0]
     raw = cli(*command.split()[1:], "--no-cache", "--no-show-source", "--no-show-explanations")
     assert raw.stdout.startswith(sample) and raw.stdout[len(sample) :].startswith("Found 1 problem")
+
+
+# ---------------------------------------------------------------------------
+# 10. a malformed `# noqa` is warned of (ruff's words), once per directive, and never fails the run
+
+MALFORMED = THREE_FINDINGS.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa BG101\n").replace(
+    "    except:\n", "    except:  # noqa: see the ticket\n"
+)
+MISSING_COLON = "bgcheck: warning: Invalid `# noqa` directive on {path}:6: expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
+MISSING_CODES = "bgcheck: warning: Invalid `# noqa` directive on {path}:12: expected a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
+
+
+def test_a_malformed_noqa_is_warned_of_and_suppresses_nothing(app):
+    configured(app, "", {"app.py": MALFORMED, "ok.py": "x = 1  # noqa\ny = 2  # noqa: BG101 because\n"})
+    raw = cli("check", "--no-cache", "--format", "concise")
+    assert (raw.exit_code, raw.stdout) == (1, findings(BG101, BG102, BG103, files=2))
+    assert raw.stderr == MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py")
+
+
+def test_malformed_noqa_warnings_on_cached_runs_named_files_and_stdin(app):
+    configured(app, "", {"app.py": MALFORMED, "other.py": "x = 1  # noqa BG102\n"})
+    other = "bgcheck: warning: Invalid `# noqa` directive on other.py:1: expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
+    expected = MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py") + other
+    cold = cli("check", "--format", "concise")
+    warm = cli("check", "--format", "concise")
+    assert (cold.stdout, cold.stderr) == (warm.stdout, warm.stderr) == (findings(BG101, BG102, BG103, files=2), expected)
+    named = cli("check", "--format", "concise", "other.py")
+    assert (named.exit_code, named.stdout, named.stderr) == (0, findings(), other)
+    stdin = cli("check", "--no-cache", "--format", "concise", "-", "--stdin-filename", "app.py", input=MALFORMED)
+    assert (stdin.exit_code, stdin.stderr) == (1, MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py"))
+    exit_zero = cli("check", "--no-cache", "--format", "concise", "--exit-zero")
+    assert (exit_zero.exit_code, exit_zero.stderr) == (0, expected)

@@ -121,8 +121,9 @@ def version_tag() -> str:
 # point into; 13: summaries are built from CPython's ast (every call located, a BG000 for syntax
 # newer than the running Python); 14: a file of syntax newer than the running Python is summarised from
 # libcst (load/newer_syntax.py), and BG000 messages are short, their detail in the explanation;
-# 15: function summaries say whether no exception leaves the function (keeps_its_errors).
-ENTRY_FORMAT = 15
+# 15: function summaries say whether no exception leaves the function (keeps_its_errors);
+# 16: `# noqa BG101` (no colon) is malformed and suppresses nothing (it suppressed every code).
+ENTRY_FORMAT = 16
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

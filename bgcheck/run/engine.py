@@ -415,6 +415,29 @@ class _Phase2:
             self.cache.put("warnings", key, warnings)
         return warnings
 
+    def noqa_warnings(self) -> list[str]:
+        """One warning per malformed ``# noqa`` in the files reported (``# noqa BG101``: ruff's
+        words), by path and line. A whole-project run keeps them under the project key (every
+        file's content), so a warm run reads no file for them."""
+        from bgcheck.load.cache import digest
+        from bgcheck.run.noqa import malformed_noqa, malformed_noqa_warning
+
+        key = digest("noqa warnings", 1, self.project_key) if self.project_key and self.report_for is None else ""
+        if self.cache is not None and key:
+            cached = self.cache.get("warnings", key, counted=False)
+            if cached is not None:
+                return cached
+        warnings = []
+        for unit in sorted((u for u in self.units if self.reported(u) and u.error is None), key=lambda u: u.display):
+            try:
+                text = ensure_text(unit).text
+            except FileChanged:
+                continue  # changed since it was checked: the next run says
+            warnings.extend(malformed_noqa_warning(unit.display, line, problem) for line, problem in malformed_noqa(text))
+        if self.cache is not None and key:
+            self.cache.put("warnings", key, warnings)
+        return warnings
+
     def cached_bundle(self, project_key: str) -> Optional[dict]:
         """Every file's results under the project key (named files take theirs from it: a named
         file gets the findings a whole-project run gives it)."""
@@ -502,6 +525,7 @@ class _Phase2:
         result.codes = frozenset(self.codes + ([BG000_CODE] if self.bg000_enabled else []))
         if self.runtimes or self.report_for is None:  # named files (pre-commit, editors): not every run
             result.warnings = self.project_warnings()
+        result.warnings = result.warnings + self.noqa_warnings()
         if self.options.need_index:
             self.index()  # --verbose says what the index could not tell
         units = {unit.display: unit for unit in self.units}
