@@ -423,3 +423,17 @@ def test_malformed_noqa_warnings_on_cached_runs_named_files_and_stdin(app):
     assert (stdin.exit_code, stdin.stderr) == (1, MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py"))
     exit_zero = cli("check", "--no-cache", "--format", "concise", "--exit-zero")
     assert (exit_zero.exit_code, exit_zero.stderr) == (0, expected)
+
+
+# ---------------------------------------------------------------------------
+# 7. the README's `bgcheck jobs` sample is the whole output, exactly
+
+
+def test_readme_jobs_sample_is_the_whole_output(monkeypatch):
+    from test_interface import REPO
+
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    sample = readme.split("$ bgcheck jobs fixtures/demo_service\n", 1)[1].split("```", 1)[0]
+    raw = cli("jobs", "fixtures/demo_service", "--no-cache")
+    assert (raw.exit_code, raw.stdout) == (0, sample)
