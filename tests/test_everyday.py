@@ -437,3 +437,44 @@ def test_readme_jobs_sample_is_the_whole_output(monkeypatch):
     sample = readme.split("$ bgcheck jobs fixtures/demo_service\n", 1)[1].split("```", 1)[0]
     raw = cli("jobs", "fixtures/demo_service", "--no-cache")
     assert (raw.exit_code, raw.stdout) == (0, sample)
+
+
+# ---------------------------------------------------------------------------
+# 10. BG406's notes point at each join call, printed as written
+
+
+def test_bg406_notes_point_at_each_wait_as_written(monkeypatch):
+    from test_interface import REPO
+
+    monkeypatch.chdir(REPO)
+    raw = cli("check", "fixtures/demo_service", "--no-cache", "--select", "BG406", "--no-show-source", "--show-explanations")
+    assert raw.stdout == (
+        "fixtures/demo_service/shop/scheduler.py:74:5: BG406 The waits on this shutdown path (signal handler) add up to 35 s, more than the 30 s grace period\n"
+        "  note: fixtures/demo_service/shop/scheduler.py:77:5: stop() waits 10 s: metrics.join(timeout=10)\n"
+        "  note: fixtures/demo_service/shop/scheduler.py:78:5: stop() waits 25 s: audit.join(timeout=25)\n"
+        "  why: The waits: metrics.join(timeout=10) in stop() + audit.join(timeout=25) in stop() = 35 s.\n"
+        "       SIGKILL arrives before the last wait ends, and what it waited for is lost. Shorten the waits,\n"
+        "       run them in parallel, or raise the grace period (terminationGracePeriodSeconds).\n"
+        "\n"
+        "Found 1 problem (1 error); 12 files checked.\n"
+    )
+
+
+def test_bg406_prints_a_constant_bound_by_its_name(app):
+    configured(app, 'grace-period = "30s"', {
+        "svc/__init__.py": "",
+        "svc/main.py": (
+            "import signal\nimport threading\n\nTIMEOUT = 20\nWORKER = threading.Thread(target=print)\n\n"
+            "def on_term(signum, frame):\n    WORKER.join(TIMEOUT)\n    WORKER.join(2 * TIMEOUT)\n\nsignal.signal(signal.SIGTERM, on_term)\n"
+        ),
+    })
+    raw = cli("check", "--no-cache", "--select", "BG406", "--no-show-source", "--no-show-explanations")
+    # A limit of the summaries: a wait is placed at the first call of its target in the function
+    # (FunctionSummary.call_sites), so two joins of one thread share a line; an argument that is
+    # neither a literal nor a name is printed as its value.
+    assert raw.stdout == (
+        "svc/main.py:7:5: BG406 The waits on this shutdown path (signal handler) add up to 60 s, more than the 30 s grace period\n"
+        "  note: svc/main.py:8:5: on_term() waits 20 s: WORKER.join(TIMEOUT)\n"
+        "  note: svc/main.py:8:5: on_term() waits 40 s: WORKER.join(40)\n"
+        "Found 1 problem (1 error); 2 files checked.\n"
+    )
