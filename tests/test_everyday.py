@@ -417,6 +417,10 @@ def test_malformed_noqa_warnings_on_cached_runs_named_files_and_stdin(app):
     cold = cli("check", "--format", "concise")
     warm = cli("check", "--format", "concise")
     assert (cold.stdout, cold.stderr) == (warm.stdout, warm.stderr) == (findings(BG101, BG102, BG103, files=2), expected)
+    (app / "other.py").write_text("x = 1  # noqa BG102\ny = 2  # noqa BG101\n", encoding="utf-8")  # app.py's from the last run
+    edited = cli("check", "--format", "concise")
+    assert edited.stderr == expected + other.replace("other.py:1", "other.py:2")
+    (app / "other.py").write_text("x = 1  # noqa BG102\n", encoding="utf-8")
     named = cli("check", "--format", "concise", "other.py")
     assert (named.exit_code, named.stdout, named.stderr) == (0, findings(), other)
     stdin = cli("check", "--no-cache", "--format", "concise", "-", "--stdin-filename", "app.py", input=MALFORMED)

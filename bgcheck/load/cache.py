@@ -122,7 +122,8 @@ def version_tag() -> str:
 # newer than the running Python); 14: a file of syntax newer than the running Python is summarised from
 # libcst (load/newer_syntax.py), and BG000 messages are short, their detail in the explanation;
 # 15: function summaries say whether no exception leaves the function (keeps_its_errors);
-# 16: `# noqa BG101` (no colon) is malformed and suppresses nothing (it suppressed every code).
+# 16: `# noqa BG101` (no colon) is malformed and suppresses nothing (it suppressed every code); a
+# constant statement besides the docstring leaves keeps_its_errors as it is.
 ENTRY_FORMAT = 16
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024

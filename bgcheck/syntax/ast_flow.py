@@ -445,11 +445,11 @@ def _takes_every_error(handler: ast.ExceptHandler) -> bool:
 
 
 def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
-    """Does no exception leave this function? Its body (after a docstring) is one ``try`` with a
+    """Does no exception leave this function? Its body (but for a docstring and other constant
+    statements) is one ``try`` with a
     handler that takes every Exception, and no handler, ``else`` or ``finally`` of it raises. A future of such a function carries no exception to lose (BG602)."""
-    body = function.body
-    if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant and isinstance(body[0].value.value, str):
-        body = body[1:]
+    # A docstring, and any other constant alone as a statement (``"note"``, ``...``), does nothing.
+    body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
     if len(body) != 1 or type(body[0]) is not _Try:
         return False
     statement = body[0]
