@@ -268,6 +268,11 @@ def main(debug: bool) -> None:
     default=None,
     help="Under each finding, what a stop does to this code and how to fix it (default: on a terminal).",
 )
+@click.option(
+    "--show-fixes/--no-show-fixes",
+    default=False,
+    help="Under each finding this run can fix ([*]), the lines its fix changes, as a diff (text output).",
+)
 @click.option("--statistics", is_flag=True, help="Count findings by rule.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only, no summary line.")
 @click.option("--runtimes", "runtimes_file", type=click.Path(path_type=Path), help="Measured job runtimes (CSV job,seconds; JSON; or a Prometheus query result).")
@@ -275,7 +280,7 @@ def main(debug: bool) -> None:
 @click.option("--write-baseline", "write_baseline_file", type=click.Path(path_type=Path), help="Record today's findings in this file and exit 0.")
 @click.option("--jobs", "-j", "jobs", type=click.IntRange(min=1), default=None, help="Processes for per-file work (default: one per CPU).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives (default: .bgcheck_cache at the project root).")
+@click.option("--cache-dir", type=click.Path(path_type=Path), default=None, help="Where the cache lives (default: .bgcheck_cache at the project root, else in the working folder).")
 @click.option("--verbose", "-v", is_flag=True, help="Also say what was not checked and why (e.g. lock TTLs that do not fold).")
 @click.option("--preview/--no-preview", default=None, help="Also run preview rules (default: the configured `preview`, else off).")
 @click.option("--fix", "apply_fixes", is_flag=True, help="Apply the safe fixes to the files (with `-`: print the fixed source).")
@@ -308,6 +313,7 @@ def check(
     color,
     show_source,
     show_explanations,
+    show_fixes,
     statistics,
     quiet,
     runtimes_file,
@@ -381,7 +387,8 @@ def check(
         from bgcheck.report.baseline import read_baseline, write_baseline
 
         known_findings = read_baseline(baseline_file) if baseline_file else None  # a bad baseline fails early
-        cache = open_cache(config, cache_dir, enabled=not no_cache)
+        # stdin outside any project (an editor's unsaved buffer): no cache in the working folder
+        cache = open_cache(config, cache_dir, enabled=not no_cache and (stdin is None or config.in_project or cache_dir is not None))
         selection = {"select": select_codes, "ignore": ignore_codes, "extend_select": extend_select_codes}
         request = RunRequest(paths, config, **selection, runtimes_file=runtimes_file, jobs=jobs, cache=cache, need_index=verbose, stdin=stdin)
         result = run(request)
@@ -413,6 +420,7 @@ def check(
             color=_use_color(color, is_tty, to_file=output_file is not None) if output_format in ("text", "concise") else False,
             show_source=_first_set(show_source, config.show_source, is_tty) and output_format == "text",
             show_explanations=_first_set(show_explanations, config.show_explanations, is_tty) and output_format == "text",
+            show_fixes=show_fixes and output_format == "text",
             statistics=statistics,
             quiet=quiet,
             unsafe_fixes=unsafe_fixes,

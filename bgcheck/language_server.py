@@ -14,7 +14,8 @@ What it does:
 * code actions: a rule's own fix (``bgcheck.diagnostics.Fix``), "suppress with ``# noqa: CODE``"
   (merged into an existing ``# noqa: X`` list on the line), and ``source.fixAll.bgcheck``: every
   safe fix of the document in one edit;
-* hover over a diagnostic: its explanation and the rule page (over a code in a ``# noqa:`` comment: the page).
+* hover over a diagnostic: its rule's summary, its message and explanation, and a link to the rule page
+  (over a code in a ``# noqa:`` comment: the summary and the link).
 
 Threads: pygls runs the handlers on an asyncio loop; the analysis runs on one
 worker thread (with the big stack and recursion limit the CLI uses, since
@@ -55,7 +56,7 @@ from pygls.uris import to_fs_path
 
 from bgcheck import __version__
 from bgcheck.load.config import Config, ConfigError, default_config, load_config
-from bgcheck.diagnostics import BG000_CODE, Applicability, Diagnostic, Location
+from bgcheck.diagnostics import BG000_CODE, BG000_NAME, BG000_SUMMARY, Applicability, Diagnostic, Location
 from bgcheck.load.source import display_path
 from bgcheck.load.reparse import Parsed
 from bgcheck.load.unit import FileUnit, analyse_text, load_unit
@@ -65,7 +66,9 @@ from bgcheck.run.fixes import apply_pass
 from bgcheck.run.noqa import DIRECTIVE as _NOQA_DIRECTIVE
 from bgcheck.run.noqa import noqa_insertion
 from bgcheck.run.process import STACK_BYTES, raise_recursion_limit, tune_gc
-from bgcheck.rules.pages import read_page
+from bgcheck.rules import catalog
+from bgcheck.rules.pages import page_path
+from bgcheck.report.sarif import help_uri
 from bgcheck.report.lsp import file_uri, lsp_diagnostic, lsp_range, utf16_column
 from bgcheck.rules import all_rules
 from bgcheck.model.runtimes import load_runtimes
@@ -844,28 +847,45 @@ _NOQA_CODES = re.compile(r"\bBG[0-9]{3}\b", re.IGNORECASE)
 def hover(ls: BgcheckLanguageServer, params: types.HoverParams) -> Optional[types.Hover]:
     uri = params.text_document.uri
     position = (params.position.line, params.position.character)
-    codes: list[str] = []
-    explained: list[str] = []  # each finding under the cursor: its message and explanation
+    entries: list[str] = []  # each finding under the cursor: its rule, message, explanation and page
     hover_range = None
     for finding in ls.published.get(uri, []):
         r = finding.lsp["range"]
         if (r["start"]["line"], r["start"]["character"]) <= position <= (r["end"]["line"], r["end"]["character"]):
-            diagnostic = finding.diagnostic
-            if diagnostic.code not in codes:
-                codes.append(diagnostic.code)
-            if diagnostic.explanation:
-                explained.append(f"**{diagnostic.code}** {diagnostic.message}\n\n{diagnostic.explanation}")
+            entry = hover_entry(finding.diagnostic.code, finding.diagnostic)
+            if entry and entry not in entries:
+                entries.append(entry)
             hover_range = hover_range or _CONVERTER.structure(r, types.Range)
-    if not codes and uri in ls.open_documents:
+    if not entries and uri in ls.open_documents:
         code, hover_range = _noqa_code_at(ls.workspace.get_text_document(uri).source, params.position)
-        codes = [code] if code else []
-    pages = [page for page in (read_page(code) for code in codes) if page]
-    if not pages and not explained:
+        entry = hover_entry(code) if code else None
+        entries = [entry] if entry else []
+    if not entries:
         return None
     return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(explained + pages)),
+        contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(entries)),
         range=hover_range,
     )
+
+
+def hover_entry(code: str, diagnostic: Optional[Diagnostic] = None) -> Optional[str]:
+    """A hover's part for one rule: its code, name and summary; the finding's message and
+    explanation (over a finding); a link to the rule's page (the installed page, opened by the
+    editor, and the page online) and the command that prints it. Not the page itself (up to 10
+    KB): it is one click away, as is the diagnostic's codeDescription link. None for a code no
+    rule has."""
+    rules = {row[0]: (row[1], row[3]) for row in catalog.RULES}
+    rules[BG000_CODE] = (BG000_NAME, BG000_SUMMARY)
+    if code not in rules:
+        return None
+    name, summary = rules[code]
+    parts = [f"**{code}** `{name}`: {summary}"]
+    if diagnostic is not None:
+        parts.append(diagnostic.message + (f"\n\n{diagnostic.explanation}" if diagnostic.explanation else ""))
+    page = page_path(code)
+    links = ([f"[{code} rule page]({page.as_uri()})"] if page else []) + [f"[online]({help_uri(code)})", f"`bgcheck explain {code}`"]
+    parts.append(" · ".join(links))
+    return "\n\n".join(parts)
 
 
 def _noqa_code_at(text: str, position: types.Position) -> tuple[Optional[str], Optional[types.Range]]:

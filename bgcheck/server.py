@@ -303,7 +303,7 @@ VALUE_OPTIONS = frozenset(
     "--output-file -o --stdin-filename --config --color --runtimes --baseline --write-baseline --jobs -j --cache-dir".split()
 )
 FLAG_OPTIONS = frozenset(
-    "--exit-zero --show-source --no-show-source --show-explanations --no-show-explanations --statistics --quiet -q "
+    "--exit-zero --show-source --no-show-source --show-explanations --no-show-explanations --show-fixes --no-show-fixes --statistics --quiet -q "
     "--no-cache --verbose -v --preview --no-preview --fix --unsafe-fixes --diff --server --no-server --force-exclude "
     "--no-force-exclude --show-settings --add-noqa --watch -w".split()
 )

@@ -963,5 +963,7 @@ def test_readme_sample_output_is_real(monkeypatch):
     ]
     assert shown, "the README shows sample output"
     actual = bgcheck_cli("check", "fixtures/demo_service", "--no-show-source", "--no-cache").stdout.splitlines()
+    # the --show-fixes sample runs with --unsafe-fixes: its findings are marked fixable ([*])
+    actual += bgcheck_cli("check", "fixtures/demo_service", "--no-show-source", "--no-cache", "--unsafe-fixes").stdout.splitlines()
     for line in shown:
         assert line in actual, line

@@ -190,7 +190,7 @@ def test_no_config_anywhere_gives_defaults_rooted_at_start(project):
     config = load_config(start=start)
     assert config.path is None
     assert config.root == start
-    assert config.in_project is False  # the named paths are the whole project; no cache beside them
+    assert config.in_project is False  # the named paths are the whole project; the cache goes to the working folder
     assert config == dataclasses.replace(default_config(start), in_project=False)
 
 

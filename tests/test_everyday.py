@@ -329,3 +329,156 @@ def test_diff_with_safe_fixes_counts_the_unsafe_ones_too(app):
     assert raw.exit_code == 1
     assert raw.stdout == "--- a/noqa.py\n+++ b/noqa.py\n@@ -1 +1 @@\n-x = 1  # noqa: BG101\n+x = 1\n"
     assert raw.stderr == "Would fix 1 problem (2 additional fixes available with `--unsafe-fixes`).\n"
+
+
+# ---------------------------------------------------------------------------
+# 4. --show-fixes: each fixable finding's fix, as a diff under it
+
+
+def test_show_fixes_prints_each_fixable_findings_diff_under_it(app):
+    configured(app, "")
+    raw = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--show-fixes", "--unsafe-fixes")
+    assert raw.exit_code == 1
+    assert raw.stdout == (
+        "app.py:6:5: BG101 [*] `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed\n"
+        "  fix: Re-raise the stop at the end of the handler (unsafe)\n"
+        "    @@ -7 +7 @@\n"
+        "    -        pass\n"
+        "    +        raise\n"
+        "\n"
+        "app.py:12:5: BG102 [*] `except:` catches the cancellation and can finish without re-raising\n"
+        "  fix: Catch `Exception` instead (unsafe)\n"
+        "    @@ -12 +12 @@\n"
+        "    -    except:\n"
+        "    +    except Exception:\n"
+        "\n"
+        "app.py:19:9: BG103 `return` inside `finally:` discards the CancelledError in flight\n"
+        "[*] 2 fixable with `--fix --unsafe-fixes`.\n"
+        "Found 3 problems (3 errors); 1 file checked.\n"
+    )
+    assert (app / "app.py").read_text(encoding="utf-8") == THREE_FINDINGS  # shown, never written
+
+
+def test_show_fixes_shows_only_what_this_run_could_fix(app):
+    """Without --unsafe-fixes the unsafe fixes are not fixable: no diff, the hidden count as before;
+    a safe fix (BG001's) is shown; --no-show-fixes and other formats print no diff."""
+    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG101\n"})
+    raw = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--show-fixes", "--extend-select", "BG001")
+    assert raw.stdout == (
+        BG101.format(path="app.py") + "\n" + BG102.format(path="app.py") + "\n" + BG103.format(path="app.py") + "\n"
+        "noqa.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG101`)\n"
+        "  fix: Remove the unused `noqa` codes (safe)\n"
+        "    @@ -1 +1 @@\n"
+        "    -x = 1  # noqa: BG101\n"
+        "    +x = 1\n"
+        "\n"
+        "[*] 1 fixable with `--fix`.\n"
+        "2 more fixes available with `--unsafe-fixes` (they can change behaviour: see each rule's page).\n"
+        "Found 4 problems (3 errors, 1 warning); 2 files checked.\n"
+    )
+    plain = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--unsafe-fixes")
+    assert plain.stdout == cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--unsafe-fixes", "--no-show-fixes").stdout
+    assert "fix:" not in plain.stdout
+    assert "fix:" not in cli("check", "--no-cache", "--format", "concise", "--show-fixes", "--unsafe-fixes").stdout
+
+
+def test_readme_show_fixes_sample_is_real(monkeypatch):
+    from test_interface import REPO
+
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = "bgcheck check fixtures/demo_service --select BG102 --show-fixes --unsafe-fixes"
+    sample = readme.split(f"$ {command}\n", 1)[1].split("...\n```", 1)[0]
+    raw = cli(*command.split()[1:], "--no-cache", "--no-show-source", "--no-show-explanations")
+    assert raw.stdout.startswith(sample) and raw.stdout[len(sample) :].startswith("Found 1 problem")
+
+
+# ---------------------------------------------------------------------------
+# 10. a malformed `# noqa` is warned of (ruff's words), once per directive, and never fails the run
+
+MALFORMED = THREE_FINDINGS.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa BG101\n").replace(
+    "    except:\n", "    except:  # noqa: see the ticket\n"
+)
+MISSING_COLON = "bgcheck: warning: Invalid `# noqa` directive on {path}:6: expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
+MISSING_CODES = "bgcheck: warning: Invalid `# noqa` directive on {path}:12: expected a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
+
+
+def test_a_malformed_noqa_is_warned_of_and_suppresses_nothing(app):
+    configured(app, "", {"app.py": MALFORMED, "ok.py": "x = 1  # noqa\ny = 2  # noqa: BG101 because\n"})
+    raw = cli("check", "--no-cache", "--format", "concise")
+    assert (raw.exit_code, raw.stdout) == (1, findings(BG101, BG102, BG103, files=2))
+    assert raw.stderr == MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py")
+
+
+def test_malformed_noqa_warnings_on_cached_runs_named_files_and_stdin(app):
+    configured(app, "", {"app.py": MALFORMED, "other.py": "x = 1  # noqa BG102\n"})
+    other = "bgcheck: warning: Invalid `# noqa` directive on other.py:1: expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
+    expected = MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py") + other
+    cold = cli("check", "--format", "concise")
+    warm = cli("check", "--format", "concise")
+    assert (cold.stdout, cold.stderr) == (warm.stdout, warm.stderr) == (findings(BG101, BG102, BG103, files=2), expected)
+    (app / "other.py").write_text("x = 1  # noqa BG102\ny = 2  # noqa BG101\n", encoding="utf-8")  # app.py's from the last run
+    edited = cli("check", "--format", "concise")
+    assert edited.stderr == expected + other.replace("other.py:1", "other.py:2")
+    (app / "other.py").write_text("x = 1  # noqa BG102\n", encoding="utf-8")
+    named = cli("check", "--format", "concise", "other.py")
+    assert (named.exit_code, named.stdout, named.stderr) == (0, findings(), other)
+    stdin = cli("check", "--no-cache", "--format", "concise", "-", "--stdin-filename", "app.py", input=MALFORMED)
+    assert (stdin.exit_code, stdin.stderr) == (1, MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py"))
+    exit_zero = cli("check", "--no-cache", "--format", "concise", "--exit-zero")
+    assert (exit_zero.exit_code, exit_zero.stderr) == (0, expected)
+
+
+# ---------------------------------------------------------------------------
+# 7. the README's `bgcheck jobs` sample is the whole output, exactly
+
+
+def test_readme_jobs_sample_is_the_whole_output(monkeypatch):
+    from test_interface import REPO
+
+    monkeypatch.chdir(REPO)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    sample = readme.split("$ bgcheck jobs fixtures/demo_service\n", 1)[1].split("```", 1)[0]
+    raw = cli("jobs", "fixtures/demo_service", "--no-cache")
+    assert (raw.exit_code, raw.stdout) == (0, sample)
+
+
+# ---------------------------------------------------------------------------
+# 10. BG406's notes point at each join call, printed as written
+
+
+def test_bg406_notes_point_at_each_wait_as_written(monkeypatch):
+    from test_interface import REPO
+
+    monkeypatch.chdir(REPO)
+    raw = cli("check", "fixtures/demo_service", "--no-cache", "--select", "BG406", "--no-show-source", "--show-explanations")
+    assert raw.stdout == (
+        "fixtures/demo_service/shop/scheduler.py:74:5: BG406 The waits on this shutdown path (signal handler) add up to 35 s, more than the 30 s grace period\n"
+        "  note: fixtures/demo_service/shop/scheduler.py:77:5: stop() waits 10 s: metrics.join(timeout=10)\n"
+        "  note: fixtures/demo_service/shop/scheduler.py:78:5: stop() waits 25 s: audit.join(timeout=25)\n"
+        "  why: The waits: metrics.join(timeout=10) in stop() + audit.join(timeout=25) in stop() = 35 s.\n"
+        "       SIGKILL arrives before the last wait ends, and what it waited for is lost. Shorten the waits,\n"
+        "       run them in parallel, or raise the grace period (terminationGracePeriodSeconds).\n"
+        "\n"
+        "Found 1 problem (1 error); 12 files checked.\n"
+    )
+
+
+def test_bg406_prints_a_constant_bound_by_its_name(app):
+    configured(app, 'grace-period = "30s"', {
+        "svc/__init__.py": "",
+        "svc/main.py": (
+            "import signal\nimport threading\n\nTIMEOUT = 20\nWORKER = threading.Thread(target=print)\n\n"
+            "def on_term(signum, frame):\n    WORKER.join(TIMEOUT)\n    WORKER.join(2 * TIMEOUT)\n\nsignal.signal(signal.SIGTERM, on_term)\n"
+        ),
+    })
+    raw = cli("check", "--no-cache", "--select", "BG406", "--no-show-source", "--no-show-explanations")
+    # A limit of the summaries: a wait is placed at the first call of its target in the function
+    # (FunctionSummary.call_sites), so two joins of one thread share a line; an argument that is
+    # neither a literal nor a name is printed as its value.
+    assert raw.stdout == (
+        "svc/main.py:7:5: BG406 The waits on this shutdown path (signal handler) add up to 60 s, more than the 30 s grace period\n"
+        "  note: svc/main.py:8:5: on_term() waits 20 s: WORKER.join(TIMEOUT)\n"
+        "  note: svc/main.py:8:5: on_term() waits 40 s: WORKER.join(40)\n"
+        "Found 1 problem (1 error); 2 files checked.\n"
+    )

@@ -18,7 +18,17 @@ from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
 from bgcheck.language_server import noqa_edit  # noqa: E402
-from bgcheck.rules.pages import read_page  # noqa: E402
+from bgcheck.diagnostics import BG000_SUMMARY  # noqa: E402
+from bgcheck.rules import catalog  # noqa: E402
+from bgcheck.rules.pages import page_path  # noqa: E402
+
+BG101_SUMMARY = next(row[3] for row in catalog.RULES if row[0] == "BG101")
+
+
+def page_links(code: str) -> str:
+    """The last line of a hover: the rule page (installed, and online), and the command that prints it."""
+    online = f"https://github.com/bgcheck/bgcheck/blob/main/rules/{code}.md"
+    return f"[{code} rule page]({page_path(code).as_uri()}) · [online]({online}) · `bgcheck explain {code}`"
 
 PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 TIMEOUT = 10.0  # seconds to wait for an expected notification
@@ -236,7 +246,9 @@ async def test_broken_document_reports_bg000_and_server_lives_on(client: Languag
         f"syntax of Python 3.0 to 3.14) parses it. Python {sys.version_info[0]}.{sys.version_info[1]} says: invalid syntax "
         "(line 1, column 12)."
     )
-    assert hover is not None and hover.contents.value == f"**BG000** {diagnostic.message}\n\n{why}\n\n---\n\n" + read_page("BG000")
+    assert hover is not None and hover.contents.value == (
+        f"**BG000** `file-not-analysed`: {BG000_SUMMARY}\n\n{diagnostic.message}\n\n{why}\n\n" + page_links("BG000")
+    )
 
     change_document(client, uri, SWALLOWS, version=2)
     assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
@@ -387,17 +399,19 @@ async def test_noqa_code_action_and_hover(client: LanguageClient, workspace: Pat
     open_document(client, uri, SWALLOWS)
     (diagnostic,) = await diagnostics_for(client, uri, has("BG101"))
 
-    # hover inside the diagnostic's range: the finding's short message and explanation, then the rule page
+    # hover inside the diagnostic's range: the rule's summary, the finding's message and explanation,
+    # and a link to the page (not the page: it is one click away, as is the code's codeDescription)
     inside = types.Position(line=diagnostic.range.start.line, character=diagnostic.range.start.character + 3)
     hover = await client.text_document_hover_async(hover_params(uri, inside))
     assert hover is not None
     assert hover.contents.kind == types.MarkupKind.Markdown
-    explained, page = hover.contents.value.split("\n\n---\n\n", 1)
-    assert explained == (
-        f"**BG101** {diagnostic.message}\n\nThe work goes on, so TaskGroup, asyncio.timeout() and shutdown wait for "
-        "work that never stops. Re-raise it (`raise`) after cleanup."
+    assert hover.contents.value == (
+        f"**BG101** `cancellation-swallowed`: {BG101_SUMMARY}\n\n"
+        f"{diagnostic.message}\n\nThe work goes on, so TaskGroup, asyncio.timeout() and shutdown wait for "
+        "work that never stops. Re-raise it (`raise`) after cleanup.\n\n" + page_links("BG101")
     )
-    assert page == read_page("BG101")
+    assert len(hover.contents.value) < 1000  # the page (9.6 KB for BG102) is not embedded
+    assert diagnostic.code_description.href == "https://github.com/bgcheck/bgcheck/blob/main/rules/BG101.md"
     assert hover.range == diagnostic.range
     assert await client.text_document_hover_async(hover_params(uri, types.Position(line=0, character=0))) is None
 
@@ -424,7 +438,7 @@ async def test_noqa_code_action_and_hover(client: LanguageClient, workspace: Pat
     await diagnostics_for(client, uri, empty)
     on_code = types.Position(line=SWALLOWS_LINE, character=noqa_line.index("BG101") + 2)
     hover = await client.text_document_hover_async(hover_params(uri, on_code))
-    assert hover is not None and hover.contents.value == read_page("BG101")
+    assert hover is not None and hover.contents.value == f"**BG101** `cancellation-swallowed`: {BG101_SUMMARY}\n\n" + page_links("BG101")
 
 
 @pytest.mark.asyncio

@@ -109,6 +109,12 @@ def test_a_file_outside_any_project_is_its_own_project(tmp_path, monkeypatch):
     monkeypatch.chdir(lone)
     code, found, _ = check("tasks.py")
     assert (code, found) == (0, [])  # other.py is not part of this run
-    # ... and no cache folder is written beside a lone file
-    CliRunner().invoke(main, ["check", "tasks.py"])
+    # ... and, as ruff does, its cache goes to the working folder (no project root to put it at)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    CliRunner().invoke(main, ["check", "../lone/tasks.py"])
     assert not (lone / ".bgcheck_cache").exists()
+    assert (elsewhere / ".bgcheck_cache" / "CACHEDIR.TAG").is_file()
+    shown = CliRunner().invoke(main, ["check", "--show-settings", "../lone/tasks.py"]).stdout
+    assert "Cache: .bgcheck_cache\n" in shown

@@ -429,3 +429,28 @@ def test_explain_with_colour_highlights_code_and_headings():
     assert "\x1b[1;36mExample\x1b[0m" in result.stdout
     assert "\x1b[34mimport\x1b[39;49;00m" in result.stdout  # pygments' Python keyword
     assert "every replica runs every scheduled job," in result.stdout  # a link's text, without its target
+
+
+def test_explain_shows_the_references_with_their_urls():
+    """The References section is there for its addresses: each link as `text <URL>` (links
+    elsewhere stay their text only)."""
+    result = _runner().invoke(main, ["explain", "BG102"])
+    assert result.stdout.split("\nReferences\n", 1)[1] == (
+        "----------\n"
+        "\n"
+        "- asyncio: Task cancellation <https://docs.python.org/3/library/asyncio-task.html#task-cancellation>\n"
+        "- asyncio: Handling keyboard interruption <https://docs.python.org/3/library/asyncio-runner.html#handling-keyboard-interruption>\n"
+    )
+
+
+@pytest.mark.parametrize("path", PAGES, ids=_page_id)
+def test_every_reference_is_shown_with_its_url(path):
+    import re
+
+    page = path.read_text(encoding="utf-8")
+    if "\n## References\n" not in page:
+        return
+    references = page.split("\n## References\n", 1)[1].split("\n## ", 1)[0]
+    links = re.findall(r"\[([^\]]+)\]\(([^)\s]+)\)", references)
+    shown = _runner().invoke(main, ["explain", path.stem]).stdout.split("\nReferences\n", 1)[1]
+    assert links and all(f"{text} <{url}>" in shown for text, url in links)

@@ -4,6 +4,7 @@ configuration's tables)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -107,13 +108,13 @@ CACHE_DIR_NAME = ".bgcheck_cache"
 
 
 def cache_folder(root: Path, in_project: bool, cache_dir: Path | None) -> Path | None:
-    """Where a run's cache lives: ``--cache-dir``, else ``.bgcheck_cache`` at the project root;
-    None for none (load/cache.py opens it; the check server's client finds its server by it)."""
+    """Where a run's cache lives: ``--cache-dir``, else ``.bgcheck_cache`` at the project root, or
+    in the working folder when no configuration, ``pyproject.toml``, ``setup.cfg`` or ``.git``
+    marks a root (as ruff's ``.ruff_cache``); None for none (load/cache.py opens it; the check
+    server's client finds its server by it)."""
     if cache_dir:
         return Path(cache_dir)
-    if not in_project:
-        return None  # a lone file outside any project gets no cache folder beside it
-    default = Path(root) / CACHE_DIR_NAME
+    default = (Path(root) if in_project else Path(os.getcwd())) / CACHE_DIR_NAME
     if default.is_symlink():
         return None  # a link in the project would send bgcheck's writes wherever it points
     return default

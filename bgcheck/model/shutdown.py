@@ -45,10 +45,11 @@ class EntryPoint:
 @dataclass(frozen=True)
 class TimedWait:
     function: str  # where the wait is
-    text: str  # "t.join(timeout=25)"
+    text: str  # the call as written, its arguments as IR gives them: "t.join(timeout=25)", "t.join(TIMEOUT)"
     seconds: float
     path: str
-    line: int  # of the enclosing def
+    line: int  # of the call (its target's first call in the function); the ``def``'s when unknown
+    column: int = 1
 
 
 @dataclass(frozen=True)
@@ -363,8 +364,29 @@ def timed_waits(index: ProjectIndex, scopes) -> list[TimedWait]:
     return waits
 
 
+def _call_site(func, call: IR) -> tuple[int, int]:
+    """(line, column) of the first call of ``call``'s target in the function (its summary's
+    call_sites), or (0, 0) when unknown."""
+    parts = as_call(call)
+    if func is None or parts is None or parts.target not in func.calls:
+        return (0, 0)
+    position = func.calls.index(parts.target)
+    return tuple(func.call_sites[position]) if position < len(func.call_sites) else (0, 0)
+
+
+def _written(ir: IR, seconds: float) -> str:
+    """An argument of a wait as written, as far as its IR tells: a literal, a name; else its value."""
+    if ir and ir[0] == "v" and isinstance(ir[1], (int, float)) and not isinstance(ir[1], bool):
+        return f"{ir[1]!r}"
+    name = ref_name(ir)
+    if name:
+        return name.rsplit(".", 1)[-1]
+    return f"{seconds:g}"
+
+
 def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) -> Optional[TimedWait]:
-    """The explicit wait bound of one call (its IR), or None when it is not a timed wait."""
+    """The explicit wait bound of one call (its IR), or None when it is not a timed wait. It is
+    placed at the call (its target's first call in ``scope``), else at ``line`` (the ``def``'s)."""
     parts = as_call(call)
     if not parts.target:
         return None
@@ -374,9 +396,10 @@ def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) 
         return None
     keyword, position = spec
     value = None
+    written = ""
     for key, arg in parts.kwargs:
         if key == keyword or (name == "sleep" and key == "delay"):
-            value = arg
+            value, written = arg, f"{key}="
     if value is None and position is not None:
         value = parts.arg(position)
     seconds = as_seconds(index.fold(value)) if value is not None else None
@@ -384,7 +407,10 @@ def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) 
         return None
     receiver = parts.target.rsplit(".", 2)[-2] if parts.target.count(".") else ""
     receiver = receiver.replace("()", "")
-    text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({seconds:g})"
+    text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({written}{_written(value, seconds)})"
     if name == "sleep":
-        text = f"sleep({seconds:g})"
+        text = f"sleep({written}{_written(value, seconds)})"
+    site = _call_site(index.function(scope), call)
+    if site[0]:
+        return TimedWait(scope, text, seconds, path, site[0], site[1] or 1)
     return TimedWait(scope, text, seconds, path, line)

@@ -20,6 +20,7 @@ class ReportOptions:
     statistics: bool = False
     quiet: bool = False
     unsafe_fixes: bool = False  # unsafe fixes count as fixable ([*]) too
+    show_fixes: bool = False  # text: the diff of each fixable finding's fix under it
     fix_mode: bool = False  # a --fix run: say how many findings were fixed
 
 

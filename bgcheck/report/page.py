@@ -1,7 +1,8 @@
 """A rule page (Markdown) rendered for a terminal: what ``bgcheck explain`` prints.
 
 Headings stand out (bold and coloured, or underlined when there is no colour), code blocks
-are indented and highlighted with pygments when colour is on, links show their text only, and
+are indented and highlighted with pygments when colour is on, links show their text only
+(in the "References" section, where the address is the point, their text then ``<URL>``), and
 the fence attributes the page tests use (```` ```python file=proj/tasks.py ````) become a
 caption naming the file. Everything else (paragraphs, lists) is already laid out for a
 reader and is printed as written.
@@ -29,6 +30,7 @@ def render_page(markdown: str, color: bool) -> str:
     out: list[str] = []
     lines = markdown.splitlines()
     i = 0
+    references = False  # in the "References" section: links keep their URLs
     while i < len(lines):
         line = lines[i]
         opening = _FENCE.match(line)
@@ -38,9 +40,10 @@ def render_page(markdown: str, color: bool) -> str:
         if line.startswith("# "):
             out.extend(_heading(line[2:].strip(), "=", _TITLE, color))
         elif line.startswith("## "):
+            references = line[3:].strip() == "References"
             out.extend(_heading(line[3:].strip(), "-", _HEADING, color))
         else:
-            out.append(_inline(line, color))
+            out.append(_inline(line, color, with_urls=references))
         i += 1
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -90,10 +93,17 @@ def _highlight(body: list[str], language: str) -> list[str]:
     return rendered if len(rendered) == len(body) else body  # never lose or add a line
 
 
-def _inline(line: str, color: bool) -> str:
-    """Links and images as their text; with colour, code spans and bold styled without their markers."""
-    line = _IMAGE_OR_LINK.sub(lambda m: m["text"] or m["target"], line)
+def _inline(line: str, color: bool, with_urls: bool = False) -> str:
+    """Links and images as their text (``with_urls``: ``text <URL>``); with colour, code spans and
+    bold styled without their markers."""
+    line = _IMAGE_OR_LINK.sub(lambda m: _link(m["text"], m["target"], with_urls), line)
     if not color:
         return _STRONG.sub(lambda m: m["text"], line)
     line = _INLINE_CODE.sub(lambda m: f"{_CODE}{m['code'].strip()}{_RESET}", line)
     return _STRONG.sub(lambda m: f"{_BOLD}{m['text']}{_RESET}", line)
+
+
+def _link(text: str, target: str, with_url: bool) -> str:
+    if not text or text == target:
+        return target
+    return f"{text} <{target}>" if with_url and target else text

@@ -16,6 +16,8 @@ from bgcheck.report.counts import counts, plural
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
 _DIM = "\x1b[2m"
+_REMOVED = "\x1b[31m"
+_ADDED = "\x1b[32m"
 _SEVERITY_COLOR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;34m"}
 _CONTEXT_LINES = 1
 _WIDTH = 100  # explanations are wrapped to this many columns
@@ -35,7 +37,9 @@ def render(result, options) -> str:
         source = result.sources.get(loc.path) if options.show_source else None
         if source is not None:
             out.extend(_frame(source, loc, options.color))
-        if source is not None or (options.show_explanations and diagnostic.explanation):
+        fix = fix_diff_lines(diagnostic, result.sources.get(loc.path), paint, options.unsafe_fixes) if options.show_fixes else []
+        out.extend(fix)
+        if source is not None or fix or (options.show_explanations and diagnostic.explanation):
             out.append("")
     if options.statistics:
         out.extend(_statistics(result, paint, options.unsafe_fixes))
@@ -98,6 +102,27 @@ def _frame(source: str, loc, color: bool) -> list[str]:
             frame.append(f"{gutter} {_SEVERITY_COLOR['error'] + marker + _RESET if color else marker}")
     frame.append(gutter)
     return frame
+
+
+def fix_diff_lines(diagnostic, source, paint, unsafe_fixes: bool) -> list[str]:
+    """--show-fixes: under a finding this run can fix, what its own fix does (its message and
+    applicability) and the lines it changes, as the hunks of a unified diff (no context lines)."""
+    if source is None or not is_applicable(diagnostic, unsafe_fixes):
+        return []
+    import difflib  # only with --show-fixes: start-up
+
+    from bgcheck.run.fixes import apply_pass
+
+    fixed, applied = apply_pass(source, [diagnostic], unsafe=True)
+    if not applied or fixed == source:
+        return []
+    fix = diagnostic.fix
+    lines = [f"  {paint(_DIM, 'fix:')} {fix.message} ({fix.applicability.value})"]
+    hunks = difflib.unified_diff(source.splitlines(), fixed.splitlines(), n=0, lineterm="")
+    for line in list(hunks)[2:]:  # not the ---/+++ file header: the finding names the file
+        style = {"-": _REMOVED, "+": _ADDED, "@": _DIM}[line[0]]
+        lines.append(f"    {paint(style, line)}")
+    return lines
 
 
 def _highlight(lines: list[str]) -> list[str]:

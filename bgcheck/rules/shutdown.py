@@ -560,7 +560,7 @@ class ShutdownBudgetExceeded(Rule):
             f"The waits: {parts} = {total:g} s. SIGKILL arrives before the last wait ends, and what it waited for is "
             "lost. Shorten the waits, run them in parallel, or raise the grace period (terminationGracePeriodSeconds).",
             # where each wait is, as notes (positions in other files are never part of the text: load/cache_keys.py)
-            related=tuple(Location(w.path, w.line or 1, 1, w.line or 1, 1, f"{w.function.rsplit('.', 1)[-1]}() waits {w.seconds:g} s: {w.text}") for w in waits),
+            related=tuple(Location(w.path, w.line or 1, w.column, w.line or 1, w.column, f"{w.function.rsplit('.', 1)[-1]}() waits {w.seconds:g} s: {w.text}") for w in waits),
         )
 
 

@@ -415,6 +415,53 @@ class _Phase2:
             self.cache.put("warnings", key, warnings)
         return warnings
 
+    def noqa_warnings(self) -> list[str]:
+        """One warning per malformed ``# noqa`` in the files reported (``# noqa BG101``: ruff's
+        words), by path and line. A whole-project run keeps them under the project key (a warm
+        run reads no file for them); after an edit, each file's are taken from the last run's
+        when its content key is the same, so only the files read anyway are read."""
+        from bgcheck.load.cache import digest
+
+        key = digest("noqa warnings", 1, self.project_key) if self.project_key and self.report_for is None else ""
+        if self.cache is not None and key:
+            cached = self.cache.get("warnings", key, counted=False)
+            if cached is not None:
+                return cached
+        by_file = self._noqa_warnings_by_file()
+        warnings = [w for display in sorted(by_file) for w in by_file[display][1]]
+        if self.cache is not None:
+            # The last run's, one row per file: its content key, then each warning after a NUL.
+            rows = [row for content, found in by_file.values() for row in ([content] + [f"{content}\0{w}" for w in found])]
+            self.cache.put("warnings", digest("noqa warnings by file", 1), rows)
+            if key:
+                self.cache.put("warnings", key, warnings)
+        return warnings
+
+    def _noqa_warnings_by_file(self) -> dict:
+        """display -> (content key, its malformed-noqa warnings), the last run's where the content key matches."""
+        from bgcheck.load.cache import digest
+        from bgcheck.run.noqa import malformed_noqa, malformed_noqa_warning
+
+        last: dict[str, list[str]] = {}
+        rows = self.cache.get("warnings", digest("noqa warnings by file", 1), counted=False) if self.cache is not None else None
+        for row in rows or ():
+            content, _nul, warning = row.partition("\0")
+            last.setdefault(content, []).extend([warning] if warning else [])
+        by_file = {}
+        for unit in self.units:
+            if not self.reported(unit) or unit.error is not None:
+                continue
+            if unit.content_key and unit.content_key in last:
+                by_file[unit.display] = (unit.content_key, last[unit.content_key])
+                continue
+            try:
+                text = ensure_text(unit).text
+            except FileChanged:
+                continue  # changed since it was checked: the next run says
+            found = [malformed_noqa_warning(unit.display, line, problem) for line, problem in malformed_noqa(text)]
+            by_file[unit.display] = (unit.content_key, found)
+        return by_file
+
     def cached_bundle(self, project_key: str) -> Optional[dict]:
         """Every file's results under the project key (named files take theirs from it: a named
         file gets the findings a whole-project run gives it)."""
@@ -502,6 +549,7 @@ class _Phase2:
         result.codes = frozenset(self.codes + ([BG000_CODE] if self.bg000_enabled else []))
         if self.runtimes or self.report_for is None:  # named files (pre-commit, editors): not every run
             result.warnings = self.project_warnings()
+        result.warnings = result.warnings + self.noqa_warnings()
         if self.options.need_index:
             self.index()  # --verbose says what the index could not tell
         units = {unit.display: unit for unit in self.units}

@@ -22,7 +22,7 @@ from typing import Literal, Optional, Sequence, Union
 from bgcheck.knowledge import LazyPattern
 from bgcheck.load.files import PathPatterns
 
-__all__ = ["ALL", "DIRECTIVE", "Directive", "listed_directives", "LISTED_CODE", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
+__all__ = ["ALL", "DIRECTIVE", "Directive", "listed_directives", "LISTED_CODE", "malformed_noqa", "malformed_noqa_warning", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
 
 
 class _All(enum.Enum):
@@ -85,7 +85,9 @@ def is_suppressed(noqa: Mapping[int, NoqaCodes], code: str, lines: Iterable[int]
 
 def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
     if match.group("colon") is None:
-        return ALL
+        # ``# noqa BG101``, the colon forgotten: malformed, it suppresses nothing (as in ruff,
+        # which ignores it with a warning: see malformed_noqa); a bare ``# noqa`` suppresses all.
+        return frozenset() if _CODES_WITHOUT_COLON.match(comment, match.end()) else ALL
     codes = []
     pos = match.end()
     # The list ends at the first word that is not a code ("BG101 because ...").
@@ -93,6 +95,38 @@ def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
         codes.append(code.group(1).upper())
         pos = code.end()
     return frozenset(codes)
+
+
+# After "noqa" with no colon: blanks, then a code ("# noqa BG101", "# noqa BG101, E501").
+_CODES_WITHOUT_COLON = LazyPattern(r"[ \t]+[A-Z]+[0-9]+(?!\w)", re.IGNORECASE)
+MISSING_COLON = "expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`)"
+MISSING_CODES = "expected a comma-separated list of codes (e.g., `# noqa: BG101, BG102`)"
+
+
+def malformed_noqa(source: str) -> list[tuple[int, str]]:
+    """(line, what is wrong) of each malformed directive, in comments: ``# noqa BG101`` (no colon:
+    it suppresses nothing) and ``# noqa:`` with no code after it (nothing either), as ruff warns
+    of them. A file that does not tokenize gives none: it is a BG000 anyway."""
+    if not _HAS_NOQA.search(source):
+        return []
+    try:
+        tokens = _noqa_comment_tokens(source)
+    except (tokenize.TokenError, SyntaxError):
+        return []
+    found = []
+    for tok in tokens:
+        for match in DIRECTIVE.finditer(tok.string):
+            if match.group("colon") is None:
+                if _CODES_WITHOUT_COLON.match(tok.string, match.end()):
+                    found.append((tok.start[0], MISSING_COLON))
+            elif LISTED_CODE.match(tok.string, match.end()) is None:
+                found.append((tok.start[0], MISSING_CODES))
+    return found
+
+
+def malformed_noqa_warning(display: str, line: int, problem: str) -> str:
+    """ruff's words for a malformed directive (``warning: Invalid `# noqa` directive on ...``)."""
+    return f"Invalid `# noqa` directive on {display}:{line}: {problem}."
 
 
 def _noqa_comment_tokens(source: str) -> list[tokenize.TokenInfo]:

@@ -445,11 +445,11 @@ def _takes_every_error(handler: ast.ExceptHandler) -> bool:
 
 
 def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
-    """Does no exception leave this function? Its body (string statements aside) is one ``try`` with a
-    handler that takes every Exception, and no handler, ``else`` or ``finally`` of it raises. A
-    future of such a function carries no exception to lose (BG602)."""
-    # A string statement (the docstring, or any other) does nothing: it is not part of the shape.
-    body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant and isinstance(s.value.value, str))]
+    """Does no exception leave this function? Its body (constant statements aside) is one ``try``
+    with a handler that takes every Exception, and no handler, ``else`` or ``finally`` of it
+    raises. A future of such a function carries no exception to lose (BG602)."""
+    # A docstring, and any other constant alone as a statement (``"note"``, ``...``), does nothing.
+    body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
     if len(body) != 1 or type(body[0]) is not _Try:
         return False
     statement = body[0]
