@@ -103,16 +103,22 @@ MISSING_COLON = "expected `:` followed by a comma-separated list of codes (e.g.,
 MISSING_CODES = "expected a comma-separated list of codes (e.g., `# noqa: BG101, BG102`)"
 
 
+def _directive_comments(source: str) -> list:
+    """The comment tokens of a source that may hold a directive; none when the text has no
+    ``noqa`` at all or does not tokenize (such a file is a BG000 anyway)."""
+    if not _HAS_NOQA.search(source):
+        return []
+    try:
+        return _noqa_comment_tokens(source)
+    except (tokenize.TokenError, SyntaxError):
+        return []
+
+
 def malformed_noqa(source: str) -> list[tuple[int, str]]:
     """(line, what is wrong) of each malformed directive, in comments: ``# noqa BG101`` (no colon:
     it suppresses nothing) and ``# noqa:`` with no code after it (nothing either), as ruff warns
     of them. A file that does not tokenize gives none: it is a BG000 anyway."""
-    if not _HAS_NOQA.search(source):
-        return []
-    try:
-        tokens = _noqa_comment_tokens(source)
-    except (tokenize.TokenError, SyntaxError):
-        return []
+    tokens = _directive_comments(source)
     found = []
     for tok in tokens:
         for match in DIRECTIVE.finditer(tok.string):
@@ -223,12 +229,7 @@ class Directive:
 def listed_directives(source: str) -> list[Directive]:
     """Every ``# noqa:`` with a code list, in comments (a bare ``# noqa`` has no list to check).
     A file that does not tokenize gives none: it is a BG000 anyway."""
-    if not _HAS_NOQA.search(source):
-        return []
-    try:
-        tokens = _noqa_comment_tokens(source)
-    except (tokenize.TokenError, SyntaxError):
-        return []
+    tokens = _directive_comments(source)
     found = []
     for tok in tokens:
         line, column = tok.start
