@@ -17,8 +17,8 @@ from bgcheck.load.bg000 import internal_error
 from bgcheck.load.source import normalize_newlines
 from bgcheck.load.summary import build_summary
 from bgcheck.load.unit import analyse_text
-from tests.conftest import write_project
-from tests.test_cli import bgcheck_cli
+from conftest import write_project
+from test_cli import bgcheck_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
