@@ -495,6 +495,7 @@ RECORDED_CALL_NAMES = frozenset(
         "start_in_background",
         "run_until_stopped",
         "run_until_complete",
+        "run_coroutine_threadsafe",
         "shutdown",
         "terminate",
         "join",
@@ -943,7 +944,9 @@ MONEY_RECORDING_WORDS = frozenset({"record", "records", "recorded", "log", "logs
 # goes on from its result (unlike ``await f()``, ``gather(f())`` or ``wait_for(f(), t)``). Tasks of
 # their own are the WORK_STARTS rows whose function is a coroutine (``create_task(f())``).
 EVENT_LOOP_ROOTS = frozenset(
-    {"asyncio.run", "asyncio.runners.run", "asyncio.Runner().run", "asyncio.runners.Runner().run"}  # Runner: Python 3.11
+    {"asyncio.run", "asyncio.runners.run", "asyncio.Runner().run", "asyncio.runners.Runner().run",  # Runner: Python 3.11
+     # a coroutine handed from a thread to a loop that runs in another: a task of its own there
+     "asyncio.run_coroutine_threadsafe", "asyncio.tasks.run_coroutine_threadsafe"}
 )
 EVENT_LOOP_ROOT_METHODS = frozenset({"run_until_complete"})  # loop.run_until_complete(f())
 # A task started on the running loop (``asyncio.get_running_loop().create_task(coro)``): how a
