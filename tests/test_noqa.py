@@ -349,3 +349,26 @@ def test_noqa_with_another_code_does_not_suppress(bg):
         """
     )
     assert found_codes(found) == [("BG101", 7)]
+
+
+@pytest.mark.parametrize("line, codes, expected", [
+    # the colon forgotten: the directive suppresses nothing, so suppressing gives it its colon
+    ("x = f()  # noqa BG101", ["BG101"], "x = f()  # noqa: BG101"),
+    ("x = f()  # noqa BG101", ["BG102"], "x = f()  # noqa: BG101, BG102"),
+    ("x = f()  # noqa: BG101", ["BG102"], "x = f()  # noqa: BG101, BG102"),
+    ("x = f()", ["BG101"], "x = f()  # noqa: BG101"),
+    # already suppressed: nothing to do
+    ("x = f()  # noqa", ["BG101"], None),
+    ("x = f()  # noqa: BG101", ["BG101"], None),
+])
+def test_suppressing_a_finding_makes_a_directive_that_suppresses_it(line, codes, expected):
+    from bgcheck.run.noqa import noqa_insertion, parse_noqa
+
+    found = noqa_insertion(line + "\n", 0, codes)
+    if expected is None:
+        assert found is None
+        return
+    start, end, text = found
+    fixed = line[:start] + text + line[end:]
+    assert fixed == expected
+    assert parse_noqa(fixed + "\n")[1] >= frozenset(codes)

@@ -254,7 +254,8 @@ _LINE_BREAK = LazyPattern(r"\r\n|\r|\n")
 def noqa_insertion(text: str, line: int, codes: Sequence[str], reason: str = "") -> Optional[tuple[int, int, str]]:
     """How to suppress ``codes`` on ``line`` (0-based) of ``text``: (start, end, new text), columns
     in the line's characters. The codes not listed yet join the line's ``# noqa:`` list, else the
-    line's trailing blanks become ``  # noqa: CODES`` and ``reason`` after them. None when every
+    line's trailing blanks become ``  # noqa: CODES`` and ``reason`` after them; a directive whose
+    colon was forgotten (``# noqa BG101``, which suppresses nothing) gets it. None when every
     code is suppressed there already (a bare ``# noqa`` suppresses all), or when no comment can
     end the line (it ends inside a multi-line string, or with a backslash)."""
     lines = _LINE_BREAK.split(text)
@@ -264,17 +265,20 @@ def noqa_insertion(text: str, line: int, codes: Sequence[str], reason: str = "")
     comments, ends_inside_token = _line_comments(text, line + 1, line_text)
     for column, comment in comments:
         for match in DIRECTIVE.finditer(comment):
-            if match.group("colon") is None:
-                return None
+            if _parse_directive(comment, match) is ALL:
+                return None  # a bare ``# noqa`` suppresses every code already
             listed, insert_at, pos = [], match.end(), match.end()
             while (found := LISTED_CODE.match(comment, pos)) is not None:
                 listed.append(found.group(1).upper())
                 insert_at = pos = found.end()
             new = [code for code in dict.fromkeys(codes) if code.upper() not in listed]
+            added = ((", " if listed else " ") + ", ".join(new)) if new else ""
+            if match.group("colon") is None:
+                # ``# noqa BG101``, its colon forgotten, suppresses nothing: it gets its colon (and the codes)
+                return column + match.end(), column + insert_at, ":" + comment[match.end():insert_at] + added
             if not new:
                 return None
-            new_text = (", " if listed else " ") + ", ".join(new)
-            return column + insert_at, column + insert_at, new_text
+            return column + insert_at, column + insert_at, added
     if ends_inside_token:
         return None
     content = line_text.rstrip()
