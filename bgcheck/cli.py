@@ -152,6 +152,16 @@ def _parse_codes(values: tuple[str, ...], option: str) -> Optional[tuple[str, ..
     return tuple(codes)
 
 
+def _alone(option: str, what_it_does: str, modes: dict, paths, others: tuple[str, ...]) -> None:
+    """A usage error when ``option`` is given with one of ``others`` (of ``modes``: option -> value)
+    or with stdin as the path."""
+    clash = [name for name in others if modes[name]]
+    if clash:
+        raise click.UsageError(f"{option} cannot be combined with {clash[0]}")
+    if any(str(p) == "-" for p in paths):
+        raise click.UsageError(f"{option} {what_it_does}: it cannot read stdin")
+
+
 def _parse_patterns(values: tuple[str, ...], option: str) -> Optional[tuple[str, ...]]:
     """``--exclude legacy,build --exclude "src/old/*"`` -> the patterns, each checked as the
     configuration's are (relative to the project root, as there)."""
@@ -332,18 +342,11 @@ def check(
     """Check PATHS (files or folders; default: the current folder)."""
     if show_diff and write_baseline_file is not None:
         raise click.UsageError("--diff writes nothing: it cannot be combined with --write-baseline")
+    modes = {"--fix": apply_fixes, "--diff": show_diff, "--add-noqa": add_noqa, "--write-baseline": write_baseline_file}
     if add_noqa:
-        clash = [name for name, given in (("--fix", apply_fixes), ("--diff", show_diff), ("--write-baseline", write_baseline_file)) if given]
-        if clash:
-            raise click.UsageError(f"--add-noqa cannot be combined with {clash[0]}")
-        if any(str(p) == "-" for p in paths):
-            raise click.UsageError("--add-noqa writes the files it checks: it cannot read stdin")
+        _alone("--add-noqa", "writes the files it checks", modes, paths, ("--fix", "--diff", "--write-baseline"))
     if watch_files:
-        clash = [name for name, given in (("--fix", apply_fixes), ("--diff", show_diff), ("--add-noqa", add_noqa), ("--write-baseline", write_baseline_file)) if given]
-        if clash:
-            raise click.UsageError(f"--watch cannot be combined with {clash[0]}")
-        if any(str(p) == "-" for p in paths):
-            raise click.UsageError("--watch watches files: it cannot read stdin")
+        _alone("--watch", "watches files", modes, paths, ("--fix", "--diff", "--add-noqa", "--write-baseline"))
     select_codes = _parse_codes(select, "--select")
     extend_select_codes = _parse_codes(extend_select, "--extend-select") or ()
     ignore_codes = _parse_codes(ignore, "--ignore") or ()

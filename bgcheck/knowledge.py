@@ -977,10 +977,9 @@ PUBLISH_APIS = LazyPattern("|".join((
     r"redis(\.\w+)*\.(Redis|StrictRedis)\(\)\.(publish|xadd)",
     r"redis(\.\w+)*\.(Redis\.)?from_url\(\)\.(publish|xadd)",
 )))
-# The methods that send a task of the job model (its function as the receiver), and those that
-# make a signature of it on the way (``send_receipt.s(1).apply_async()``).
+# The methods that send a task of the job model (its function as the receiver); a signature made
+# on the way (``send_receipt.s(1).apply_async()``) is one of CELERY_SIGNATURE_METHODS.
 TASK_SEND_METHODS = frozenset({"delay", "apply_async"})
-TASK_SIGNATURE_METHODS = frozenset({"s", "si", "signature"})
 DRAMATIQ_SEND = frozenset({"send", "send_with_options"})
 TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.transaction.atomic()"})
 TRANSACTION_BEGIN = LazyPattern(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")

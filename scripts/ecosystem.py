@@ -424,11 +424,14 @@ def precision(real: int, false: int) -> str:
 COUNTED = ("real", "false", "debatable", "unjudged")
 
 
+def _cells(c: Counter) -> list[str]:
+    """findings, real, false, debatable, unjudged, precision (noted when too few to measure)."""
+    note = " (too few to measure)" if 0 < c["real"] + c["false"] < MEASURED else ""
+    return [str(sum(c[k] for k in COUNTED)), *(str(c[k]) for k in COUNTED), f"{precision(c['real'], c['false'])}{note}"]
+
+
 def _row(label: str, c: Counter) -> str:
-    n = sum(c[k] for k in COUNTED)
-    note = " (too few to measure)" if 0 < c["real"] + c["false"] < 10 else ""
-    return (f"| {label} | {n} | {c['real']} | {c['false']} | {c['debatable']} | {c['unjudged']} | "
-            f"{precision(c['real'], c['false'])}{note} |")
+    return "| " + " | ".join([label, *_cells(c)]) + " |"
 
 
 # A rule is on by default when its held-out precision is at least DEFAULT_PRECISION with at
@@ -502,8 +505,7 @@ def build_report(
     for code in sorted({f.code for f in rules}):
         label = f"{code} (preview)" if code in preview_codes else code
         counts = [tally(f for f in rules if f.code == code and half.get(f.project) == part) for part in (HELD_OUT, TUNING)]
-        cells = [_row("", c).strip("| ").split(" | ") for c in counts]
-        out(f"| {label} | " + " | ".join(cells[0]) + " | " + " | ".join(cells[1]) + f" | {place(*counts)} |")
+        out("| " + " | ".join([label, *_cells(counts[0]), *_cells(counts[1]), place(*counts)]) + " |")
     out("")
     silent = sorted(set(rule_codes) - {f.code for f in rules})
     if silent:

@@ -364,16 +364,6 @@ def timed_waits(index: ProjectIndex, scopes) -> list[TimedWait]:
     return waits
 
 
-def _call_site(func, call: IR) -> tuple[int, int]:
-    """(line, column) of the first call of ``call``'s target in the function (its summary's
-    call_sites), or (0, 0) when unknown."""
-    parts = as_call(call)
-    if func is None or parts is None or parts.target not in func.calls:
-        return (0, 0)
-    position = func.calls.index(parts.target)
-    return tuple(func.call_sites[position]) if position < len(func.call_sites) else (0, 0)
-
-
 def _written(ir: IR, seconds: float) -> str:
     """An argument of a wait as written, as far as its IR tells: a literal, a name; else its value."""
     if ir and ir[0] == "v" and isinstance(ir[1], (int, float)) and not isinstance(ir[1], bool):
@@ -410,7 +400,7 @@ def timed_wait(index: ProjectIndex, call: IR, scope: str, path: str, line: int) 
     text = f"{receiver + '.' if receiver and name != 'sleep' else ''}{name}({written}{_written(value, seconds)})"
     if name == "sleep":
         text = f"sleep({written}{_written(value, seconds)})"
-    site = _call_site(index.function(scope), call)
-    if site[0]:
-        return TimedWait(scope, text, seconds, path, site[0], site[1] or 1)
+    site = index.target_site(scope, lambda target: target == parts.target)
+    if site is not None:
+        return TimedWait(scope, text, seconds, path, site[1], site[2] or 1)
     return TimedWait(scope, text, seconds, path, line)

@@ -222,7 +222,7 @@ def _queued_task(index: ProjectIndex, receiver_path: str) -> Optional[str]:
     """The project function a task-sending call's receiver is, when the job model has it as a queued
     job: ``send_receipt`` or its signature ``send_receipt.s(1)``."""
     head, dot, last = receiver_path.rpartition(".")
-    if dot and last.removesuffix("()") in knowledge.TASK_SIGNATURE_METHODS and last.endswith("()"):
+    if dot and last.removesuffix("()") in knowledge.CELERY_SIGNATURE_METHODS and last.endswith("()"):
         receiver_path = head
     task = index.resolve_function(receiver_path)
     if task and any(job.kind in ("queued", "scheduled") for job in index.job_roots.get(task, ())):

@@ -200,6 +200,17 @@ def spelled(wanted) -> tuple:
     return tuple(dict.fromkeys(word for start in knowledge.WORK_STARTS if wanted(start) for word in start.spelled))
 
 
+def assigned_name(ctx: FileContext) -> Optional[str]:
+    """The one name or attribute, as written (``task``, ``self._ping``), that the value being
+    visited is assigned to; None for anything else (a tuple target, an argument...)."""
+    parent = ctx.parent()
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
+        return dotted_name(parent.targets[0].target)
+    if isinstance(parent, cst.AnnAssign):
+        return dotted_name(parent.target)
+    return None
+
+
 def holder_of(node: cst.Call, ctx: FileContext) -> Optional[str]:
     """Where the object a call makes is kept: ``pkg.mod.NAME`` (a global), ``pkg.mod.Cls.NAME`` (a class
     attribute) or ``pkg.mod.Cls().attr`` (``self.attr = ...`` in a method); None for a local or anything else."""

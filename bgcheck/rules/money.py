@@ -18,7 +18,7 @@ from bgcheck.diagnostics import MAX_MESSAGE, Applicability, Edit, Fix, Location,
 from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.edits import decorator_keyword_set, keyword_set, name_for_import
-from bgcheck.rules.calls import argument, is_waited_for, receiver_is, starts_with, work_start
+from bgcheck.rules.calls import argument, assigned_name, is_waited_for, receiver_is, starts_with, work_start
 from bgcheck.rules.relevance import bound_names, calls_any, file_calls
 from bgcheck.syntax.rows import locks_rows
 from bgcheck.model.project import breadth_first
@@ -46,15 +46,6 @@ def _function_of(node: Optional[cst.BaseExpression], ctx: FileContext) -> Option
             return _function_of(node.args[0].value, ctx)
         return ctx.index.resolve_function(target)
     return ctx.index.resolve_function(ctx.resolve(node))
-
-
-def _assigned_name(ctx: FileContext) -> Optional[str]:
-    parent = ctx.parent()
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
-        return dotted_name(parent.targets[0].target)
-    if isinstance(parent, cst.AnnAssign):
-        return dotted_name(parent.target)
-    return None
 
 
 def _waited_for(ctx: FileContext, variable: Optional[str], how: str) -> bool:
@@ -153,7 +144,7 @@ class MoneyInFireAndForget(Rule):
         function, how = _function_of(argument(node, *start.func), ctx), start.handle
         if function is None or not ctx.index.money.moves_money(function):
             return
-        if how is not None and _waited_for(ctx, _assigned_name(ctx), how):
+        if how is not None and _waited_for(ctx, assigned_name(ctx), how):
             return
         model = ctx.index.money
         ctx.report(

@@ -18,7 +18,7 @@ from bgcheck.syntax.flow import always_raises, left_after
 from bgcheck.syntax.ir import UNKNOWN
 from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, holder_of, work_start
+from bgcheck.rules.calls import argument, assigned_name, holder_of, work_start
 from bgcheck.rules.relevance import calls_any, values_caught
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
@@ -302,7 +302,7 @@ def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> boo
             break
         if isinstance(ancestor, cst.Await):
             return True
-    holder = _holder(ctx)
+    holder = assigned_name(ctx)
     if holder is None:
         return False
     found = _AwaitedNames(holder)
@@ -310,21 +310,11 @@ def _awaited_in_loop(node: cst.Call, loop: cst.CSTNode, ctx: FileContext) -> boo
     return found.awaited
 
 
-def _holder(ctx: FileContext) -> Optional[str]:
-    """The one name or attribute (``task``, ``self._ping``) the call's result is assigned to."""
-    parent = ctx.parent()
-    if isinstance(parent, cst.Assign) and len(parent.targets) == 1:
-        return dotted_name(parent.targets[0].target)
-    if isinstance(parent, cst.AnnAssign) and parent.value is not None:
-        return dotted_name(parent.target)
-    return None
-
-
 def _started_only_when_holder_empty(loop: cst.CSTNode, ctx: FileContext) -> bool:
     """Is the start under an ``if`` (inside the loop) whose test requires the holder it is assigned
     to to be empty (``if outlet is None and done: outlet = create_task(...)``)? Then at most one
     runs at a time for that holder."""
-    holder = _holder(ctx)
+    holder = assigned_name(ctx)
     if holder is None:
         return False
     for ancestor in reversed(ctx.ancestors[:-1]):

@@ -68,16 +68,16 @@ def enabled_rules(config: Config, select=None, ignore=(), extend_select=()) -> l
     ``selected``). Preview rules run only in preview mode, even when selected."""
     from bgcheck.rules import all_rules
 
-    return [rule for rule in all_rules() if not (rule.preview and not config.preview) and selected(rule.code, config, select, ignore, extend_select)]
+    return [rule for rule in all_rules() if _enabled(rule.code, rule.preview, config, select, ignore, extend_select)]
 
 
 def enabled_codes(config: Config, select=None, ignore=(), extend_select=()) -> list[str]:
     """The codes of ``enabled_rules``, from the rule catalog (no rule module imported)."""
-    return [
-        code
-        for code, _name, _severity, _summary, preview, *_rest in catalog.RULES
-        if not (preview and not config.preview) and selected(code, config, select, ignore, extend_select)
-    ]
+    return [code for code, _name, _severity, _summary, preview, *_rest in catalog.RULES if _enabled(code, preview, config, select, ignore, extend_select)]
+
+
+def _enabled(code: str, preview: bool, config: Config, select, ignore, extend_select) -> bool:
+    return (config.preview or not preview) and selected(code, config, select, ignore, extend_select)
 
 
 def selected(code: str, config: Config, select=None, ignore=(), extend_select=()) -> bool:
@@ -389,19 +389,29 @@ class _Phase2:
             cache_keys.store_bundle(self.cache, project_key, self.units, file_keys, {**self.cached_raw, **raw_results})
         return self.result()
 
-    def project_warnings(self) -> list[str]:
-        """What the project's models say is amiss: configured runtimes that match no job or lock,
-        and job frameworks the project imports but declares no job of. They follow from the
-        project key (every file and every setting), so a run under a known key reads them back
-        instead of building the index for them."""
+    def _under_project_key(self, label: tuple, compute, keep: bool = True) -> list[str]:
+        """Warnings that follow from the project key (every file and every setting): a run under a
+        known key reads them back instead of computing them (``keep``: whether this run may).
+        Not counted as hits or misses: those are about files' summaries and results."""
         from bgcheck.load.cache import digest
 
-        key = digest("project warnings", 2, self.project_key) if self.project_key else ""
+        key = digest(*label, self.project_key) if self.project_key and keep else ""
         if self.cache is not None and key:
-            # Not counted: the hit and miss counts are about files' summaries and results.
             cached = self.cache.get("warnings", key, counted=False)
             if cached is not None:
                 return cached
+        warnings = compute()
+        if self.cache is not None and key:
+            self.cache.put("warnings", key, warnings)
+        return warnings
+
+    def project_warnings(self) -> list[str]:
+        """What the project's models say is amiss: configured runtimes that match no job or lock,
+        and job frameworks the project imports but declares no job of (kept under the project key,
+        so a warm run builds no index for them)."""
+        return self._under_project_key(("project warnings", 2), self._model_warnings)
+
+    def _model_warnings(self) -> list[str]:
         from bgcheck.model.jobs import inventory_warning
         from bgcheck.model.locks import unmatched_runtime_keys
 
@@ -411,8 +421,6 @@ class _Phase2:
             for name in unmatched_runtime_keys(self.runtimes, index.jobs, index.locks)
         ]
         warnings.extend(inventory_warning(label, module) for label, module in index.frameworks_without_jobs)
-        if self.cache is not None and key:
-            self.cache.put("warnings", key, warnings)
         return warnings
 
     def noqa_warnings(self) -> list[str]:
@@ -420,22 +428,17 @@ class _Phase2:
         words), by path and line. A whole-project run keeps them under the project key (a warm
         run reads no file for them); after an edit, each file's are taken from the last run's
         when its content key is the same, so only the files read anyway are read."""
+        return self._under_project_key(("noqa warnings", 1), self._noqa_warnings, keep=self.report_for is None)
+
+    def _noqa_warnings(self) -> list[str]:
         from bgcheck.load.cache import digest
 
-        key = digest("noqa warnings", 1, self.project_key) if self.project_key and self.report_for is None else ""
-        if self.cache is not None and key:
-            cached = self.cache.get("warnings", key, counted=False)
-            if cached is not None:
-                return cached
         by_file = self._noqa_warnings_by_file()
-        warnings = [w for display in sorted(by_file) for w in by_file[display][1]]
         if self.cache is not None:
             # The last run's, one row per file: its content key, then each warning after a NUL.
             rows = [row for content, found in by_file.values() for row in ([content] + [f"{content}\0{w}" for w in found])]
             self.cache.put("warnings", digest("noqa warnings by file", 1), rows)
-            if key:
-                self.cache.put("warnings", key, warnings)
-        return warnings
+        return [w for display in sorted(by_file) for w in by_file[display][1]]
 
     def _noqa_warnings_by_file(self) -> dict:
         """display -> (content key, its malformed-noqa warnings), the last run's where the content key matches."""
