@@ -313,11 +313,11 @@ def _reports_a_recorded_failure(handler, ctx: FileContext) -> bool:
     )
 
 
-def _tests_own_cancelling(test: cst.BaseExpression, ctx: FileContext) -> bool:
+def _tests_own_cancelling(test: cst.BaseExpression, ctx: FileContext, bound: frozenset = frozenset()) -> bool:
     """``asyncio.current_task().cancelling()``, or ``(task := asyncio.current_task()) and
     task.cancelling()``, alone or ``and``-ed with other tests: true only while the running task is
-    being cancelled."""
-    operands, bound = [], set()
+    being cancelled. ``bound``: names the handler assigned ``asyncio.current_task()`` to first."""
+    operands, bound = [], set(bound)
     pending = [test]
     while pending:
         node = pending.pop()
@@ -345,10 +345,28 @@ def _reraises_own_cancellation(handler, ctx: FileContext) -> bool:
     cancellation of the running task goes on; what is swallowed after it is an awaited future's
     own cancellation (Python 3.11's idiom for telling them apart)."""
     statements = list(handler.body.body)
+    bound = set()
+    # ``task = asyncio.current_task()`` then ``if task is not None and task.cancelling(): raise``
+    while statements and _current_task_assignment(statements[0], ctx):
+        bound.add(_current_task_assignment(statements[0], ctx))
+        statements.pop(0)
     if not statements or not isinstance(statements[0], cst.If):
         return False
     first = statements[0]
-    return _tests_own_cancelling(first.test, ctx) and always_raises(first.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
+    return _tests_own_cancelling(first.test, ctx, frozenset(bound)) and always_raises(first.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
+
+
+def _current_task_assignment(statement, ctx: FileContext) -> Optional[str]:
+    """The name a statement ``name = asyncio.current_task()`` binds, else None."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
+        return None
+    value = small.value
+    if isinstance(value, cst.Call) and ctx.resolve_call(value) in knowledge.CURRENT_TASK_CALLS:
+        return small.targets[0].target.value
+    return None
 
 
 def _swallows_only_once_stopped(handler, ctx: FileContext) -> bool:
@@ -518,11 +536,39 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
     also run by a thread: ``except SystemExit: stop.set()`` around its loop).
     """
     if ctx.in_coroutine:
-        return True
+        return bool(ctx.in_job_code) or not _handler_ends_the_function(ctx, handler_exits)
     model = ctx.index.execution
     if ctx.in_job_code and not (model is not None and model.job_code_receives_no_stop(ctx.function_qualname)):
         return True
     return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
+
+
+def _handler_ends_the_function(ctx: FileContext, handler_exits: set[str]) -> bool:
+    """Once the handler is done (and the ``finally:`` blocks on the way out), does the function
+    return: no loop encloses the handler in the function, the handler does not ``continue`` or
+    ``break``, and the ``try`` is the function's last statement (or followed only by a
+    ``return``) at every level up to the function's body? A coroutine's outermost ``except
+    KeyboardInterrupt: log`` before its ``finally:`` runs the shutdown is then the program's
+    graceful stop, as the top-level handler around ``main()`` is."""
+    if not handler_exits <= {FALL, RETURN, RAISE}:
+        return False
+    chain = ctx.ancestors
+    for index in range(len(chain) - 2, 0, -1):
+        child, parent = chain[index + 1], chain[index]
+        if parent is ctx.function_node:
+            return True
+        if isinstance(parent, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)):
+            return False
+        if isinstance(parent, cst.IndentedBlock):
+            body = list(parent.body)
+            after = body[body.index(child) + 1 :] if child in body else []
+            if not all(_is_return_statement(statement) for statement in after):
+                return False
+    return False
+
+
+def _is_return_statement(statement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(isinstance(small, cst.Return) for small in statement.body)
 
 
 def _is_retry_shape(handler: cst.ExceptHandler) -> bool:

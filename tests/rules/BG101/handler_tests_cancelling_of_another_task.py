@@ -23,3 +23,14 @@ async def wait_quietly(reply: asyncio.Future, log):
         if asyncio.current_task().cancelling():
             log.info("cancelled while waiting")
         return None
+
+
+async def wait_for_helper(helper: asyncio.Task, reply: asyncio.Future):
+    # The name tested was bound to another task, not to asyncio.current_task().
+    try:
+        await reply
+    except asyncio.CancelledError:  # error: BG101
+        task = helper
+        if task.cancelling():
+            raise
+        return None

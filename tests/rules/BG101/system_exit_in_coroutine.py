@@ -6,3 +6,4 @@ async def worker():
         await asyncio.sleep(1)
     except SystemExit:  # error: BG101
         print("ignoring exit")
+    await asyncio.sleep(1)  # and the coroutine carries on
