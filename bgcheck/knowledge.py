@@ -562,6 +562,10 @@ class BlockingWait:
     # (``if item is None: break``) or when only unjoined daemon threads wait in it.
     consumer_wait: bool = False
     family: str = ""  # the library whose calls a process-wide default bounds (DEFAULT_TIMEOUT_PATCHES)
+    # The wait is for another service, over the network (an HTTP server, a broker, another
+    # worker's result): BG203. Every other wait (a thread, a queue, a future, a child process, all
+    # on this machine and often ending on their own) is BG206's.
+    peer: bool = False
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -571,9 +575,9 @@ class BlockingWait:
 _HTTP_METHODS = r"(get|post|put|patch|delete|head|options|request)"
 BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(r"concurrent\.futures(\.\w+)*\.Future\(\)\.result", "`Future.result()`", timeout_pos=0),
-    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.send\(\)\.get", "kafka-python `send().get()`", timeout_pos=0),
-    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.flush", "`KafkaProducer.flush()`", timeout_pos=0),
-    BlockingWait(r"confluent_kafka\.Producer\(\)\.flush", "confluent-kafka `Producer.flush()`", timeout_pos=0),
+    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.send\(\)\.get", "kafka-python `send().get()`", timeout_pos=0, peer=True),
+    BlockingWait(r"kafka(\.producer)?(\.kafka)?\.KafkaProducer\(\)\.flush", "`KafkaProducer.flush()`", timeout_pos=0, peer=True),
+    BlockingWait(r"confluent_kafka\.Producer\(\)\.flush", "confluent-kafka `Producer.flush()`", timeout_pos=0, peer=True),
     BlockingWait(r"threading\.Thread\(\)\.join", "`Thread.join()`", timeout_pos=0),
     BlockingWait(
         r"(queue\.(Queue|LifoQueue|PriorityQueue|SimpleQueue)|multiprocessing(\.queues)?\.(Queue|JoinableQueue|SimpleQueue))\(\)\.get",
@@ -583,15 +587,15 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
         nonblocking_pos=0,
         consumer_wait=True,
     ),
-    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "A `requests` call", family="requests"),
-    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "A `requests` call", family="requests"),
-    BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "An `httpx` call", explicit_none_only=True),
-    BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "An `httpx` call", explicit_none_only=True),
+    BlockingWait(rf"requests(\.api)?\.{_HTTP_METHODS}", "A `requests` call", family="requests", peer=True),
+    BlockingWait(rf"requests(\.sessions)?\.Session\(\)\.{_HTTP_METHODS}", "A `requests` call", family="requests", peer=True),
+    BlockingWait(rf"httpx\.({_HTTP_METHODS}|stream)", "An `httpx` call", explicit_none_only=True, peer=True),
+    BlockingWait(rf"httpx\.(Async)?Client\(\)\.({_HTTP_METHODS}|stream|send)", "An `httpx` call", explicit_none_only=True, peer=True),
     BlockingWait(r"asyncio(\.tasks)?\.wait_for", "`asyncio.wait_for(..., None)`", timeout_pos=1, explicit_none_only=True),
     BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "A `subprocess` call"),
     BlockingWait(r"subprocess\.Popen\(\)\.wait", "`Popen.wait()`", timeout_pos=0),
     BlockingWait(r"subprocess\.Popen\(\)\.communicate", "`Popen.communicate()`", timeout_pos=1),
-    BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0),
+    BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0, peer=True),
 )
 
 # A process-wide default timeout (BG203): the project replaces one of these methods (as resolved)

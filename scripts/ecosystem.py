@@ -392,9 +392,18 @@ def jobs(root: Path, cache: Path) -> Counter:
 # -- verdicts ---------------------------------------------------------------------------
 
 
+# A rule that split into two: the new code's findings were the old code's. A verdict given to the
+# old code's finding holds for the same handler, at the same line, reported under the new code:
+# the finding, the code it points at and the failure it names are the same, only the code number
+# moved (BG203's waits for work on this machine went to BG206).
+SPLIT_FROM = {"BG206": "BG203"}
+
+
 def read_verdicts(path: Path = VERDICTS_FILE) -> dict[tuple[str, str, int, str], list[Verdict]]:
     """Every judge's verdict, by finding. A row is never edited once written: a rule change is
-    judged by which judged findings it keeps and drops, and new findings get new rows."""
+    judged by which judged findings it keeps and drops, and new findings get new rows. The
+    verdicts of a code that split also answer for the same place under the new code
+    (SPLIT_FROM); rows written for the new code come first."""
     verdicts: dict[tuple[str, str, int, str], list[Verdict]] = defaultdict(list)
     if not path.exists():
         return verdicts
@@ -407,7 +416,16 @@ def read_verdicts(path: Path = VERDICTS_FILE) -> dict[tuple[str, str, int, str],
                          f"({'/'.join(VERDICTS)}), reason; got {row!r}")
             verdict = Verdict(row[0], row[1], int(row[2]), row[3], row[5], row[6].strip(), row[4].strip())
             verdicts[verdict.key].append(verdict)
+    for new, old in SPLIT_FROM.items():
+        for key in [k for k in verdicts if k[3] == old]:
+            verdicts[(*key[:3], new)] += verdicts[key]
     return verdicts
+
+
+def _same_finding_reported(key, now) -> bool:
+    """Is the finding ``key`` still reported, under its code or the code it split into?"""
+    return key in now or any((*key[:3], new) in now for new, old in SPLIT_FROM.items() if old == key[3]) \
+        or (key[3] in SPLIT_FROM and (*key[:3], SPLIT_FROM[key[3]]) in now)
 
 
 def verdict_of(verdicts: dict[tuple[str, str, int, str], list[Verdict]], key) -> str:
@@ -477,6 +495,8 @@ def build_report(
     out("where they differ it is debatable. Precision = real / (real + false); debatable is shown apart.")
     out("The projects are split once, by a fixed rule, into a tuning half and a held-out half: rules may be")
     out("tuned on the tuning half; a rule's place (default or preview) is decided on the held-out half alone.")
+    for new, old in SPLIT_FROM.items():
+        out(f"{new} split from {old}: a verdict given to a {old} finding holds for the same line reported as {new}.")
     out("Produced by `python scripts/ecosystem.py`.")
     out("")
 
@@ -531,7 +551,9 @@ def build_report(
     # Findings by name are listed for the tuning half only: the held-out half is counted, so
     # that no change is tuned on it.
     gone = sorted(
-        (key for key in verdicts if key[0] in checked and key not in now and verdict_of(verdicts, key) != "unjudged"),
+        (key for key in verdicts if key[0] in checked and not _same_finding_reported(key, now)
+         and verdict_of(verdicts, key) != "unjudged"
+         and not (key[3] in SPLIT_FROM and (*key[:3], SPLIT_FROM[key[3]]) in verdicts)),  # listed under its old code
     )
     if gone:
         out(f"## Judged findings no longer reported ({len(gone)})")

@@ -31,7 +31,7 @@ EXPECTED = [
     ("shop/outbox.py", 21, "BG203"),  # kafka `send().get()` with no timeout
     ("shop/reports.py", 16, "BG401"),  # the backup ThreadPool is never closed: exit terminates the copies
     ("shop/reports.py", 33, "BG302"),  # `renderer.map()` over a generator submits every invoice at once
-    ("shop/reports.py", 34, "BG203"),  # `Future.result()` with no timeout
+    ("shop/reports.py", 34, "BG206"),  # `Future.result()` with no timeout
     ("shop/reports.py", 41, "BG402"),  # atexit `shutdown(wait=False)` abandons queued renders
     ("shop/scheduler.py", 20, "BG301"),  # the audit queue has no maxsize
     ("shop/scheduler.py", 25, "BG205"),  # expire-carts runs on all 3 replicas with no lock
@@ -41,7 +41,7 @@ EXPECTED = [
     ("shop/scheduler.py", 44, "BG601"),  # payouts handed to fire-and-forget threads
     ("shop/scheduler.py", 52, "BG502"),  # `set(nx=True)` lock with no expiry
     ("shop/scheduler.py", 56, "BG503"),  # ... released with a plain `delete()`
-    ("shop/scheduler.py", 67, "BG203"),  # the audit thread's blocking `queue.get()`
+    ("shop/scheduler.py", 67, "BG206"),  # the audit thread's blocking `queue.get()`
     ("shop/scheduler.py", 70, "BG202"),  # non-daemon metrics thread that loops for ever
     ("shop/scheduler.py", 71, "BG403"),  # daemon audit thread writes to a Redis stream
     ("shop/scheduler.py", 74, "BG406"),  # the SIGTERM handler's waits (10 s + 25 s) exceed the 30 s grace period

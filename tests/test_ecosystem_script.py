@@ -51,6 +51,22 @@ def test_verdict_rows_are_read_by_finding(tmp_path):
     assert [(v.judge, v.verdict) for v in read[("app", "app/a.py", 3, "BG602")]] == [("j1", "real"), ("j2", "debatable")]
 
 
+def test_a_split_rules_verdicts_answer_for_the_same_place_under_its_new_code(tmp_path):
+    # BG206 split from BG203: a wait judged as BG203 keeps its verdict when reported as BG206,
+    # and a finding that only moved code is not listed as gone.
+    path = tmp_path / "verdicts.tsv"
+    path.write_text(HEADER + "app\tapp/a.py\t7\tBG203\tj1\tfalse\tlocal tool\n"
+                    "app\tapp/a.py\t7\tBG203\tj2\tfalse\tlocal tool\n", encoding="utf-8")
+    read = ecosystem.read_verdicts(path)
+    assert ecosystem.verdict_of(read, ("app", "app/a.py", 7, "BG206")) == "false"
+    assert ecosystem.verdict_of(read, ("app", "app/a.py", 7, "BG203")) == "false"
+    assert ecosystem.verdict_of(read, ("app", "app/a.py", 8, "BG206")) == "unjudged"
+    moved = {("app", "app/a.py", 7, "BG206")}
+    assert ecosystem._same_finding_reported(("app", "app/a.py", 7, "BG203"), moved)
+    assert not ecosystem._same_finding_reported(("app", "app/a.py", 7, "BG203"), set())
+    assert ecosystem._same_finding_reported(("app", "app/a.py", 7, "BG206"), {("app", "app/a.py", 7, "BG203")})
+
+
 @pytest.mark.parametrize("row", [
     "app\tapp/a.py\t3\tBG602\tj1\tmaybe\tnot a verdict word",
     "app\tapp/a.py\t3\tBG602\t\treal\tno judge",

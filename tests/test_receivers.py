@@ -228,9 +228,9 @@ def test_future_result_only_on_a_known_future(bg):
             future.result()
             Batcher().submit(work).result()
         """,
-        select=["BG203"],
+        select=["BG206"],
     )
-    assert codes(found) == [("BG203", 21)]
+    assert codes(found) == [("BG206", 21)]
 
 
 def test_shutdown_without_wait_on_a_typed_attribute_only(bg):
@@ -419,7 +419,7 @@ def test_queue_full_on_bounded_queue_with_work_is_flagged(bg):
 
 
 # ---------------------------------------------------------------------------
-# cause 9: consumer waits that hold no stop (BG203)
+# cause 9: consumer waits that hold no stop (BG206)
 
 CONSUMER = """
 import queue
@@ -464,7 +464,7 @@ workers = [
     threading.Thread(target=consume_walrus),
 ]
 """,
-        select=["BG203"],
+        select=["BG206"],
     )
     assert codes(found) == []
 
@@ -482,9 +482,9 @@ def consume():
 
 worker = threading.Thread(target=consume)
 """,
-        select=["BG203"],
+        select=["BG206"],
     )
-    assert codes(found) == [("BG203", 13)]
+    assert codes(found) == [("BG206", 13)]
 
 
 def test_daemon_consumer_thread_nobody_joins_is_silent(bg):
@@ -505,7 +505,7 @@ class Pump(threading.Thread):
 threading.Thread(target=consume, daemon=True).start()
 helper = threading.Thread(target=consume, daemon=True)
 """,
-        select=["BG203"],
+        select=["BG206"],
     )
     assert codes(found) == []
 
@@ -532,9 +532,9 @@ def on_sigterm(signum, frame):
 
 signal.signal(signal.SIGTERM, on_sigterm)
 """,
-        select=["BG203"],
+        select=["BG206"],
     )
-    assert codes(found) == [("BG203", 15), ("BG203", 19)]
+    assert codes(found) == [("BG206", 15), ("BG206", 19)]
 
 
 # ---------------------------------------------------------------------------
@@ -868,6 +868,6 @@ def test_polling_until_a_clock_deadline_or_in_an_unjoined_daemon_thread(bg):
         threading.Thread(target=watch, daemon=True).start()
         threading.Thread(target=wait_forever).start()
         """,
-        select=["BG203"],
+        select=["BG206"],
     )
-    assert codes(found) == [("BG203", 18)]
+    assert codes(found) == [("BG206", 18)]

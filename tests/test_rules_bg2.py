@@ -47,7 +47,8 @@ def test_bg202_not_subclass_created_as_daemon_in_another_module(bg):
 
 
 # ---------------------------------------------------------------------------
-# BG203 unbounded-wait-in-job: each known API, unbounded (line 30) and bounded (line 31)
+# BG203 unbounded-wait-in-job (a wait for another service) and BG206 unbounded-local-wait-in-job
+# (every other wait): each known API, unbounded (line 30) and bounded (line 31)
 
 BG203_JOB = """
 import queue
@@ -82,34 +83,35 @@ def sync(fut: Future):
     {bounded}
 """
 
+# name -> (unbounded, bounded, the code that reports the unbounded one)
 BG203_CASES = {
-    "submit-result": ("pool.submit(work).result()", "pool.submit(work).result(timeout=5)"),
-    "future-result": ("fut.result()", "fut.result(5)"),
-    "kafka-send-get": ('producer.send("t", b"x").get()', 'producer.send("t", b"x").get(timeout=10)'),
-    "kafka-flush": ("producer.flush()", "producer.flush(timeout=5)"),
-    "confluent-flush": ("cproducer.flush()", "cproducer.flush(10)"),
-    "thread-join": ("worker.join()", "worker.join(5)"),
-    "queue-get": ("jobs.get()", "jobs.get(timeout=1)"),
-    "queue-get-block-true": ("jobs.get(True)", "jobs.get(True, 1)"),
-    "mp-queue-get": ("mp_jobs.get()", "mp_jobs.get(True, 5)"),
-    "requests": ("requests.get(URL)", "requests.get(URL, timeout=5)"),
-    "requests-timeout-none": ("requests.post(URL, timeout=None)", "requests.post(URL, timeout=(3.05, 20))"),
-    "requests-session": ("session.post(URL)", "session.post(URL, timeout=10)"),
-    "httpx": ("httpx.get(URL, timeout=None)", "httpx.get(URL)"),
-    "httpx-client": ("client.get(URL, timeout=None)", "client.get(URL)"),
-    "subprocess-run": ('subprocess.run(["ls"])', 'subprocess.run(["ls"], timeout=30)'),
-    "subprocess-check-output": ('subprocess.check_output(["ls"])', 'subprocess.check_output(["ls"], timeout=30)'),
-    "popen-wait": ("proc.wait()", "proc.wait(timeout=60)"),
-    "popen-communicate": ("proc.communicate()", "proc.communicate(None, 60)"),
-    "celery-result-get": ("sync.delay(None).get()", "sync.delay(None).get(timeout=10)"),
-    "celery-apply-async-get": ("sync.apply_async((None,)).get()", "sync.apply_async((None,)).get(timeout=10)"),
+    "submit-result": ("pool.submit(work).result()", "pool.submit(work).result(timeout=5)", "BG206"),
+    "future-result": ("fut.result()", "fut.result(5)", "BG206"),
+    "kafka-send-get": ('producer.send("t", b"x").get()', 'producer.send("t", b"x").get(timeout=10)', "BG203"),
+    "kafka-flush": ("producer.flush()", "producer.flush(timeout=5)", "BG203"),
+    "confluent-flush": ("cproducer.flush()", "cproducer.flush(10)", "BG203"),
+    "thread-join": ("worker.join()", "worker.join(5)", "BG206"),
+    "queue-get": ("jobs.get()", "jobs.get(timeout=1)", "BG206"),
+    "queue-get-block-true": ("jobs.get(True)", "jobs.get(True, 1)", "BG206"),
+    "mp-queue-get": ("mp_jobs.get()", "mp_jobs.get(True, 5)", "BG206"),
+    "requests": ("requests.get(URL)", "requests.get(URL, timeout=5)", "BG203"),
+    "requests-timeout-none": ("requests.post(URL, timeout=None)", "requests.post(URL, timeout=(3.05, 20))", "BG203"),
+    "requests-session": ("session.post(URL)", "session.post(URL, timeout=10)", "BG203"),
+    "httpx": ("httpx.get(URL, timeout=None)", "httpx.get(URL)", "BG203"),
+    "httpx-client": ("client.get(URL, timeout=None)", "client.get(URL)", "BG203"),
+    "subprocess-run": ('subprocess.run(["ls"])', 'subprocess.run(["ls"], timeout=30)', "BG206"),
+    "subprocess-check-output": ('subprocess.check_output(["ls"])', 'subprocess.check_output(["ls"], timeout=30)', "BG206"),
+    "popen-wait": ("proc.wait()", "proc.wait(timeout=60)", "BG206"),
+    "popen-communicate": ("proc.communicate()", "proc.communicate(None, 60)", "BG206"),
+    "celery-result-get": ("sync.delay(None).get()", "sync.delay(None).get(timeout=10)", "BG203"),
+    "celery-apply-async-get": ("sync.apply_async((None,)).get()", "sync.apply_async((None,)).get(timeout=10)", "BG203"),
 }
 
 
-@pytest.mark.parametrize("unbounded, bounded", list(BG203_CASES.values()), ids=list(BG203_CASES))
-def test_bg203_known_blocking_waits(bg, unbounded, bounded):
+@pytest.mark.parametrize("unbounded, bounded, code", list(BG203_CASES.values()), ids=list(BG203_CASES))
+def test_bg203_known_blocking_waits(bg, unbounded, bounded, code):
     found = bg.code(BG203_JOB.format(unbounded=unbounded, bounded=bounded))
-    assert codes(found, "BG2") == [("BG203", 30)]
+    assert codes(found, "BG2") == [(code, 30)]
 
 
 # ---------------------------------------------------------------------------

@@ -126,8 +126,10 @@ def version_tag() -> str:
 # imports are kept in imports, and keeps_its_errors ignores bare strings as it did docstrings.
 # 17: `# noqa BG101` (no colon) is malformed and suppresses nothing (it suppressed every code); a
 # constant statement besides the docstring leaves keeps_its_errors as it is; 18: summaries record
-# run_coroutine_threadsafe calls (a coroutine run as a task of its own on another thread's loop).
-ENTRY_FORMAT = 18
+# run_coroutine_threadsafe calls (a coroutine run as a task of its own on another thread's loop);
+# 19: BG203's waits for work on this machine are BG206's, and BG101 follows two more stop protocols
+# (cached results of the same version must not show the old codes).
+ENTRY_FORMAT = 19
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

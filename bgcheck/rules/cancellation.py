@@ -358,9 +358,12 @@ def _reraises_own_cancellation(handler, ctx: FileContext) -> bool:
 
 def _current_task_assignment(statement, ctx: FileContext) -> Optional[str]:
     """The name a statement ``name = asyncio.current_task()`` binds, else None."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+    if not isinstance(statement, cst.SimpleStatementLine):
         return None
-    small = statement.body[0]
+    smalls = [small for small in statement.body if not _is_string_statement(small)]  # a string does nothing
+    if len(smalls) != 1:
+        return None
+    small = smalls[0]
     if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.targets[0].target, cst.Name):
         return None
     value = small.value
@@ -568,7 +571,8 @@ def _handler_ends_the_function(ctx: FileContext, handler_exits: set[str]) -> boo
 
 
 def _is_return_statement(statement) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(isinstance(small, cst.Return) for small in statement.body)
+    """``return ...`` (a string beside it on the line does nothing)."""
+    return isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Return)
 
 
 def _is_retry_shape(handler: cst.ExceptHandler) -> bool:

@@ -238,47 +238,80 @@ def _class_sets_daemon(node: cst.ClassDef) -> bool:
     return sets_daemon(node, only_true=True)
 
 
+def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: bool) -> None:
+    """BG203 (``peer``: a wait for another service) and BG206 (every other wait): a blocking wait
+    in job code that is given no time bound."""
+    if not ctx.in_job_code:
+        return
+    name = ctx.resolve_call(node)
+    if not name:
+        return
+    for wait in knowledge.BLOCKING_WAITS:
+        if not wait.regex.fullmatch(name):
+            continue
+        if wait.peer is not peer:
+            return
+        if wait.family and wait.family in ctx.index.default_timeouts():
+            return  # the project gives every such call a default timeout (a patched send)
+        if _is_unbounded(node, wait, ctx):
+            if wait.consumer_wait and (
+                _stops_on_sentinel(node, ctx) or ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname)
+            ):
+                return
+            job = ctx.job_of()
+            other_side = "the other side never answers" if peer else "what it waits for never comes"
+            ctx.report(
+                rule,
+                node,
+                f"{wait.what} waits with no timeout in job `{short_name(job)}`",
+                f"This is job code (job `{job}`): if {other_side}, this run never ends and "
+                f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
+                related=notes_from(ctx.index, job, ctx.function_qualname),
+            )
+        return
+
+
+def _relevant_to_waits(unit, loops: bool) -> bool:
+    job_code = unit.index.job_code
+    if not any(name in job_code for name in unit.summary.functions):
+        return False
+    return (loops and "while" in unit.text) or calls_any(unit, _waits, job_code)
+
+
 @register
 class UnboundedWaitInJob(Rule):
     code = "BG203"
-    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-wait-in-job"
     severity = Severity.WARNING
     reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "jobs", "threads")
-    summary = "A blocking wait with no time bound in job code (Future.result(), join(), queue.get(), requests without timeout, ...)."
+    summary = "A call to another service with no time bound in job code (requests without timeout, httpx with timeout=None, AsyncResult.get(), ...)."
+
+    def is_relevant(self, unit) -> bool:
+        # visit_Call: a blocking wait's canonical name in job code
+        return _relevant_to_waits(unit, loops=False)
+
+    def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
+        _report_unbounded_wait(self, node, ctx, peer=True)
+
+
+@register
+class UnboundedLocalWaitInJob(Rule):
+    code = "BG206"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
+    name = "unbounded-local-wait-in-job"
+    severity = Severity.WARNING
+    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "jobs", "threads")
+    summary = (
+        "A wait with no time bound in job code for work on this machine (Future.result(), join(), queue.get(), "
+        "a subprocess, a polling loop without deadline)."
+    )
 
     def is_relevant(self, unit) -> bool:
         # visit_Call: a blocking wait's canonical name in job code; visit_While: a loop in job code
-        job_code = unit.index.job_code
-        if not any(name in job_code for name in unit.summary.functions):
-            return False
-        return "while" in unit.text or calls_any(unit, _waits, job_code)
+        return _relevant_to_waits(unit, loops=True)
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
-        if not ctx.in_job_code:
-            return
-        name = ctx.resolve_call(node)
-        if not name:
-            return
-        for wait in knowledge.BLOCKING_WAITS:
-            if wait.regex.fullmatch(name):
-                if wait.family and wait.family in ctx.index.default_timeouts():
-                    return  # the project gives every such call a default timeout (a patched send)
-                if _is_unbounded(node, wait, ctx):
-                    if wait.consumer_wait and (
-                        _stops_on_sentinel(node, ctx) or ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname)
-                    ):
-                        return
-                    job = ctx.job_of()
-                    ctx.report(
-                        self,
-                        node,
-                        f"{wait.what} waits with no timeout in job `{short_name(job)}`",
-                        f"This is job code (job `{job}`): if the other side never answers, this run never ends and "
-                        f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
-                        related=notes_from(ctx.index, job, ctx.function_qualname),
-                    )
-                return
+        _report_unbounded_wait(self, node, ctx, peer=False)
 
     def visit_While(self, node: cst.While, ctx: FileContext) -> None:
         if not ctx.in_job_code or not polls_without_deadline(node, _sleeps(node, ctx)):

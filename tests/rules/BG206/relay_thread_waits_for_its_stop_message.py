@@ -17,7 +17,7 @@ def relay(control: queue.Queue, channel) -> None:
 
 def fetch(requests_out: queue.Queue, results: queue.Queue, key):
     requests_out.put(key)
-    while results.empty():  # error: BG203
+    while results.empty():  # error: BG206
         time.sleep(0.5)
     return results.get_nowait()
 

@@ -21,5 +21,5 @@ def wait_for_export(api, export_id):
 @shared_task
 def wait_for_batch(api, stats):
     start = items_processed(stats)
-    while items_processed(stats) < start + 100:  # error: BG203
+    while items_processed(stats) < start + 100:  # error: BG206
         time.sleep(1.0)

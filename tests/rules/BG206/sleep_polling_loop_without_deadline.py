@@ -4,6 +4,6 @@ from celery import shared_task
 
 @shared_task
 def wait_for_export(api, export_id):
-    while api.status(export_id) != "done":  # error: BG203
+    while api.status(export_id) != "done":  # error: BG206
         time.sleep(5)
     return api.download(export_id)

@@ -19,6 +19,6 @@ def read_body(stream, pending):
 
 @shared_task
 def wait_for_body(stream, pending):
-    while pending > 0:  # error: BG203
+    while pending > 0:  # error: BG206
         pending -= len(stream.buffered())
         time.sleep(0.5)
