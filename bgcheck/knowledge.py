@@ -986,8 +986,14 @@ PUBLISH_APIS = LazyPattern("|".join((
 TASK_SEND_METHODS = frozenset({"delay", "apply_async"})
 DRAMATIQ_SEND = frozenset({"send", "send_with_options"})
 TRANSACTION_CONTEXTS = frozenset({"django.db.transaction.atomic", "django.db.transaction.atomic()"})
-TRANSACTION_BEGIN = LazyPattern(r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|create_engine|sessionmaker)\(\)(\(\))?\.begin")
-TRANSACTION_RECEIVER_WORDS = LazyPattern(r"(^|_)(session|engine|conn|connection|db|tx)$", re.IGNORECASE)
+# ``x.begin()`` opens a transaction when x is, as resolved, a SQLAlchemy session, engine or
+# connection (or what a sessionmaker makes), or Flask-SQLAlchemy's ``db.session``. A receiver
+# bgcheck cannot type (an unannotated parameter) is not one, whatever its name.
+TRANSACTION_BEGIN = LazyPattern(
+    r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|AsyncConnection|create_engine"
+    r"|create_async_engine|sessionmaker|async_sessionmaker|scoped_session|async_scoped_session)\(\)(\(\))?\.begin"
+    r"|flask_sqlalchemy(\.\w+)*\.SQLAlchemy\(\)\.session(\(\))?\.begin"
+)
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 # Methods that write rows, by their name on any receiver (Django's ORM and related managers,
 # SQLAlchemy sessions, DB-API cursors): a transaction that makes none of them on the way to a

@@ -128,8 +128,10 @@ def version_tag() -> str:
 # constant statement besides the docstring leaves keeps_its_errors as it is; 18: summaries record
 # run_coroutine_threadsafe calls (a coroutine run as a task of its own on another thread's loop);
 # 19: BG203's waits for work on this machine are BG206's, and BG101 follows two more stop protocols
-# (cached results of the same version must not show the old codes).
-ENTRY_FORMAT = 19
+# (cached results of the same version must not show the old codes); 20: a function that returns
+# the same module global on every path returns a reference to it (``get_controller()``), and
+# ``self.x = param`` of an annotated parameter holds what the annotation names.
+ENTRY_FORMAT = 20
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

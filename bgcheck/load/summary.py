@@ -610,11 +610,22 @@ class SummaryBuilder:
             func_scope = self._function_scope()
             if base == "self" and func_scope is not None and self._self_class() is not None:
                 attrs = self.self_attrs.setdefault(self._self_class(), {})
-                attrs.setdefault(target.attr, []).append(value)
+                attrs.setdefault(target.attr, []).append(self._annotated_parameter(value) or value)
             elif isinstance(value, ast.AST):
                 self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
         else:
             self._bind_opaque(target)
+
+    def _annotated_parameter(self, value):
+        """``self.session = session`` of a parameter ``session: Session``: the parameter's
+        annotation, which says what the attribute holds (the class scope, where self attributes
+        are resolved, does not see the method's parameters)."""
+        if type(value) is not ast.Name or value.id not in self.scope.params:
+            return None
+        bindings = self.scope.bindings.get(value.id, [])
+        if len(bindings) == 1 and isinstance(bindings[0], tuple) and bindings[0][:1] == ("annotated",):
+            return bindings[0]
+        return None
 
     def _self_class(self) -> Optional[str]:
         """The class whose method we are directly in, if any."""
@@ -1026,7 +1037,20 @@ def _returned(node: ast.FunctionDef, scope: "_Scope", resolve) -> IR:
     # the IRs not built change nothing else).
     if any(node_kind(v) < 0 and type(v) is not ast.UnaryOp for v in values):
         return UNKNOWN_IR
-    return _merge_bindings(values, resolve) or UNKNOWN_IR
+    return _merge_bindings(values, resolve) or _same_global(values, resolve) or UNKNOWN_IR
+
+
+def _same_global(values: list, resolve) -> Optional[IR]:
+    """``return _CONTROLLER`` on every path, a module global (``get_controller()``): a reference
+    to that global, whose binding (set at module level or through ``global`` in a function) the
+    index resolves, so that ``get_controller().changed()`` is the method of what it holds."""
+    if not all(type(v) is ast.Name for v in values):
+        return None
+    irs = {to_ir(v, resolve) for v in values}
+    if len(irs) != 1:
+        return None
+    (ir,) = irs
+    return ir if isinstance(ir, tuple) and ir[:1] == ("ref",) else None
 
 
 def _caught(node, kind: str, resolve) -> tuple:

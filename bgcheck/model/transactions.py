@@ -63,10 +63,7 @@ def _opens_transaction(index: ProjectIndex, func, read_only: set[str]) -> bool:
         if name in knowledge.TRANSACTION_CONTEXTS:
             if func.qualname not in read_only:
                 return True
-        elif name.endswith(".begin") and (
-            knowledge.TRANSACTION_BEGIN.fullmatch(name)
-            or knowledge.TRANSACTION_RECEIVER_WORDS.search(name[: -len(".begin")].rsplit(".", 1)[-1].lstrip("?"))
-        ):
+        elif knowledge.TRANSACTION_BEGIN.fullmatch(name):
             return True
     return False
 
@@ -138,7 +135,7 @@ def item_label(index: ProjectIndex, item, written: Optional[str] = None) -> Opti
         path = target[: -len(".begin")]
         # as written, else the last name of what it resolves to (``Billing().session`` -> ``session``)
         receiver = written or (path.lstrip("?") if path.startswith("?") else path.rsplit(".", 1)[-1].replace("()", ""))
-        if knowledge.TRANSACTION_BEGIN.fullmatch(name) or knowledge.TRANSACTION_RECEIVER_WORDS.search(receiver.rsplit(".", 1)[-1]):
+        if knowledge.TRANSACTION_BEGIN.fullmatch(name):
             return f"`with {receiver}.begin():`"
     function = index.resolve_function(name)
     if function and function in index.transaction_helpers:
