@@ -74,6 +74,17 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "venv",
     "__pycache__",
     ".bgcheck_cache",
+    # Test code, and the helpers only tests import: it runs under a test runner, not as a
+    # deployed worker, and a stop or a second replica never reaches it. Name a test folder in
+    # `exclude` without these (or on the command line) to check it.
+    "tests",
+    "test",
+    "testing",
+    "test_support",
+    "conftest.py",
+    "tests.py",
+    "test_*.py",
+    "*_test.py",
 )
 
 TARGET_VERSIONS: dict[str, tuple[int, int]] = {
