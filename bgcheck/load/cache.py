@@ -130,8 +130,9 @@ def version_tag() -> str:
 # 19: BG203's waits for work on this machine are BG206's, and BG101 follows two more stop protocols
 # (cached results of the same version must not show the old codes); 20: a function that returns
 # the same module global on every path returns a reference to it (``get_controller()``), and
-# ``self.x = param`` of an annotated parameter holds what the annotation names.
-ENTRY_FORMAT = 20
+# ``self.x = param`` of an annotated parameter holds what the annotation names; 21: a ``->
+# Callable[...]`` annotation no longer stands for what a function returns (its returned value does).
+ENTRY_FORMAT = 21
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -1026,7 +1026,8 @@ def _returned(node: ast.FunctionDef, scope: "_Scope", resolve) -> IR:
     """What a plain function returns: its annotation's class, else the instance every ``return`` makes."""
     if node.returns is not None:
         declared = _declared_instance(node.returns, resolve)
-        if declared != UNKNOWN_IR:
+        # ``-> Callable[[], None]`` names no class whose instance it is: what is returned says more
+        if declared != UNKNOWN_IR and call_name(declared) not in _CALLABLE_ANNOTATIONS:
             return declared
     values = [v for v in scope.returns if v is not None]
     if not values or len(values) != len(scope.returns):
@@ -1038,6 +1039,9 @@ def _returned(node: ast.FunctionDef, scope: "_Scope", resolve) -> IR:
     if any(node_kind(v) < 0 and type(v) is not ast.UnaryOp for v in values):
         return UNKNOWN_IR
     return _merge_bindings(values, resolve) or _same_global(values, resolve) or UNKNOWN_IR
+
+
+_CALLABLE_ANNOTATIONS = frozenset({"typing.Callable", "collections.abc.Callable"})
 
 
 def _same_global(values: list, resolve) -> Optional[IR]:

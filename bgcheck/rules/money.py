@@ -16,6 +16,7 @@ from bgcheck.model import transactions
 from bgcheck.model.celery_config import truthy
 from bgcheck.diagnostics import MAX_MESSAGE, Applicability, Edit, Fix, Location, Severity, clip, short_name
 from bgcheck.syntax.cst_ir import dotted_name
+from bgcheck.syntax.ir import ref_name
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.edits import decorator_keyword_set, keyword_set, name_for_import
 from bgcheck.rules.calls import argument, assigned_name, is_waited_for, receiver_is, starts_with, work_start
@@ -225,8 +226,14 @@ class TaskResultDiscarded(Rule):
             # An executor holds its futures till they run: what a dropped one loses is its
             # exception, and a function that keeps its errors (catches every Exception, never
             # re-raises) leaves it none. A dropped task can still be collected mid-run: not here.
-            function = _function_of(argument(call, *start.func), ctx)
+            handed = argument(call, *start.func)
+            function = _function_of(handed, ctx)
             summary = ctx.index.function(function) if function else None
+            if (summary is not None and isinstance(handed, cst.Call) and not summary.is_async
+                    and ctx.index.resolve_function(ctx.resolve_call(handed)) == function):
+                # ``submit(build_runner(f))``: the executor runs what the factory returns
+                made = ctx.index.resolve_function(ref_name(summary.returns))
+                summary = ctx.index.function(made) if made else None
             if summary is not None and summary.keeps_its_errors:
                 return
         ctx.report(
