@@ -422,10 +422,16 @@ def read_verdicts(path: Path = VERDICTS_FILE) -> dict[tuple[str, str, int, str],
     return verdicts
 
 
+def _same_place(key) -> list:
+    """``key`` and the same place under each code a split relates to its code (SPLIT_FROM, either way)."""
+    code = key[3]
+    related = {new for new, old in SPLIT_FROM.items() if old == code} | ({SPLIT_FROM[code]} if code in SPLIT_FROM else set())
+    return [key] + [(*key[:3], other) for other in sorted(related)]
+
+
 def _same_finding_reported(key, now) -> bool:
-    """Is the finding ``key`` still reported, under its code or the code it split into?"""
-    return key in now or any((*key[:3], new) in now for new, old in SPLIT_FROM.items() if old == key[3]) \
-        or (key[3] in SPLIT_FROM and (*key[:3], SPLIT_FROM[key[3]]) in now)
+    """Is the finding ``key`` still reported, under its code or the code it split into (or from)?"""
+    return any(same in now for same in _same_place(key))
 
 
 def verdict_of(verdicts: dict[tuple[str, str, int, str], list[Verdict]], key) -> str:

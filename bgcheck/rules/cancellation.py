@@ -347,8 +347,8 @@ def _reraises_own_cancellation(handler, ctx: FileContext) -> bool:
     statements = list(handler.body.body)
     bound = set()
     # ``task = asyncio.current_task()`` then ``if task is not None and task.cancelling(): raise``
-    while statements and _current_task_assignment(statements[0], ctx):
-        bound.add(_current_task_assignment(statements[0], ctx))
+    while statements and (name := _current_task_assignment(statements[0], ctx)):
+        bound.add(name)
         statements.pop(0)
     if not statements or not isinstance(statements[0], cst.If):
         return False

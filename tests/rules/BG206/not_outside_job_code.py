@@ -1,17 +1,12 @@
-# Not flagged: not outside job code.
+# Not flagged: not outside job code (a command-line script's waits on this machine).
 import queue
 import time
-import requests
-from concurrent.futures import ThreadPoolExecutor
 
-pool = ThreadPoolExecutor(max_workers=2)
+import requests
+
 jobs = queue.Queue(maxsize=10)
 
-def work():
-    return 1
-
 def cli(export_id):
-    requests.get("https://example.com")
     jobs.get()
     while not requests.get("https://example.com", timeout=5).ok:
         time.sleep(5)
