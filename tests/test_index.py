@@ -126,3 +126,34 @@ def test_call_ir_named_parts():
 def test_never_expires_is_a_named_value_that_survives_pickling():
     assert NEVER is Expiry.NEVER and NEVER != "never"
     assert pickle.loads(pickle.dumps(NEVER)) is NEVER
+
+
+def test_a_path_imported_from_an_inner_sys_path_folder_names_the_projects_module(tmp_path, monkeypatch):
+    """Applications that put a folder inside the project on ``sys.path`` (label-studio runs with
+    ``label_studio/`` on it) import ``core.redis``: that is the project's ``label_studio.core.redis``
+    when exactly one inner package of that name defines what follows; a library of the same name
+    as an inner package stays the library."""
+    write_project(tmp_path, {
+        "site/__init__.py": "",
+        "site/core/__init__.py": "",
+        "site/core/redis.py": "def start_job(job):\n    pass\n",
+        "site/payments/__init__.py": "",
+        "site/payments/stripe/__init__.py": "def fee():\n    return 1\n",
+        "site/a/__init__.py": "",
+        "site/a/util/__init__.py": "def shared():\n    pass\n",
+        "site/b/__init__.py": "",
+        "site/b/util/__init__.py": "def shared():\n    pass\n",
+        "site/views.py": "",
+    })
+    monkeypatch.chdir(tmp_path)
+    config = load_config(start=tmp_path)
+    index = build_index([u.summary for u in load_units([Path(".")], config, jobs=1) if u.summary is not None], config)
+    assert index.canonical("core.redis.start_job") == "site.core.redis.start_job"
+    assert index.resolve_function("core.redis.start_job") == "site.core.redis.start_job"
+    assert index.canonical("payments.stripe.fee") == "site.payments.stripe.fee"
+    # the stripe library: the project's inner ``stripe`` package defines no PaymentIntent
+    assert index.canonical("stripe.PaymentIntent.create") == "stripe.PaymentIntent.create"
+    # two inner packages named util define shared(): which one is meant is not known
+    assert index.resolve_function("util.shared") is None
+    # a name the project's own top package starts with is never rewritten
+    assert index.canonical("site.core.redis.start_job") == "site.core.redis.start_job"

@@ -152,6 +152,90 @@ PROJECT = {
         def from_import_string():
             pass
         """,
+    # --- label-studio-style: a start function that binds the queue's method to a local, may swap it
+    # for a delayed one, and names the result after the parameter it handed on
+    "proj/redis_jobs.py": """
+        from datetime import timedelta
+        from functools import partial
+
+        import django_rq
+
+
+        def start_job_async_or_sync(job, *args, in_seconds=0, **kwargs):
+            queue = django_rq.get_queue("default")
+            enqueue_method = queue.enqueue
+            if in_seconds > 0:
+                enqueue_method = partial(queue.enqueue_in, timedelta(seconds=in_seconds))
+            job = enqueue_method(job, *args, **kwargs)
+            return job
+
+
+        def log_only(job, *args):
+            report = print
+            report(job, *args)
+        """,
+    "proj/exports.py": """
+        from proj.redis_jobs import log_only, start_job_async_or_sync
+
+
+        def export_project(project_id):
+            return project_id
+
+
+        def not_queued(project_id):
+            return project_id
+
+
+        def on_request(project_id):
+            start_job_async_or_sync(export_project, project_id, in_seconds=5)
+            log_only(not_queued, project_id)
+        """,
+    # --- galaxy-style: a decorator factory whose inner wrapper is the Celery task and stands for the
+    # decorated function (functools.wraps); and the same shape without wraps() (a wrapper of its own)
+    "proj/galaxy_tasks.py": """
+        from functools import wraps
+
+        from celery import shared_task
+
+
+        def galaxy_task(*args, action=None, **celery_task_kwd):
+            def decorate(func):
+                @shared_task(**celery_task_kwd)
+                @wraps(func)
+                def wrapper(*args, **kwds):
+                    return func(*args, **kwds)
+
+                return wrapper
+
+            if len(args) == 1 and callable(args[0]):
+                return decorate(args[0])
+            return decorate
+
+
+        @galaxy_task(action="purge a history")
+        def purge_history(history_id):
+            return history_id
+
+
+        @galaxy_task
+        def touch(item_id):
+            return item_id
+        """,
+    # --- a framework decorator imported with a fallback for when the library is missing
+    "proj/optional.py": """
+        try:
+            from dispatcherd.publish import task
+        except ImportError:
+            def task(*args, **kwargs):
+                def wrapper(fn):
+                    return fn
+                return wrapper
+
+
+        @task(queue="inventory")
+        def run_collection(run_id):
+            return run_id
+        """,
 }
 
 EXPECTED = [
@@ -159,6 +243,10 @@ EXPECTED = [
     ("proj.celery_factory.from_current_app", "Celery", "decorator celery.current_app.task"),
     ("proj.celery_factory.from_factory", "Celery", "decorator proj.celery_factory.celery_app.task"),
     ("proj.celery_factory.from_import_string", "Celery", "decorator proj.celery_factory.loaded.task"),
+    ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
+    ("proj.galaxy_tasks.purge_history", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
+    ("proj.galaxy_tasks.touch", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
+    ("proj.optional.run_collection", "dispatcherd", "decorator dispatcherd.publish.task"),
     ("proj.runner.Runner.handle", "RQ", "wrapper proj.records.models.Record.enqueue -> rq.Queue().enqueue"),
     ("proj.sync.SyncSourceJob.run", "RQ", "subclass of proj.runner.Runner: run() run by proj.runner.Runner.handle"),
     ("proj.sync.send_hook", "RQ", "decorator django_rq.job"),

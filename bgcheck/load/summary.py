@@ -1163,30 +1163,49 @@ def _handoffs(scope: _Scope, resolve) -> tuple[tuple, tuple, tuple]:
     calls: dict[tuple, None] = {}
     refs: dict[tuple, None] = {}
     for node, key, value in scope.handoffs:
-        target = _call_target_or_written(node, resolve)
-        if target is None:
-            continue
-        if target in knowledge.PARTIALS and key != "":
-            # ``partial(queue.enqueue, func, job=job)``: func and job are handed to queue.enqueue
-            inner = node.args[0] if node.args and 0 <= node_kind(node.args[0]) <= 1 else None
-            target = _call_target_or_written(ast.Call(func=inner, args=[], keywords=[]), resolve) if inner is not None else None
-            if target is None:
-                continue
-            key = "" if key == _PARTIAL_SECOND else key
-        elif key == _PARTIAL_SECOND:
-            continue
-        if type(value) is ast.Name and value.id in scope.params:
-            if len(scope.bindings.get(value.id, ())) == 1:
-                params.setdefault((value.id, target, key), None)
-        elif type(value) is ast.Call:
-            inner = _call_target_or_written(value, resolve)
-            if inner is not None:
-                calls.setdefault((target, key, inner), None)
-        elif not target.startswith("?"):
-            denoted = ref_name(to_ir(value, resolve))
-            if denoted and "." in denoted:  # a module's name or an import, not a builtin or an unknown
-                refs.setdefault((target, key, denoted), None)
+        for target in _handoff_targets(node, scope, resolve):
+            _note_handoff(node, key, value, target, scope, resolve, params, calls, refs)
     return tuple(params), tuple(calls), tuple(refs)
+
+
+def _handoff_targets(node: ast.Call, scope: _Scope, resolve) -> tuple[str, ...]:
+    """What a handing call calls: its target, or, for a call through a local name bound more than
+    once (``send = queue.enqueue`` then maybe ``send = partial(...)``), each method or function it
+    may hold (a partial's arguments shift: that binding is left out)."""
+    target = _call_target_or_written(node, resolve)
+    if target is None:
+        return ()
+    if target.startswith("?") and type(node.func) is ast.Name and node.func.id not in scope.params:
+        held = [call_target(v, resolve) for v in scope.bindings.get(node.func.id, ()) if type(v) in (ast.Attribute, ast.Name)]
+        if held and all(held):
+            return tuple(dict.fromkeys(held))
+    return (target,)
+
+
+def _note_handoff(node: ast.Call, key: str, value, target: str, scope: _Scope, resolve, params: dict, calls: dict, refs: dict) -> None:
+    """Record one handoff of ``value`` (argument ``key`` of ``node``) to ``target``, by what is handed."""
+    if target in knowledge.PARTIALS and key != "":
+        # ``partial(queue.enqueue, func, job=job)``: func and job are handed to queue.enqueue
+        inner = node.args[0] if node.args and 0 <= node_kind(node.args[0]) <= 1 else None
+        target = _call_target_or_written(ast.Call(func=inner, args=[], keywords=[]), resolve) if inner is not None else None
+        if target is None:
+            return
+        key = "" if key == _PARTIAL_SECOND else key
+    elif key == _PARTIAL_SECOND:
+        return
+    if type(value) is ast.Name and value.id in scope.params:
+        # handed on as it came: bound once (the parameter), or bound again only to what this
+        # very call returns (``job = enqueue(job)``), after the call has it
+        if len([v for v in scope.bindings.get(value.id, ()) if v is not node]) == 1:
+            params.setdefault((value.id, target, key), None)
+    elif type(value) is ast.Call:
+        inner = _call_target_or_written(value, resolve)
+        if inner is not None:
+            calls.setdefault((target, key, inner), None)
+    elif not target.startswith("?"):
+        denoted = ref_name(to_ir(value, resolve))
+        if denoted and "." in denoted:  # a module's name or an import, not a builtin or an unknown
+            refs.setdefault((target, key, denoted), None)
 
 
 def _call_target_or_written(call: ast.Call, resolve) -> Optional[str]:

@@ -113,7 +113,7 @@ class ProjectIndex:
         cached = self._canonical_cache.get(path)
         if cached is not None:
             return cached
-        result = path
+        result = self._from_inner_root(path) or path
         for _ in range(_MAX_EXPANSIONS):
             expanded = self._expand_once(result)
             if expanded is None or expanded == result:
@@ -122,6 +122,47 @@ class ProjectIndex:
         result = _known_instance(result)
         self._canonical_cache[path] = result
         return result
+
+    def _from_inner_root(self, path: str) -> Optional[str]:
+        """A path imported from a folder inside the project put on ``sys.path`` (label-studio runs
+        with ``label_studio/`` on the path: ``core.redis.start_job`` is the project's
+        ``label_studio.core.redis.start_job``), rewritten to the module's own name. Only a path that
+        starts with no project module, whose head names a project package below the top and whose
+        next part that package (or its submodule) defines, and only when one package fits."""
+        parts = path.split(".", 2)
+        if parts[0] in self.modules:
+            return None
+        inner = self._inner_packages().get(parts[0])
+        if not inner:
+            return None
+        fits = []
+        for package in inner:
+            if len(parts) == 1:
+                fits.append(package)
+                continue
+            name = parts[1].removesuffix("()")
+            qualified = f"{package}.{name}"
+            module = self.modules.get(package)
+            if (qualified in self.modules or (module is not None and (name in module.imports or name in module.constants))
+                    or self._defines(self.functions, qualified, package) or self._defines(self.classes, qualified, package)):
+                fits.append(package)
+        if len(fits) != 1:
+            return None
+        return ".".join([fits[0], *parts[1:]])
+
+    def _inner_packages(self) -> dict[str, tuple[str, ...]]:
+        """A package's last name -> the project packages below the top that have it (``core`` ->
+        ``label_studio.core``): the names an import from an inner ``sys.path`` folder starts with."""
+        cached = self._memo.get("inner_packages")
+        if cached is None:
+            found: dict[str, list[str]] = {}
+            for name in self.modules:
+                head = name.rpartition(".")[0]
+                while "." in head:  # every package a module is in, below the top
+                    found.setdefault(head.rpartition(".")[2], []).append(head)
+                    head = head.rpartition(".")[0]
+            cached = self._memo["inner_packages"] = {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
+        return cached
 
     def _expand_once(self, path: str) -> Optional[str]:
         module, rest = self._split_module_name(path)
