@@ -128,11 +128,12 @@ def test_never_expires_is_a_named_value_that_survives_pickling():
     assert pickle.loads(pickle.dumps(NEVER)) is NEVER
 
 
-def test_a_path_imported_from_an_inner_sys_path_folder_names_the_projects_module(tmp_path, monkeypatch):
+def test_a_path_imported_from_another_sys_path_folder_names_the_projects_module(tmp_path, monkeypatch):
     """Applications that put a folder inside the project on ``sys.path`` (label-studio runs with
     ``label_studio/`` on it) import ``core.redis``: that is the project's ``label_studio.core.redis``
     when exactly one inner package of that name defines what follows; a library of the same name
-    as an inner package stays the library."""
+    as an inner package stays the library. A namespace package (a folder without ``__init__.py``
+    above the packages: galaxy) is imported from the folder above it."""
     write_project(tmp_path, {
         "site/__init__.py": "",
         "site/core/__init__.py": "",
@@ -144,6 +145,9 @@ def test_a_path_imported_from_an_inner_sys_path_folder_names_the_projects_module
         "site/b/__init__.py": "",
         "site/b/util/__init__.py": "def shared():\n    pass\n",
         "site/views.py": "",
+        # a namespace package: ``galaxy/`` holds no __init__.py, its packages are imported as galaxy.x
+        "galaxy/workers/__init__.py": "def galaxy_task(func):\n    return func\n",
+        "galaxy/workers/tasks.py": "from galaxy.workers import galaxy_task\n",
     })
     monkeypatch.chdir(tmp_path)
     config = load_config(start=tmp_path)
@@ -155,5 +159,9 @@ def test_a_path_imported_from_an_inner_sys_path_folder_names_the_projects_module
     assert index.canonical("stripe.PaymentIntent.create") == "stripe.PaymentIntent.create"
     # two inner packages named util define shared(): which one is meant is not known
     assert index.resolve_function("util.shared") is None
+    # the namespace package's modules are named from below it; written from above, they are the same
+    assert index.resolve_function("galaxy.workers.galaxy_task") == "workers.galaxy_task"
+    assert index.canonical("workers.tasks.galaxy_task") == "workers.galaxy_task"
+    assert index.canonical("galaxy.other.thing") == "galaxy.other.thing"
     # a name the project's own top package starts with is never rewritten
     assert index.canonical("site.core.redis.start_job") == "site.core.redis.start_job"

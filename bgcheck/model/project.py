@@ -113,42 +113,48 @@ class ProjectIndex:
         cached = self._canonical_cache.get(path)
         if cached is not None:
             return cached
-        result = self._from_inner_root(path) or path
+        result = self._from_other_root(path) or path
         for _ in range(_MAX_EXPANSIONS):
             expanded = self._expand_once(result)
             if expanded is None or expanded == result:
                 break
-            result = expanded
+            result = self._from_other_root(expanded) or expanded  # an import written from another root
         result = _known_instance(result)
         self._canonical_cache[path] = result
         return result
 
-    def _from_inner_root(self, path: str) -> Optional[str]:
-        """A path imported from a folder inside the project put on ``sys.path`` (label-studio runs
-        with ``label_studio/`` on the path: ``core.redis.start_job`` is the project's
-        ``label_studio.core.redis.start_job``), rewritten to the module's own name. Only a path that
-        starts with no project module, whose head names a project package below the top and whose
-        next part that package (or its submodule) defines, and only when one package fits."""
-        parts = path.split(".", 2)
+    def _from_other_root(self, path: str) -> Optional[str]:
+        """A path written from another ``sys.path`` folder than the one the module names assume,
+        rewritten to the project module's own name; None when it is not one.
+
+        - An inner folder: label-studio runs with ``label_studio/`` on the path, so ``core.redis.x``
+          is the project's ``label_studio.core.redis.x``. Taken when the head names a project
+          package below the top and exactly one such package (or its submodule) defines what follows.
+        - An outer folder: galaxy's ``galaxy/`` holds no ``__init__.py`` (a namespace package), so
+          its packages are named ``celery``, ``managers``..., and ``galaxy.celery.x`` is ``celery.x``
+          when ``celery`` is a top project package in a folder named ``galaxy``.
+        Only for a path that starts with no project module."""
+        parts = path.split(".")
         if parts[0] in self.modules:
             return None
+        outer = self._outer_folders().get(parts[0])
+        if outer:
+            for top, folders in outer:
+                if parts[len(folders):len(folders) + 1] == [top] and parts[:len(folders)] == list(folders):
+                    return ".".join(parts[len(folders):])
         inner = self._inner_packages().get(parts[0])
         if not inner:
             return None
-        fits = []
-        for package in inner:
-            if len(parts) == 1:
-                fits.append(package)
-                continue
-            name = parts[1].removesuffix("()")
-            qualified = f"{package}.{name}"
-            module = self.modules.get(package)
-            if (qualified in self.modules or (module is not None and (name in module.imports or name in module.constants))
-                    or self._defines(self.functions, qualified, package) or self._defines(self.classes, qualified, package)):
-                fits.append(package)
-        if len(fits) != 1:
-            return None
-        return ".".join([fits[0], *parts[1:]])
+        fits = [package for package in inner if len(parts) == 1 or self._has_member(package, parts[1].removesuffix("()"))]
+        return ".".join([fits[0], *parts[1:]]) if len(fits) == 1 else None
+
+    def _has_member(self, package: str, name: str) -> bool:
+        """Whether a project package has a submodule, function, class, import or constant ``name``."""
+        qualified = f"{package}.{name}"
+        if qualified in self.modules or self._defines(self.functions, qualified, package) or self._defines(self.classes, qualified, package):
+            return True
+        module = self.modules.get(package)
+        return module is not None and (name in module.imports or name in module.constants)
 
     def _inner_packages(self) -> dict[str, tuple[str, ...]]:
         """A package's last name -> the project packages below the top that have it (``core`` ->
@@ -162,6 +168,23 @@ class ProjectIndex:
                     found.setdefault(head.rpartition(".")[2], []).append(head)
                     head = head.rpartition(".")[0]
             cached = self._memo["inner_packages"] = {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
+        return cached
+
+    def _outer_folders(self) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """The folders without ``__init__.py`` right above each top project package, as they lie
+        under the run's folder (``galaxy/celery/__init__.py``: ``galaxy`` -> (("celery", ("galaxy",)),)):
+        keyed by the outermost folder's name. Outer folders of ``.``-less or absolute paths are not
+        known (the run's own folder is never one)."""
+        cached = self._memo.get("outer_folders")
+        if cached is None:
+            found: dict[str, list] = {}
+            tops = {name.partition(".")[0] for name in self.modules if "." in name}
+            for top in sorted(tops & set(self.modules)):
+                folders = self.modules[top].path.replace("\\", "/").split("/")[:-2]  # above the package's folder
+                if folders and not folders[0].startswith(("/", ".")) and all(f.isidentifier() for f in folders):
+                    for cut in range(len(folders)):  # ``lib/galaxy/celery``: ``galaxy.celery`` and ``lib.galaxy.celery``
+                        found.setdefault(folders[cut], []).append((top, tuple(folders[cut:])))
+            cached = self._memo["outer_folders"] = {k: tuple(v) for k, v in found.items()}
         return cached
 
     def _expand_once(self, path: str) -> Optional[str]:
