@@ -288,6 +288,9 @@ class JobSource:
     # Matched by method name on any receiver (``x.submit(f)``): a job only when ``f`` is a project function.
     any_receiver: bool = False
     awaitable: bool = False  # the function argument is a coroutine object, as in WorkStart
+    # A decorator that takes classes too: the method its workers run on an instance of the class
+    # (dispatcherd's ``@task`` on ``class RunJob``: ``RunJob().run(*args)``).
+    class_runs: Optional[str] = None
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -348,7 +351,7 @@ JOB_DECORATORS: tuple[JobSource, ...] = (
     # django-rq's ``@job("default")`` is RQ's decorator with the queue looked up in the settings
     JobSource(r"django_rq(\.decorators)?\.job$", "RQ", "queued", limits=(("timeout", "job_timeout", 1.0),)),
     # dispatcherd (AWX's dispatcher, split out): ``@task(queue="...")`` registers the function for its workers
-    JobSource(rf"{_DISPATCHERD}\.publish\.task$", "dispatcherd", "queued", limits=(("timeout", "timeout", 1.0),)),
+    JobSource(rf"{_DISPATCHERD}\.publish\.task$", "dispatcherd", "queued", limits=(("timeout", "timeout", 1.0),), class_runs="run"),
 )
 
 JOB_CALLS: tuple[JobSource, ...] = (

@@ -221,6 +221,38 @@ PROJECT = {
         def touch(item_id):
             return item_id
         """,
+    # --- AWX today: dispatcherd's @task on classes; its workers run ``RunJob().run(...)``
+    "proj/awx_jobs.py": """
+        from dispatcherd.publish import task
+
+
+        def get_task_queuename():
+            return "tower"
+
+
+        class BaseTask:
+            def run(self, pk):
+                return self.build_args(pk)
+
+            def build_args(self, pk):
+                return [pk]
+
+
+        @task(queue=get_task_queuename)
+        class RunJob(BaseTask):
+            pass
+
+
+        @task(queue=get_task_queuename)
+        class RunProjectUpdate(BaseTask):
+            def run(self, pk):
+                return pk
+
+
+        class NotDispatched:
+            def run(self):
+                return "no worker runs this"
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -240,6 +272,8 @@ PROJECT = {
 
 EXPECTED = [
     # (function, framework, via)
+    ("proj.awx_jobs.BaseTask.run", "dispatcherd", "class decorator dispatcherd.publish.task: run()"),
+    ("proj.awx_jobs.RunProjectUpdate.run", "dispatcherd", "class decorator dispatcherd.publish.task: run()"),
     ("proj.celery_factory.from_current_app", "Celery", "decorator celery.current_app.task"),
     ("proj.celery_factory.from_factory", "Celery", "decorator proj.celery_factory.celery_app.task"),
     ("proj.celery_factory.from_import_string", "Celery", "decorator proj.celery_factory.loaded.task"),
@@ -279,6 +313,7 @@ def test_jobs_found_through_the_projects_own_code(project):
 def test_what_is_not_a_job(project):
     functions = {function for function, _framework, _via in jobs("--no-cache")}
     assert "proj.sync.Report.run" not in functions  # a run() no job reaches
+    assert "proj.awx_jobs.NotDispatched.run" not in functions  # a class no job decorator takes
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace

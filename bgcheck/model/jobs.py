@@ -399,6 +399,21 @@ class _JobFinder:
                          via=f"decorator {target or canonical}")
                 break
 
+    def from_decorated_classes(self) -> None:
+        """``@task(queue=...) class RunJob(BaseTask)`` of a decorator whose workers run a method of
+        the class (``JobSource.class_runs``): that method, the class's own or inherited, is the job."""
+        for qualname, (summary, cls) in sorted(self.index.classes.items()):
+            for decorator in cls.decorators:
+                target, args, kwargs = _call_parts(decorator)
+                source = _match(knowledge.JOB_DECORATORS, self.index.canonical(target) or "")
+                if source is None or not source.class_runs:
+                    continue
+                owner = next((c for c in self.index.mro(qualname) if source.class_runs in self.index.classes[c][1].methods), None)
+                function = f"{owner}.{source.class_runs}" if owner else None
+                self.add(source, function, qualname, summary.path, args, kwargs, name=qualname,
+                         via=f"class decorator {target}: {source.class_runs}()")
+                break
+
     def from_classes(self) -> None:
         for qualname, (summary, cls) in sorted(self.index.classes.items()):
             bases = self.index.class_bases(qualname)
@@ -816,6 +831,7 @@ def _celery_default_name(qualname: str) -> str:
 def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     finder = _JobFinder(index, job_decorators)
     finder.from_decorators()
+    finder.from_decorated_classes()
     finder.from_classes()
     finder.from_calls()
     finder.from_wrappers()
