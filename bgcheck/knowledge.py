@@ -434,6 +434,10 @@ DJANGO_EXTENSIONS_JOB_BASES = {
 # ``when`` -> its interval in seconds (months and years are not a fixed interval: cron).
 DJANGO_EXTENSIONS_WHEN_SECONDS = {"minutely": 60.0, "quarter_hourly": 900.0, "hourly": 3600.0, "daily": 86400.0, "weekly": 604800.0}
 DJANGO_EXTENSIONS_JOB_SOURCE = JobSource("", "django-extensions", "scheduled")
+# A Django management command whose handle() runs an endless loop (itself or through the functions it
+# calls within WORKER_COMMAND_DEPTH calls) is a worker process: ``manage.py process_queue`` under systemd.
+WORKER_COMMAND_SOURCE = JobSource("", "Django command", "worker loop")
+WORKER_COMMAND_DEPTH = 3
 
 # arq: WorkerSettings.functions = [f, func(g, timeout=...)], cron_jobs = [cron(f, ...)].
 ARQ_CRON = frozenset({"arq.cron", "arq.cron.cron"})

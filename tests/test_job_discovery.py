@@ -253,6 +253,33 @@ PROJECT = {
             def run(self):
                 return "no worker runs this"
         """,
+    # --- management commands: one runs a worker loop (through a helper), one does its work and returns
+    "proj/management/__init__.py": "",
+    "proj/management/commands/__init__.py": "",
+    "proj/management/commands/process_outbox.py": """
+        import time
+
+        from django.core.management.base import BaseCommand
+
+
+        def drain_forever():
+            while True:
+                time.sleep(1)
+
+
+        class Command(BaseCommand):
+            def handle(self, *args, **options):
+                drain_forever()
+        """,
+    "proj/management/commands/rebuild_index.py": """
+        from django.core.management.base import BaseCommand
+
+
+        class Command(BaseCommand):
+            def handle(self, *args, **options):
+                for n in range(3):
+                    print(n)
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -280,6 +307,8 @@ EXPECTED = [
     ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
     ("proj.galaxy_tasks.purge_history", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
     ("proj.galaxy_tasks.touch", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
+    ("proj.management.commands.process_outbox.Command.handle", "Django command",
+     "management command whose handle() runs an endless loop through drain_forever()"),
     ("proj.optional.run_collection", "dispatcherd", "decorator dispatcherd.publish.task"),
     ("proj.runner.Runner.handle", "RQ", "wrapper proj.records.models.Record.enqueue -> rq.Queue().enqueue"),
     ("proj.sync.SyncSourceJob.run", "RQ", "subclass of proj.runner.Runner: run() run by proj.runner.Runner.handle"),
@@ -314,6 +343,7 @@ def test_what_is_not_a_job(project):
     functions = {function for function, _framework, _via in jobs("--no-cache")}
     assert "proj.sync.Report.run" not in functions  # a run() no job reaches
     assert "proj.awx_jobs.NotDispatched.run" not in functions  # a class no job decorator takes
+    assert "proj.management.commands.rebuild_index.Command.handle" not in functions  # a command that returns
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace

@@ -19,7 +19,7 @@ from typing import Iterable, Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, UNKNOWN, UNKNOWN_IR, as_call, as_seconds, attribute, call_name, callee_name, dict_entries, ref_name, seq_items, with_call_targets
-from bgcheck.model.project import ProjectIndex
+from bgcheck.model.project import ProjectIndex, breadth_first
 
 _UNIT_SECONDS = {
     "second": 1.0,
@@ -66,7 +66,7 @@ class Job:
     function: Optional[str]  # qualified name of the project function that runs, if it resolves
     target: str  # how it is registered (a qualified name, "pkg.mod:func", a task name)
     name: str  # the name the framework knows it by
-    kind: str  # "scheduled" | "queued" | "thread" | "in-process task"
+    kind: str  # "scheduled" | "queued" | "thread" | "in-process task" | "worker loop"
     framework: str
     path: str  # file defining the function (or registering it, when it does not resolve)
     line: int  # line of the function's def (0 when unknown)
@@ -432,6 +432,22 @@ class _JobFinder:
             elif "execute" in cls.methods and bases & set(knowledge.DJANGO_EXTENSIONS_JOB_BASES):
                 self.django_extensions_job(qualname, summary, bases)
             self.arq_settings(qualname, summary, cls)
+
+    def from_worker_commands(self) -> None:
+        """A Django management command whose ``handle()`` runs an endless loop, its own or one of a
+        function it calls (within ``WORKER_COMMAND_DEPTH`` calls): the command is a worker process
+        and ``handle()`` its job. A command that does its work and returns is not one."""
+        for qualname, (summary, cls) in sorted(self.index.classes.items()):
+            handle = f"{qualname}.handle"
+            if "handle" not in cls.methods or not self.index.class_bases(qualname) & knowledge.DJANGO_COMMAND_BASES:
+                continue
+            loop = next((name for name, _parent in breadth_first([handle], self.index.callees, max_depth=knowledge.WORKER_COMMAND_DEPTH)
+                         if (func := self.index.function(name)) is not None and func.endless_loop), None)
+            if loop is None:
+                continue
+            through = "" if loop == handle else f" through {loop.rsplit('.', 1)[-1]}()"
+            self.add(knowledge.WORKER_COMMAND_SOURCE, handle, qualname, summary.path, name=qualname, options={},
+                     via=f"management command whose handle() runs an endless loop{through}")
 
     def django_extensions_job(self, qualname: str, summary, bases: set) -> None:
         """``class Job(HourlyJob): def execute(self)``: a scheduled job; its ``when`` from the base
@@ -833,6 +849,7 @@ def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     finder.from_decorators()
     finder.from_decorated_classes()
     finder.from_classes()
+    finder.from_worker_commands()
     finder.from_calls()
     finder.from_wrappers()
     finder.from_call_wrappers()
