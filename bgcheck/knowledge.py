@@ -1002,6 +1002,11 @@ TRANSACTION_BEGIN = LazyPattern(
     r"|flask_sqlalchemy(\.\w+)*\.SQLAlchemy\(\)\.session(\(\))?\.begin"
 )
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
+# A SQLAlchemy session (a receiver whose ``begin`` is in TRANSACTION_BEGIN) begins a transaction of
+# its own at its first use ("autobegin"): from a write below until one of SESSION_ENDS, everything the
+# function does runs inside it (BG604: ``session.add(order); task.delay(order.id); session.commit()``).
+SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete", "flush", "bulk_save_objects", "bulk_insert_mappings", "bulk_update_mappings"})
+SESSION_ENDS = frozenset({"commit", "rollback", "close"})
 # Methods that write rows, by their name on any receiver (Django's ORM and related managers,
 # SQLAlchemy sessions, DB-API cursors): a transaction that makes none of them on the way to a
 # publish has nothing for a rollback to take back (BG604). Generous on purpose (``update`` of a

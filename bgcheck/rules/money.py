@@ -427,6 +427,9 @@ def _publish_name(node: cst.Call, ctx: FileContext) -> Optional[str]:
 _THROUGH_CALLERS = "code that runs only inside a transaction"
 # The words a file that publishes contains (the rule's cheap relevance test).
 _PUBLISH_WORDS = ("delay", "apply_async", "send", "enqueue", "publish", "produce")
+# The words a file that opens a transaction itself contains: ``atomic()``, ``begin()``, or a
+# session's own transaction ended by ``commit()`` (the relevance test only: the model decides).
+_TRANSACTION_WORDS = ("atomic", "begin", "commit")
 
 
 @register
@@ -442,7 +445,7 @@ class PublishInsideTransaction(Rule):
     def is_relevant(self, unit) -> bool:
         index = unit.index
         if index is None or unit.summary is None:
-            return any(word in unit.text for word in _PUBLISH_WORDS) and any(word in unit.text for word in ("atomic", "begin"))
+            return any(word in unit.text for word in _PUBLISH_WORDS) and any(word in unit.text for word in _TRANSACTION_WORDS)
         functions = unit.summary.functions
         model = index.transactions
         calls_publisher = model is not None and unit.summary.module in model.calling_modules
@@ -451,7 +454,7 @@ class PublishInsideTransaction(Rule):
         # A transaction can come from a project helper (``with unit_of_work():``), from ATOMIC_REQUESTS
         # for views, or from every caller of a function: none need be spelled in this file.
         return bool(
-            any(word in unit.text for word in ("atomic", "begin"))
+            any(word in unit.text for word in _TRANSACTION_WORDS)
             or index.transaction_helpers
             or index.transaction_decorators
             or any(q in index.views for q in functions)
@@ -500,8 +503,10 @@ class PublishInsideTransaction(Rule):
             f"`{clip(what, 48)}` is sent inside a transaction that may still roll back",
             f"It runs inside {transaction}: the message is out the moment it is sent, so if the transaction then "
             "rolls back, the consumer acts on data that never existed (or runs before the commit and does not find it). "
-            "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
-            "in the transaction and let a relay send it.",
+            + ("Publish after the commit, or write an outbox row in the transaction and let a relay send it."
+               if transaction.startswith(_SESSION_TRANSACTION) else
+               "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
+               "in the transaction and let a relay send it."),
             related=_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith(_THROUGH_CALLERS) else (),
             fix=_on_commit_fix(node, transaction, ctx),
         )
@@ -538,10 +543,59 @@ class PublishInsideTransaction(Rule):
         view = transactions.view_label(ctx.index, qualname)
         if view is not None:
             return view if _writes_on_the_way(function.body, ctx) else None
+        session = _session_transaction(function.body, node, ctx)
+        if session is not None:
+            return session
         model = ctx.index.transactions
         if through_callers and model is not None and qualname in model.runs_inside:
             return f"{_THROUGH_CALLERS}: {model.runs_inside[qualname][0].text}"
         return None
+
+
+# How a message names a session's own transaction (it is committed below the publish, in the function).
+_SESSION_TRANSACTION = "the transaction the session began at"
+
+
+def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) -> Optional[str]:
+    """The transaction a SQLAlchemy session began by itself ("autobegin") and this function commits
+    after the publish: a write on the session (``knowledge.SESSION_WRITES``) before the publish, no
+    commit, rollback or close of it in between, and its ``commit()`` after, in source order (nested
+    functions left out). A session committed elsewhere, or not written to, is not followed."""
+    calls = find_all(body, (cst.Call,))
+    at = next((position for position, call in enumerate(calls) if call is node), None)
+    if at is None:
+        return None
+    opened: dict[str, cst.Call] = {}  # receiver -> the write that began its transaction
+    for call in calls[:at]:
+        receiver, method = _session_method(call, ctx)
+        if receiver is not None and method in knowledge.SESSION_WRITES:
+            opened.setdefault(receiver, call)
+        elif receiver is not None and method in knowledge.SESSION_ENDS:
+            opened.pop(receiver, None)
+    for call in calls[at + 1 :]:
+        receiver, method = _session_method(call, ctx)
+        if receiver not in opened:
+            continue
+        if method == "commit":
+            began = _EMPTY_MODULE.code_for_node(opened[receiver].func)
+            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, committed only below (`{clip(_EMPTY_MODULE.code_for_node(call.func), 40)}()`)"
+        if method in knowledge.SESSION_ENDS:
+            opened.pop(receiver)
+    return None
+
+
+_EMPTY_MODULE = cst.Module(body=[])
+
+
+def _session_method(call: cst.Call, ctx: FileContext) -> tuple[Optional[str], str]:
+    """(the session, the method) for a method call on a SQLAlchemy session, else (None, "")."""
+    target = ctx.resolve_call(call)
+    if not target or not isinstance(call.func, cst.Attribute):
+        return None, ""
+    receiver, _, method = target.rpartition(".")
+    if not receiver or not knowledge.TRANSACTION_BEGIN.fullmatch(f"{receiver}.begin"):
+        return None, ""
+    return receiver, method
 
 
 def _call_position(index, caller: str, callee: Optional[str], target: Optional[str] = None) -> tuple[str, int, int]:
