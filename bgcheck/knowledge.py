@@ -1000,7 +1000,12 @@ TRANSACTION_BEGIN = LazyPattern(
     r"sqlalchemy(\.\w+)*\.(Session|AsyncSession|Engine|AsyncEngine|Connection|AsyncConnection|create_engine"
     r"|create_async_engine|sessionmaker|async_sessionmaker|scoped_session|async_scoped_session)\(\)(\(\))?\.begin"
     r"|flask_sqlalchemy(\.\w+)*\.SQLAlchemy\(\)\.session(\(\))?\.begin"
+    r"|sqlmodel(\.\w+)*\.(Session|AsyncSession)\(\)\.begin"
+    r"|fastapi_sqla(\.\w+)*\.(Session|AsyncSession|SqlaSession|AsyncSqlaSession)\(\)\.begin"
 )
+# Sessions a web framework commits itself once the endpoint returns (fastapi-sqla's ``Session`` and
+# ``AsyncSession`` dependencies): their own transaction lasts past the function that writes.
+REQUEST_SESSIONS = LazyPattern(r"fastapi_sqla(\.\w+)*\.(Session|AsyncSession|SqlaSession|AsyncSqlaSession)\(\)")
 ON_COMMIT = frozenset({"django.db.transaction.on_commit"})
 # A SQLAlchemy session (a receiver whose ``begin`` is in TRANSACTION_BEGIN) begins a transaction of
 # its own at its first use ("autobegin"): from a write below until one of SESSION_ENDS, everything the

@@ -560,7 +560,8 @@ def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) ->
     """The transaction a SQLAlchemy session began by itself ("autobegin") and this function commits
     after the publish: a write on the session (``knowledge.SESSION_WRITES``) before the publish, no
     commit, rollback or close of it in between, and its ``commit()`` after, in source order (nested
-    functions left out). A session committed elsewhere, or not written to, is not followed."""
+    functions left out); or, for a session the request commits (``knowledge.REQUEST_SESSIONS``),
+    no end of it after the publish. A session committed elsewhere, or not written to, is not followed."""
     calls = find_all(body, (cst.Call,))
     at = next((position for position, call in enumerate(calls) if call is node), None)
     if at is None:
@@ -581,6 +582,10 @@ def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) ->
             return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, committed only below (`{clip(_EMPTY_MODULE.code_for_node(call.func), 40)}()`)"
         if method in knowledge.SESSION_ENDS:
             opened.pop(receiver)
+    for receiver, write in opened.items():
+        if knowledge.REQUEST_SESSIONS.fullmatch(receiver):
+            began = _EMPTY_MODULE.code_for_node(write.func)
+            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, which the request commits after the endpoint returns"
     return None
 
 

@@ -53,3 +53,12 @@ def untyped(order, session):
     session.add(order)
     send_receipt.delay(order.id)
     session.commit()
+
+
+def place_sqlmodel(order, engine):
+    from sqlmodel import Session as ModelSession
+
+    with ModelSession(engine) as session:
+        session.add(order)
+        send_receipt.delay(order.id)  # error: BG604
+        session.commit()
