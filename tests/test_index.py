@@ -145,6 +145,8 @@ def test_a_path_imported_from_another_sys_path_folder_names_the_projects_module(
         "site/b/__init__.py": "",
         "site/b/util/__init__.py": "def shared():\n    pass\n",
         "site/views.py": "",
+        # nautobot: an inner package named after the library it configures, importing from it
+        "site/core/celery/__init__.py": "from celery import Celery, shared_task\n\napp = Celery()\n",
         # a namespace package: ``galaxy/`` holds no __init__.py, its packages are imported as galaxy.x
         "galaxy/workers/__init__.py": "def galaxy_task(func):\n    return func\n",
         "galaxy/workers/tasks.py": "from galaxy.workers import galaxy_task\n",
@@ -157,6 +159,10 @@ def test_a_path_imported_from_another_sys_path_folder_names_the_projects_module(
     assert index.canonical("payments.stripe.fee") == "site.payments.stripe.fee"
     # the stripe library: the project's inner ``stripe`` package defines no PaymentIntent
     assert index.canonical("stripe.PaymentIntent.create") == "stripe.PaymentIntent.create"
+    # the celery library stays the library, though site.core.celery imports from it
+    assert index.canonical("celery.Celery") == "celery.Celery"
+    assert index.canonical("celery.shared_task") == "celery.shared_task"
+    assert index.canonical("site.core.celery.app.task") == "celery.Celery().task"
     # two inner packages named util define shared(): which one is meant is not known
     assert index.resolve_function("util.shared") is None
     # the namespace package's modules are named from below it; written from above, they are the same

@@ -114,11 +114,14 @@ class ProjectIndex:
         if cached is not None:
             return cached
         result = self._from_other_root(path) or path
+        seen = {path, result}
         for _ in range(_MAX_EXPANSIONS):
             expanded = self._expand_once(result)
             if expanded is None or expanded == result:
                 break
-            result = self._from_other_root(expanded) or expanded  # an import written from another root
+            rewritten = self._from_other_root(expanded)  # an import written from another root
+            result = rewritten if rewritten is not None and rewritten not in seen else expanded
+            seen.add(result)
         result = _known_instance(result)
         self._canonical_cache[path] = result
         return result
@@ -145,16 +148,21 @@ class ProjectIndex:
         inner = self._inner_packages().get(parts[0])
         if not inner:
             return None
-        fits = [package for package in inner if len(parts) == 1 or self._has_member(package, parts[1].removesuffix("()"))]
+        fits = [package for package in inner if len(parts) == 1 or self._has_member(package, parts[1].removesuffix("()"), parts[0])]
         return ".".join([fits[0], *parts[1:]]) if len(fits) == 1 else None
 
-    def _has_member(self, package: str, name: str) -> bool:
-        """Whether a project package has a submodule, function, class, import or constant ``name``."""
+    def _has_member(self, package: str, name: str, head: str) -> bool:
+        """Whether a project package has a submodule, function, class, import or constant ``name``;
+        an import of the same name from the library the package shadows (nautobot's
+        ``nautobot.core.celery`` imports ``celery.Celery``) is the library's, not the package's."""
         qualified = f"{package}.{name}"
         if qualified in self.modules or self._defines(self.functions, qualified, package) or self._defines(self.classes, qualified, package):
             return True
         module = self.modules.get(package)
-        return module is not None and (name in module.imports or name in module.constants)
+        if module is None:
+            return False
+        imported = module.imports.get(name)
+        return name in module.constants or (imported is not None and imported.partition(".")[0] != head)
 
     def _inner_packages(self) -> dict[str, tuple[str, ...]]:
         """A package's last name -> the project packages below the top that have it (``core`` ->

@@ -541,9 +541,16 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
     if ctx.in_coroutine:
         return bool(ctx.in_job_code) or not _handler_ends_the_function(ctx, handler_exits)
     model = ctx.index.execution
-    if ctx.in_job_code and not (model is not None and model.job_code_receives_no_stop(ctx.function_qualname)):
+    if ctx.in_job_code and not (model is not None and model.job_code_receives_no_stop(ctx.function_qualname)) and not _runs_as_the_program(ctx):
         return True
     return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
+
+
+def _runs_as_the_program(ctx: FileContext) -> bool:
+    """Job code of worker processes only (a management command's worker loop): the process runs it
+    as its main program, so an interrupt that ends it ends the program, as around ``main()``."""
+    jobs = ctx.index.job_roots.get(ctx.job_of() or "", ())
+    return bool(jobs) and all(job.kind == "worker loop" for job in jobs)
 
 
 def _handler_ends_the_function(ctx: FileContext, handler_exits: set[str]) -> bool:
