@@ -102,6 +102,9 @@ class Diagnostic:
     # The short ``message`` says what is wrong here (at most MAX_MESSAGE characters); the
     # explanation says what a stop or a second replica does to this code, and how to fix it.
     explanation: str = ""
+    # Not a finding: where a rule matched and a fact of the model kept it silent (``message`` says
+    # which), shown only under ``--verbose``; the engine keeps these apart from the findings.
+    silence: bool = False
 
     @property
     def path(self) -> str:

@@ -68,7 +68,7 @@ def test_converters_know_every_field():
     assert serial.fields_of(ModuleSummary) == serial.MODULE_FIELDS
     assert serial.fields_of(FunctionSummary) == serial.FUNCTION_FIELDS
     assert serial.fields_of(ClassSummary) == serial.CLASS_FIELDS
-    assert serial.fields_of(Diagnostic) == ("code", "name", "severity", "message", "location", "related", "fix", "explanation")
+    assert serial.fields_of(Diagnostic) == ("code", "name", "severity", "message", "location", "related", "fix", "explanation", "silence")
     assert serial.fields_of(Fix) == ("applicability", "message", "edits")
     assert serial.fields_of(Edit) == ("line", "column", "end_line", "end_column", "content")
     assert serial.fields_of(Location) == ("path", "line", "column", "end_line", "end_column", "message")
@@ -359,3 +359,13 @@ def test_entries_of_the_wrong_shape_are_refused():
         serial.ENTRY_CODECS["bundles"][1]([["a.py", []]])
     with pytest.raises(DataError):
         serial.ENTRY_CODECS["results"][1]({"a.py": []})
+
+
+def test_a_silence_round_trips_as_a_silence():
+    """The places where a model fact kept a rule silent are cached with the file's results."""
+    from bgcheck.diagnostics import Severity
+
+    silence = Diagnostic("BG604", "publish-inside-transaction", Severity.ERROR, "the transaction writes nothing",
+                         Location("a.py", 3, 5, 3, 20), silence=True)
+    assert round_trip_diagnostics([silence]) == [silence]
+    assert round_trip_diagnostics([silence])[0].silence is True

@@ -133,8 +133,9 @@ def version_tag() -> str:
 # ``self.x = param`` of an annotated parameter holds what the annotation names; 21: a ``->
 # Callable[...]`` annotation no longer stands for what a function returns (its returned value does);
 # 22: a call through a local holding a bound method hands its arguments to that method, and a
-# parameter rebound only to the result of the call that hands it on is still handed on.
-ENTRY_FORMAT = 22
+# parameter rebound only to the result of the call that hands it on is still handed on; 23: a
+# file's results keep the places where a model fact kept a rule silent (--verbose notes).
+ENTRY_FORMAT = 23
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

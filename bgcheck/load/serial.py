@@ -336,11 +336,14 @@ def diagnostic_to_data(diagnostic: Diagnostic) -> list:
         [location_to_data(related) for related in diagnostic.related],
         None if diagnostic.fix is None else fix_to_data(diagnostic.fix),
         diagnostic.explanation,
+        diagnostic.silence,
     ]
 
 
 def diagnostic_from_data(data) -> Diagnostic:
-    code, name, severity, message, location, related, fix, explanation = _record(data, 8)
+    code, name, severity, message, location, related, fix, explanation, silence = _record(data, 9)
+    if type(silence) is not bool:
+        raise DataError("a diagnostic's silence flag is not a bool")
     if severity not in _SEVERITIES:
         raise DataError(f"unknown severity {severity!r}")
     return Diagnostic(
@@ -352,6 +355,7 @@ def diagnostic_from_data(data) -> Diagnostic:
         related=tuple(location_from_data(item) for item in _list(related)),
         fix=None if fix is None else fix_from_data(fix),
         explanation=_str(explanation),
+        silence=silence,
     )
 
 

@@ -660,7 +660,10 @@ class CancellationSwallowed(Rule):
             return
         try_node = ctx.parent()
         kinds = _stops_that_can_arrive(kinds, try_node, ctx)
-        if not kinds or _is_cancel_then_await(try_node.body, ctx):
+        if not kinds:
+            return
+        if _is_cancel_then_await(try_node.body, ctx):
+            ctx.silence(self, node, "it awaits a task it has just cancelled itself: that task's cancellation, not this one's")
             return
         yielded = _yields(node.body) if ctx.in_coroutine or ctx.in_job_code else None
         handler_exits = _handler_exits(node, ctx)
@@ -668,15 +671,19 @@ class CancellationSwallowed(Rule):
         if not kinds or yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
         if yielded is None and _hands_on_every_stop_it_is_asked(node, ctx):
+            ctx.silence(self, node, "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)")
             return
         if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
-            return  # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
+            # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
+            ctx.silence(self, node, "the handler ends the program's (or the coroutine's) outermost work: the stop is honoured")
+            return
         if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
             return  # the legacy EINTR retry loop
         if kinds == [knowledge.EINTR] and "BlockingIOError" in _caught_names(node, ctx):
             return  # ``except (BlockingIOError, InterruptedError)``: non-blocking I/O's "try again later"
         if yielded is None and _ends_the_task(ctx, handler_exits):
-            return  # the task stops when asked (as a success), and nothing goes on from it
+            ctx.silence(self, node, "the task ends when asked (as a success), and nothing goes on from it")
+            return
         if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
             return  # a second cancel during cleanup: the exception in flight goes on after it
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"

@@ -238,6 +238,20 @@ class FileContext:
         )
         self.diagnostics.append((diagnostic, statement_line))
 
+    def silence(self, rule, node: cst.CSTNode, why: str) -> None:
+        """Say where ``rule`` matched and a fact of the model stopped it (``why``: that fact, in a
+        few words: "the loop's condition is its deadline"). Not a finding: ``--verbose`` lists
+        these, so that a user can tell a rule that looked and chose silence from one that never looked."""
+        diagnostic = Diagnostic(
+            code=rule.code,
+            name=rule.name,
+            severity=rule.severity,
+            message=why,
+            location=self.location(node, None),
+            silence=True,
+        )
+        self.diagnostics.append((diagnostic, 0))
+
     # --- fixes (edits computed where the node is at hand; applied by bgcheck/run/fixes.py) ---------
     def replace(self, node: cst.CSTNode, content: str) -> Edit:
         """An edit that replaces the node's code (its syntactic span) with ``content``."""

@@ -252,11 +252,15 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         if wait.peer is not peer:
             return
         if wait.family and wait.family in ctx.index.default_timeouts():
-            return  # the project gives every such call a default timeout (a patched send)
+            if _is_unbounded(node, wait, ctx):
+                ctx.silence(rule, node, f"the project gives every {wait.family} call a default timeout")
+            return
         if _is_unbounded(node, wait, ctx):
-            if wait.consumer_wait and (
-                _stops_on_sentinel(node, ctx) or ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname)
-            ):
+            if wait.consumer_wait and _stops_on_sentinel(node, ctx):
+                ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
+                return
+            if wait.consumer_wait and ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
+                ctx.silence(rule, node, "it runs only in daemon threads nobody joins: no stop waits for it")
                 return
             job = ctx.job_of()
             other_side = "the other side never answers" if peer else "what it waits for never comes"
@@ -316,12 +320,15 @@ class UnboundedLocalWaitInJob(Rule):
     def visit_While(self, node: cst.While, ctx: FileContext) -> None:
         if not ctx.in_job_code or not polls_without_deadline(node, _sleeps(node, ctx)):
             return
-        if _compares_a_clock(node.test, ctx):
-            return  # ``while time.time() < start + 5``: the condition is the deadline
-        if _waits_for_a_signal_message(node, ctx):
-            return  # ``while control.empty():``, the message never taken: the stop signal itself
+        if _compares_a_clock(node.test, ctx):  # ``while time.time() < start + 5``
+            ctx.silence(self, node, "the loop's condition compares a clock: it is the deadline")
+            return
+        if _waits_for_a_signal_message(node, ctx):  # ``while control.empty():``, the message never taken
+            ctx.silence(self, node, "the loop waits for a stop message: it is the stop signal itself")
+            return
         if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
-            return  # a daemon thread nobody joins: its loop holds no stop
+            ctx.silence(self, node, "it runs only in daemon threads nobody joins: no stop waits for it")
+            return
         ctx.report(
             self,
             node,

@@ -235,6 +235,7 @@ class TaskResultDiscarded(Rule):
                 made = ctx.index.resolve_function(ref_name(summary.returns))
                 summary = ctx.index.function(made) if made else None
             if summary is not None and summary.keeps_its_errors:
+                ctx.silence(self, call, f"`{summary.name}()` catches every Exception and never re-raises: the dropped future holds no error")
                 return
         ctx.report(
             self,
@@ -522,9 +523,11 @@ class PublishInsideTransaction(Rule):
                     label = _transaction_item(item.item, ctx)
                     if label:
                         if _relays_locked_rows(ancestor.body, node, ctx):
-                            return None  # an outbox relay: it publishes rows it locked
+                            ctx.silence(self, node, "an outbox relay: it publishes rows it locked in the transaction")
+                            return None
                         if not _writes_on_the_way(ancestor.body, ctx):
-                            return None  # nothing for a rollback to take back
+                            ctx.silence(self, node, "the transaction writes nothing a rollback would take back")
+                            return None
                         return f"`async {label[1:]}" if ancestor.asynchronous is not None and label.startswith("`with ") else label
             if isinstance(ancestor, cst.FunctionDef):
                 return self._function_transaction(ancestor, node, ctx, through_callers)
@@ -535,14 +538,24 @@ class PublishInsideTransaction(Rule):
         the one every caller calls it in."""
         qualname = ctx.function_qualname or ""
         if qualname in ctx.index.on_commit_callbacks:
+            ctx.silence(self, node, "the function runs from transaction.on_commit(), after the commit")
             return None
         for decorator in function.decorators:
             label = transactions.decorator_label(ctx.index, ctx.to_ir(decorator.decorator))
             if label:
-                return None if _relays_locked_rows(function.body, node, ctx) or not _writes_on_the_way(function.body, ctx) else label
+                if _relays_locked_rows(function.body, node, ctx):
+                    ctx.silence(self, node, "an outbox relay: it publishes rows it locked in the transaction")
+                    return None
+                if not _writes_on_the_way(function.body, ctx):
+                    ctx.silence(self, node, "the transaction writes nothing a rollback would take back")
+                    return None
+                return label
         view = transactions.view_label(ctx.index, qualname)
         if view is not None:
-            return view if _writes_on_the_way(function.body, ctx) else None
+            if not _writes_on_the_way(function.body, ctx):
+                ctx.silence(self, node, "the view's ATOMIC_REQUESTS transaction writes nothing a rollback would take back")
+                return None
+            return view
         session = _session_transaction(function.body, node, ctx)
         if session is not None:
             return session

@@ -55,8 +55,10 @@ def _check_unit(unit: FileUnit, index: ProjectIndex, config: Config, rule_classe
             found = check_module(unit.display, module, unit.summary, index, config, relevant, unit.text)
         except RecursionError:
             return [too_deep(unit.display, unit.text, "analyse")]
+    silences = [d for d, _line in found if d.silence]  # not findings: no noqa applies to them, nor uses one
+    found = [(d, line) for d, line in found if not d.silence]
     noqa = parse_noqa(unit.text)
-    kept = [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))]
+    kept = [d for d, statement_line in found if not is_suppressed(noqa, d.code, (d.location.line, statement_line))] + silences
     if unused_noqa_enabled and noqa:
         silenced = [(d, line) for d, line in found if is_suppressed(noqa, d.code, (d.location.line, line))]
         kept += unused_noqa(unit.display, unit.text, noqa, silenced, frozenset(rule.code for rule in rules))

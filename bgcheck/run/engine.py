@@ -556,7 +556,10 @@ class _Phase2:
         if self.options.need_index:
             self.index()  # --verbose says what the index could not tell
         units = {unit.display: unit for unit in self.units}
-        for display, diagnostics in self.found.items():
+        silences = []
+        for display, found in self.found.items():
+            diagnostics = [d for d in found if not d.silence]
+            silences += [d for d in found if d.silence and d.code in result.codes]
             if diagnostics:
                 result.diagnostics.extend(diagnostics)
                 text = ensure_text(units[display]).text if display in units else ""
@@ -564,4 +567,7 @@ class _Phase2:
                     result.sources[display] = text
         result.index = self._index
         result.diagnostics.sort(key=Diagnostic.sort_key)
+        # where a rule matched and a model fact kept it silent: --verbose notes, never findings
+        result.notes += [f"{d.path}:{d.location.line}:{d.location.column}: {d.code} not reported: {d.message}"
+                         for d in sorted(silences, key=Diagnostic.sort_key)]
         return result
