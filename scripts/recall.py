@@ -92,11 +92,25 @@ def read_cases(path: Path = CASES) -> list[Case]:
 
 
 def is_found(case: Case, findings: list[ecosystem.Finding]) -> bool:
-    """A finding of the case's code in the case's file, on one of its lines."""
+    """A finding of the case's code in the case's file, on one of its lines, or one of that code
+    whose note is there: BG604 reports a call, made inside a transaction, of a function that
+    publishes, at the call, with the publish as a note (``found_at_a_note`` tells these apart)."""
+    return _on_its_lines(case, findings) or found_at_a_note(case, findings)
+
+
+def found_at_a_note(case: Case, findings: list[ecosystem.Finding]) -> bool:
+    """A finding of the case's code elsewhere whose note points at the case's lines."""
     return any(
-        f.code == case.code and f.path == case.checked_path and case.first <= f.line <= case.last
+        f.code == case.code and any(
+            n.get("path") == case.checked_path and case.first <= (n.get("line") or 0) <= case.last
+            for n in f.detail.get("notes") or ()
+        )
         for f in findings
     )
+
+
+def _on_its_lines(case: Case, findings: list[ecosystem.Finding]) -> bool:
+    return any(f.code == case.code and f.path == case.checked_path and case.first <= f.line <= case.last for f in findings)
 
 
 def others_in_range(case: Case, findings: list[ecosystem.Finding]) -> list[str]:
@@ -146,7 +160,9 @@ def build_report(
         "",
         "Bugs that real projects fixed, checked on the PyPI sdist from before the fix",
         "(`scripts/recall/cases.tsv`). A case is found when bgcheck reports the expected code on the",
-        "case's lines, with the preview rules on. Produced by `python scripts/recall.py`.",
+        "case's lines, or reports it elsewhere with a note on them (\"found at a note\": BG604 at the",
+        "call made inside a transaction, the publish below it as a note), with the preview rules on.",
+        "Produced by `python scripts/recall.py`.",
         "",
         *rule_table(results, preview_codes),
         "",
@@ -154,7 +170,8 @@ def build_report(
         "|---|---|---|---|---|",
     ]
     for case, found in results:
-        mark = "found" if found else "**missed**"
+        mark = ("found at a note" if found_at_a_note(case, findings[case.label]) and not _on_its_lines(case, findings[case.label])
+                else "found") if found else "**missed**"
         lines.append(f"| {mark} | {case.code} | {case.pin} | `{case.where}` | {case.source} |")
     lines.append("")
     missed = [case for case, found in results if not found]

@@ -40,6 +40,22 @@ def test_a_case_is_found_by_its_code_on_its_lines_in_its_file(tmp_path):
     assert recall.others_in_range(case, at(11, code="BG102")) == ["BG102"]
 
 
+def test_a_case_is_found_at_a_note_of_its_code(tmp_path):
+    """BG604 reports a call made inside a transaction at the call, with the publish (the case's
+    lines) as a note: found, and told apart in the report."""
+    (case,) = recall.read_cases(write_cases(
+        tmp_path, "demo==1.0\tsrc/demo\tsrc/demo/models.py\t40\t42\tBG604\tpublish under a caller's atomic; PR #2"))
+
+    def with_note(code: str, line: int) -> list:
+        return [Finding("demo", "demo/models.py", 7, code, "message", {"notes": [{"path": "demo/models.py", "line": line, "message": "-> publishes"}]})]
+
+    assert recall.is_found(case, with_note("BG604", 41)) and recall.found_at_a_note(case, with_note("BG604", 41))
+    assert not recall.is_found(case, with_note("BG604", 43))
+    assert not recall.is_found(case, with_note("BG602", 41))
+    report = recall.build_report([case], {case.label: with_note("BG604", 41)}, {"BG604"})
+    assert "| found at a note | BG604 | demo==1.0 |" in report
+
+
 def test_malformed_rows_are_refused(tmp_path):
     with pytest.raises(SystemExit):
         recall.read_cases(write_cases(tmp_path, "demo-1.0\tdemo\tdemo/a.py\t1\t2\tBG101\tno pin"))
