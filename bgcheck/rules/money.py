@@ -428,9 +428,9 @@ def _publish_name(node: cst.Call, ctx: FileContext) -> Optional[str]:
 _THROUGH_CALLERS = "code that runs only inside a transaction"
 # The words a file that publishes contains (the rule's cheap relevance test).
 _PUBLISH_WORDS = ("delay", "apply_async", "send", "enqueue", "publish", "produce")
-# The words a file that opens a transaction itself contains: ``atomic()``, ``begin()``, or a
-# session's own transaction ended by ``commit()`` (the relevance test only: the model decides).
-_TRANSACTION_WORDS = ("atomic", "begin", "commit")
+# The words a file that opens a transaction itself contains (``atomic()``, ``begin()``); a session's
+# own transaction shows as a ``.commit()`` call in the summary (the relevance test only: the model decides).
+_TRANSACTION_WORDS = ("atomic", "begin")
 
 
 @register
@@ -456,6 +456,7 @@ class PublishInsideTransaction(Rule):
         # for views, or from every caller of a function: none need be spelled in this file.
         return bool(
             any(word in unit.text for word in _TRANSACTION_WORDS)
+            or any(_may_be_a_session_transaction(index, target) for function in functions.values() for target in function.calls)
             or index.transaction_helpers
             or index.transaction_decorators
             or any(q in index.views for q in functions)
@@ -591,18 +592,29 @@ def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) ->
         if receiver not in opened:
             continue
         if method == "commit":
-            began = _EMPTY_MODULE.code_for_node(opened[receiver].func)
-            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, committed only below (`{clip(_EMPTY_MODULE.code_for_node(call.func), 40)}()`)"
+            began = _code(opened[receiver].func)
+            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, committed only below (`{clip(_code(call.func), 40)}()`)"
         if method in knowledge.SESSION_ENDS:
             opened.pop(receiver)
     for receiver, write in opened.items():
         if knowledge.REQUEST_SESSIONS.fullmatch(receiver):
-            began = _EMPTY_MODULE.code_for_node(write.func)
+            began = _code(write.func)
             return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, which the request commits after the endpoint returns"
     return None
 
 
-_EMPTY_MODULE = cst.Module(body=[])
+def _may_be_a_session_transaction(index, target: str) -> bool:
+    """BG604's relevance test for a session's own transaction: a ``.commit()`` call, or a write on a
+    session the request commits (``knowledge.REQUEST_SESSIONS``)."""
+    receiver, _, method = target.rpartition(".")
+    if method == "commit":
+        return True
+    return method in knowledge.SESSION_WRITES and knowledge.REQUEST_SESSIONS.fullmatch(index.canonical(receiver) or "") is not None
+
+
+def _code(node: cst.CSTNode) -> str:
+    """The source of a node as written (libcst is imported lazily: no module-level node here)."""
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def _session_method(call: cst.Call, ctx: FileContext) -> tuple[Optional[str], str]:
