@@ -187,7 +187,7 @@ class ProjectIndex:
         if cached is None:
             found: dict[str, list] = {}
             tops = {name.partition(".")[0] for name in self.modules if "." in name}
-            for top in sorted(tops & set(self.modules)):
+            for top in sorted(top for top in tops if top in self.modules):
                 folders = self.modules[top].path.replace("\\", "/").split("/")[:-2]  # above the package's folder
                 if folders and not folders[0].startswith(("/", ".")) and all(f.isidentifier() for f in folders):
                     for cut in range(len(folders)):  # ``lib/galaxy/celery``: ``galaxy.celery`` and ``lib.galaxy.celery``

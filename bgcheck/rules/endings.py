@@ -251,27 +251,27 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             continue
         if wait.peer is not peer:
             return
-        if wait.family and wait.family in ctx.index.default_timeouts():
-            if _is_unbounded(node, wait, ctx):
-                ctx.silence(rule, node, f"the project gives every {wait.family} call a default timeout")
+        if not _is_unbounded(node, wait, ctx):
             return
-        if _is_unbounded(node, wait, ctx):
-            if wait.consumer_wait and _stops_on_sentinel(node, ctx):
-                ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
-                return
-            if wait.consumer_wait and ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
-                ctx.silence(rule, node, "it runs only in daemon threads nobody joins: no stop waits for it")
-                return
-            job = ctx.job_of()
-            other_side = "the other side never answers" if peer else "what it waits for never comes"
-            ctx.report(
-                rule,
-                node,
-                f"{wait.what} waits with no timeout in job `{short_name(job)}`",
-                f"This is job code (job `{job}`): if {other_side}, this run never ends and "
-                f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
-                related=notes_from(ctx.index, job, ctx.function_qualname),
-            )
+        if wait.family and wait.family in ctx.index.default_timeouts():
+            ctx.silence(rule, node, f"the project gives every {wait.family} call a default timeout")
+            return
+        if wait.consumer_wait and _stops_on_sentinel(node, ctx):
+            ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
+            return
+        if wait.consumer_wait and ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
+            ctx.silence(rule, node, "it runs only in daemon threads nobody joins: no stop waits for it")
+            return
+        job = ctx.job_of()
+        other_side = "the other side never answers" if peer else "what it waits for never comes"
+        ctx.report(
+            rule,
+            node,
+            f"{wait.what} waits with no timeout in job `{short_name(job)}`",
+            f"This is job code (job `{job}`): if {other_side}, this run never ends and "
+            f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
+            related=notes_from(ctx.index, job, ctx.function_qualname),
+        )
         return
 
 

@@ -523,16 +523,24 @@ class PublishInsideTransaction(Rule):
                 for item in ancestor.items:
                     label = _transaction_item(item.item, ctx)
                     if label:
-                        if _relays_locked_rows(ancestor.body, node, ctx):
-                            ctx.silence(self, node, "an outbox relay: it publishes rows it locked in the transaction")
-                            return None
-                        if not _writes_on_the_way(ancestor.body, ctx):
-                            ctx.silence(self, node, "the transaction writes nothing a rollback would take back")
+                        if not self._takes_back(ancestor.body, node, ctx):
                             return None
                         return f"`async {label[1:]}" if ancestor.asynchronous is not None and label.startswith("`with ") else label
             if isinstance(ancestor, cst.FunctionDef):
                 return self._function_transaction(ancestor, node, ctx, through_callers)
         return None
+
+    def _takes_back(self, body: cst.CSTNode, node: cst.Call, ctx: FileContext) -> bool:
+        """Whether a rollback of the transaction whose code is ``body`` takes back what the publish
+        announces: not an outbox relay publishing the rows it locked, and a write on the way
+        (each "no" is a --verbose note)."""
+        if _relays_locked_rows(body, node, ctx):
+            ctx.silence(self, node, "an outbox relay: it publishes rows it locked in the transaction")
+            return False
+        if not _writes_on_the_way(body, ctx):
+            ctx.silence(self, node, "the transaction writes nothing a rollback would take back")
+            return False
+        return True
 
     def _function_transaction(self, function: cst.FunctionDef, node: cst.Call, ctx: FileContext, through_callers: bool) -> Optional[str]:
         """The transaction the whole function runs in: its decorator's, a view's, or (``through_callers``)
@@ -544,13 +552,7 @@ class PublishInsideTransaction(Rule):
         for decorator in function.decorators:
             label = transactions.decorator_label(ctx.index, ctx.to_ir(decorator.decorator))
             if label:
-                if _relays_locked_rows(function.body, node, ctx):
-                    ctx.silence(self, node, "an outbox relay: it publishes rows it locked in the transaction")
-                    return None
-                if not _writes_on_the_way(function.body, ctx):
-                    ctx.silence(self, node, "the transaction writes nothing a rollback would take back")
-                    return None
-                return label
+                return label if self._takes_back(function.body, node, ctx) else None
         view = transactions.view_label(ctx.index, qualname)
         if view is not None:
             if not _writes_on_the_way(function.body, ctx):
@@ -592,13 +594,13 @@ def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) ->
         if receiver not in opened:
             continue
         if method == "commit":
-            began = _code(opened[receiver].func)
-            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, committed only below (`{clip(_code(call.func), 40)}()`)"
+            began = ctx.module.code_for_node(opened[receiver].func)
+            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, committed only below (`{clip(ctx.module.code_for_node(call.func), 40)}()`)"
         if method in knowledge.SESSION_ENDS:
             opened.pop(receiver)
     for receiver, write in opened.items():
         if knowledge.REQUEST_SESSIONS.fullmatch(receiver):
-            began = _code(write.func)
+            began = ctx.module.code_for_node(write.func)
             return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, which the request commits after the endpoint returns"
     return None
 
@@ -610,11 +612,6 @@ def _may_be_a_session_transaction(index, target: str) -> bool:
     if method == "commit":
         return True
     return method in knowledge.SESSION_WRITES and knowledge.REQUEST_SESSIONS.fullmatch(index.canonical(receiver) or "") is not None
-
-
-def _code(node: cst.CSTNode) -> str:
-    """The source of a node as written (libcst is imported lazily: no module-level node here)."""
-    return cst.Module(body=[]).code_for_node(node)
 
 
 def _session_method(call: cst.Call, ctx: FileContext) -> tuple[Optional[str], str]:
