@@ -197,6 +197,9 @@ EXCEPTION = frozenset({"Exception", "builtins.Exception"})
 
 # Calls that end the process: a handler that makes one does not "carry on".
 PROCESS_EXIT_CALLS = frozenset({"sys.exit", "os._exit", "os.abort", "exit", "quit", "builtins.exit", "builtins.quit"})
+# Calls that raise SystemExit (os._exit and os.abort end the process without raising): where no
+# signal handler of the project makes one, SystemExit reaches code only from such a call.
+SYSTEM_EXIT_RAISERS = frozenset({"sys.exit", "exit", "quit", "builtins.exit", "builtins.quit", "SystemExit", "builtins.SystemExit"})
 
 # Methods that always raise when called on ``self`` in a bound Celery task:
 # ``self.retry(exc=exc)`` raises Retry even without ``raise`` in front.

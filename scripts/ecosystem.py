@@ -63,6 +63,8 @@ README_END = "<!-- end of ecosystem table -->"
 
 APPLICATION = "application"
 LIBRARY = "library"
+FIRST_BATCH = "first"
+SECOND_BATCH = "2026-12-03"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,9 @@ class Project:
     pin: str  # name==version of the PyPI sdist
     folders: tuple[str, ...]  # the folders of the sdist that hold the code (tests are left out)
     kind: str  # APPLICATION (a service, bot or web app that runs background work) or LIBRARY
+    # The batch the project joined the check in: each batch is split on its own (halves()), so a
+    # project added later never moves an earlier one from its half.
+    batch: str = FIRST_BATCH
 
     @property
     def name(self) -> str:
@@ -80,8 +85,8 @@ class Project:
         return self.pin.split("==")[1]
 
 
-def _app(pin: str, *folders: str) -> Project:
-    return Project(pin, folders, APPLICATION)
+def _app(pin: str, *folders: str, batch: str = FIRST_BATCH) -> Project:
+    return Project(pin, folders, APPLICATION, batch)
 
 
 def _lib(pin: str, *folders: str) -> Project:
@@ -152,6 +157,20 @@ PROJECTS = [
     _app("ckan==2.12.0", "ckan"),
     _app("nautobot==3.2.7", "nautobot"),
     _app("apache-superset==6.1.0", "superset"),
+    # Added on 2026-12-03 (split on their own): asyncio nodes, servers, downloaders and web apps,
+    # a thread-based music server, Django and Flask applications with Celery.
+    _app("chia-blockchain==2.7.5", "chia", batch=SECOND_BATCH),
+    _app("electrumx==1.20.2", "electrumx", batch=SECOND_BATCH),
+    _app("spotdl==4.6.0", "spotdl", batch=SECOND_BATCH),
+    _app("datasette==0.65.5", "datasette", batch=SECOND_BATCH),
+    _app("marimo==0.25.2", "marimo", batch=SECOND_BATCH),
+    _app("poezio==0.18", "poezio", batch=SECOND_BATCH),
+    _app("tgcf==1.1.8", "tgcf", batch=SECOND_BATCH),
+    _app("motioneye==0.44.0", "motioneye", batch=SECOND_BATCH),
+    _app("mopidy==4.0.5", "src/mopidy", batch=SECOND_BATCH),
+    _app("arches==8.1.5", "arches", batch=SECOND_BATCH),
+    _app("kiwitcms==12.4", "tcms", batch=SECOND_BATCH),
+    _app("opencve==1.5.0", "opencve", batch=SECOND_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
@@ -191,17 +210,18 @@ def halves(projects: list[Project]) -> dict[str, str]:
     """Each project's half, by a fixed rule written before any verdict: within each kind, the
     projects in the order of their name's sha256 go to the tuning and the held-out half in
     turn. A rule change may be tuned on the tuning half's findings; whether a rule is on by
-    default is decided on the held-out half alone."""
+    default is decided on the held-out half alone. Each batch of projects (Project.batch) is
+    split on its own by the same rule, so that adding projects never moves one already judged."""
     half: dict[str, str] = {}
-    for kind in (APPLICATION, LIBRARY):
-        ranked = sorted((p.name for p in projects if p.kind == kind), key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+    for batch, kind in sorted({(p.batch, p.kind) for p in projects}):
+        ranked = sorted((p.name for p in projects if p.kind == kind and p.batch == batch), key=lambda n: hashlib.sha256(n.encode()).hexdigest())
         for index, name in enumerate(ranked):
             half[name] = TUNING if index % 2 == 0 else HELD_OUT
     return half
 
 
 VERDICTS = ("real", "false", "debatable")
-TEST_DIRS = {"tests", "test", "testing_tests"}
+TEST_DIRS = {"tests", "test", "testing_tests", "_tests"}
 # A Django app's tests are often one tests.py module beside its models.
 TEST_FILES = {"conftest.py", "tests.py"}
 

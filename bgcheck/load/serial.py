@@ -399,7 +399,7 @@ MODULE_FIELDS = (
 FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
-    "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors",
+    "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -411,7 +411,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         f.is_generator, list(f.calls_after_yield), _triples_to_data(f.param_handoffs),
         _triples_to_data(f.call_handoffs), add(f.returns), _contexts_to_data(f.call_contexts, add),
         [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls], _triples_to_data(f.ref_handoffs),
-        f.keeps_its_errors,
+        f.keeps_its_errors, list(f.awaits_through),
     ]
 
 
@@ -480,11 +480,11 @@ def summary_to_data(summary: ModuleSummary, with_locals: bool = True) -> list:
     return data
 
 
-_LOOP_KINDS = frozenset(("while", "while-sized", "async for"))
+_LOOP_KINDS = frozenset(("while", "while-sized", "async for", "requeue"))
 
 
 def _loop_to_data(loop, add):
-    """The loop around a queue put: None, "while", "while-sized", "async for", or ("for", IR)."""
+    """The loop around a queue put: None, "while", "while-sized", "async for", "requeue", or ("for", IR)."""
     if loop is None or (type(loop) is str and loop in _LOOP_KINDS):
         return loop
     if type(loop) is tuple and len(loop) == 2 and loop[0] == "for":
@@ -565,7 +565,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
-     conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors) = _record(data, len(FUNCTION_FIELDS))
+     conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -589,6 +589,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         cleanup_calls=tuple(_int(i) for i in _list(cleanup_calls)),
         ref_handoffs=_triples_from_data(ref_handoffs),
         keeps_its_errors=_bool(keeps_its_errors),
+        awaits_through=_strs(awaits_through),
     )
 
 

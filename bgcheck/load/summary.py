@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ast_flow import escaping_jumps, is_endless, keeps_its_errors, left_after, locks_rows
+from bgcheck.syntax.ast_flow import awaited_through, escaping_jumps, is_endless, keeps_its_errors, left_after, locks_rows
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 from bgcheck.syntax.newer_nodes import TypeAlias
@@ -77,6 +77,9 @@ class FunctionSummary:
     # Its body is one ``try`` that takes every Exception and never raises (ast_flow.keeps_its_errors):
     # no exception leaves it, so a future of it loses none (BG602).
     keeps_its_errors: bool = False
+    # Parameters of a coroutine function whose only use is ``return await param``
+    # (ast_flow.awaited_through): started as a task, it is the given coroutine's run.
+    awaits_through: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -125,7 +128,8 @@ class ModuleSummary:
     attr_assignments: tuple = ()
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
     # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
-    # the put: None, "while", "while-sized" (its condition checks a size), "async for" or
+    # the put: None, "while", "while-sized" (its condition checks a size), "async for",
+    # "requeue" (that loop also takes from the same queue: a consumer putting back what it took) or
     # ("for", IR of what it iterates), scope qualname)
     queue_puts: tuple = ()
     # Globals and attributes handed on as a value (a call's argument, a dict or list item, a return
@@ -691,7 +695,7 @@ class SummaryBuilder:
             if once is None:
                 once = scope.left_after[id(loop)] = left_after(loop)
             if id(call) not in once:
-                return kind
+                return REQUEUE if _takes_from(loop, call) else kind
         return None
 
     def site(self, call: ast.Call) -> tuple[int, int]:
@@ -793,6 +797,7 @@ class SummaryBuilder:
                 endless_loop=scope.endless_loop,
                 is_generator=scope.is_generator,
                 keeps_its_errors=keeps_its_errors(node),
+                awaits_through=awaited_through(node),
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)
@@ -975,6 +980,29 @@ def _tests_a_size(test: ast.expr) -> bool:
             name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
             if name in _SIZE_TESTS:
                 return True
+    return False
+
+
+# The loop a put repeats in also takes from the same queue (``item = self.q.get()`` ...
+# ``self.q.put(item)`` to retry it): the consumer putting back what it took, not a producer.
+REQUEUE = "requeue"
+
+
+def _takes_from(loop: ast.AST, put: ast.Call) -> bool:
+    """Does ``loop`` (outside the functions defined in it) get from the receiver ``put`` puts into?"""
+    receiver = dotted_name(put.func.value)
+    if receiver is None:
+        return False
+    todo = list(ast.iter_child_nodes(loop))
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+            continue
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in knowledge.QUEUE_GET_METHODS:
+            if dotted_name(node.func.value) == receiver:
+                return True
+        todo.extend(ast.iter_child_nodes(node))
     return False
 
 

@@ -51,6 +51,10 @@ class ExecutionModel:
     # reached from a job that can receive a stop as an exception (knowledge.NO_STOP_EXCEPTION_FRAMEWORKS)
     other_job_code: frozenset[str] = frozenset()
     cleanup_only: frozenset[str] = frozenset()  # coroutine functions run only as a caller's cleanup
+    # project functions that can raise SystemExit (sys.exit(), SystemExit(...), in them or in what they call)
+    exit_raising: frozenset[str] = frozenset()
+    # some signal handler the project installs can raise SystemExit, or one is not known (a lambda, a partial)
+    signals_raise_exit: bool = True
 
     def runs_only_in_worker_threads(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.worker_only
@@ -80,8 +84,14 @@ class ExecutionModel:
         """Everything this model answers from other modules (for the cache key: bgcheck.model.facts)."""
         return (
             sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self.worker_only), sorted(self.task_only),
-            sorted(self.cleanup_only), sorted(self.other_job_code),
+            sorted(self.cleanup_only), sorted(self.other_job_code), sorted(self.exit_raising), self.signals_raise_exit,
         )
+
+    def system_exit_can_arrive(self, called: list) -> bool:
+        """Can SystemExit reach code that calls these project functions (qualnames)? Python raises it
+        only for ``sys.exit()`` and its kin, so only when one of them can, or when a signal handler of
+        the project can (how a SIGTERM handler stops a program)."""
+        return self.signals_raise_exit or any(name in self.exit_raising for name in called)
 
     def context(self, qualname: Optional[str]) -> str:
         """coroutine | worker thread | signal handler | main thread (the default when not known)."""
@@ -115,6 +125,7 @@ def build_execution_model(index) -> ExecutionModel:
             if func.is_async or job.framework not in knowledge.NO_STOP_EXCEPTION_FRAMEWORKS:
                 stopped_roots.add(qualname)
     signal_handlers = _signal_handlers(index)
+    exit_raising = _exit_raising(index)
     # Without threads nothing runs only in worker threads.
     worker_only = _worker_thread_only(index, thread_roots, other_roots, signal_handlers) if thread_roots else set()
     other_job_code = set(index.reachable(sorted(stopped_roots)))
@@ -127,6 +138,8 @@ def build_execution_model(index) -> ExecutionModel:
         task_only=frozenset(_task_only(index)),
         other_job_code=frozenset(other_job_code),
         cleanup_only=frozenset(_cleanup_only(index)),
+        exit_raising=frozenset(exit_raising),
+        signals_raise_exit=_signals_raise_exit(index, exit_raising),
     )
 
 
@@ -177,6 +190,61 @@ def _signal_handlers(index) -> set[str]:
     return found
 
 
+def _exit_raising(index) -> set[str]:
+    """Project functions that can raise SystemExit: those that call ``sys.exit()`` (or ``exit()``,
+    ``quit()``, ``SystemExit(...)``: knowledge.SYSTEM_EXIT_RAISERS), and every project function that
+    calls one of them."""
+    callers: dict[str, set[str]] = {}
+    found: set[str] = set()
+    for name, (_summary, func) in index.functions.items():
+        if any((index.canonical(target) or target) in knowledge.SYSTEM_EXIT_RAISERS for target in func.calls):
+            found.add(name)
+        for callee in index.callees(name):
+            callers.setdefault(callee, set()).add(name)
+    todo = list(found)
+    while todo:
+        for caller in callers.get(todo.pop(), ()):
+            if caller not in found:
+                found.add(caller)
+                todo.append(caller)
+    return found
+
+
+def _signals_raise_exit(index, exit_raising: set[str]) -> bool:
+    """Can a signal handler installed by the project (``signal.signal``, ``loop.add_signal_handler``)
+    raise SystemExit? A handler that is not a plain reference (a lambda, a ``partial``), or a
+    reference to nothing known, may; a library's own handler (``signal.SIG_IGN``,
+    ``signal.default_int_handler``, which raises KeyboardInterrupt) does not."""
+    def installs(target: str) -> bool:
+        target = index.canonical(target) or target
+        return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
+
+    for summary in index.modules.values():
+        recorded = 0
+        for call, _scope in summary.recorded_calls:
+            if not call or call[0] != "call" or not call[1] or not installs(call[1]):
+                continue
+            recorded += 1
+            args = call[2]
+            if len(args) < 2:
+                return True
+            handler = args[1]
+            if handler[0] != "ref":
+                return True
+            resolved = index.resolve_function(handler[1])
+            if resolved is None:
+                if not (index.canonical(handler[1]) or handler[1]).startswith("signal."):
+                    return True
+            elif resolved in exit_raising:
+                return True
+        # an installer under a renamed import (``from signal import signal as install``) is not recorded
+        calls = sum(1 for target in summary.module_calls if installs(target))
+        calls += sum(1 for func in summary.functions.values() for target in func.calls if installs(target))
+        if calls > recorded:
+            return True
+    return False
+
+
 def _started_coroutine(call) -> Optional[tuple]:
     """The coroutine a task-starting call runs: its first argument, or ``coro=`` (``create_task(coro=f())``)."""
     parts = as_call(call)
@@ -209,6 +277,7 @@ def _task_helpers(index) -> dict[str, set[str]]:
     another: function -> the argument keys that take the coroutine ("" for the first positional
     argument, or a parameter's name as a keyword)."""
     helpers: dict[str, set[str]] = {}
+    wrappers = _awaiting_wrappers(index)
     for _round in range(4):  # a helper of a helper of a helper: enough for real projects
         changed = False
         for qualname, (_summary, func) in index.functions.items():
@@ -219,7 +288,7 @@ def _task_helpers(index) -> dict[str, set[str]]:
                 callee = index.resolve_function(canonical)
                 starts = (_starts_as_root_or_task(canonical) and _coroutine_argument(canonical, key)) or (
                     callee in helpers and key in helpers[callee]
-                )
+                ) or (key in wrappers.get(callee, ()) and _starts_wrapper(index, func, callee))
                 if starts:
                     keys = helpers.setdefault(qualname, set())
                     before = len(keys)
@@ -230,11 +299,32 @@ def _task_helpers(index) -> dict[str, set[str]]:
     return helpers
 
 
+def _awaiting_wrappers(index) -> dict[str, set[str]]:
+    """Coroutine functions that only ``return await`` a coroutine they are given
+    (``FunctionSummary.awaits_through``): function -> the argument keys that take it. Started as a
+    task, such a wrapper is the given coroutine's run (``ensure_future(safe_wrapper(coro))``)."""
+    found: dict[str, set[str]] = {}
+    for qualname, (_summary, func) in index.functions.items():
+        for param in func.awaits_through:
+            found.setdefault(qualname, set()).update(func.argument_keys(param))
+    return found
+
+
+def _starts_wrapper(index, func, wrapper: str) -> bool:
+    """Does ``func`` start a call of ``wrapper`` as a task of its own (``call_handoffs``)?"""
+    for target, key, inner in func.call_handoffs:
+        canonical = index.canonical(target) or target
+        if _starts_as_root_or_task(canonical) and _coroutine_argument(canonical, key) and index.resolve_function(inner) == wrapper:
+            return True
+    return False
+
+
 def _task_only(index) -> set[str]:
     """Coroutine functions started as tasks, whose every project caller is a scope that
     starts them (the call inside ``create_task(...)`` is a call of the function too), directly or
     through a project helper that starts the coroutine it is given (``_task_helpers``)."""
     starters: dict[str, set[str]] = {}  # function -> scopes that start it as a task
+    wrappers = _awaiting_wrappers(index)
     for summary in index.modules.values():
         for call, scope in summary.recorded_calls:
             if not call or call[0] != "call" or not call[1]:
@@ -246,6 +336,11 @@ def _task_only(index) -> set[str]:
             if started is None or started[0] != "call" or not started[1]:
                 continue
             function = index.resolve_function(started[1])
+            if function in wrappers and "" in wrappers[function]:
+                # ``ensure_future(safe_wrapper(self._ping()))``: the task is the wrapped coroutine's run
+                inner = as_call(started).first_arg if as_call(started).args else None
+                if inner is not None and inner[0] == "call" and inner[1]:
+                    function = index.resolve_function(inner[1])
             func = index.function(function) if function else None
             if func is not None and func.is_async:
                 starters.setdefault(function, set()).add(scope)

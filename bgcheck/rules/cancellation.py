@@ -23,7 +23,7 @@ from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, a
 from bgcheck.syntax.ir import UNKNOWN, as_seconds
 from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.done_futures import awaits_only_done_futures
+from bgcheck.rules.done_futures import awaits_only_done_futures, done_callback_methods
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 from bgcheck.rules.edits import name_for_import
@@ -225,6 +225,38 @@ def _stops_that_can_arrive(kinds: list, try_node, ctx: FileContext) -> list:
     return result
 
 
+def _system_exit_can_arrive(body: cst.CSTNode, ctx: FileContext) -> bool:
+    """Can SystemExit reach this ``try`` body outside job code? Python raises it only for
+    ``sys.exit()`` and its kin (knowledge.SYSTEM_EXIT_RAISERS): a call of one in the body, a project
+    function it calls that can make one, or a signal handler of the project that can (how a SIGTERM
+    handler stops a program: bgcheck.model.execution). Otherwise what the clause catches is foreign
+    code's own ``sys.exit()`` (a plugin that tried to exit), not the program's stop."""
+    model = ctx.index.execution
+    if ctx.in_job_code or model is None or model.signals_raise_exit:
+        return True
+    called: list[str] = []
+    direct = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return False
+
+        def visit_Lambda(self, node) -> bool:
+            return False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal direct
+            target = ctx.resolve_call(node)
+            if target in knowledge.SYSTEM_EXIT_RAISERS:
+                direct = True
+            function = ctx.index.resolve_function(target) if target else None
+            if function:
+                called.append(function)
+
+    walk(body, _Finder())
+    return direct or model.system_exit_can_arrive(called)
+
+
 def _reads_future_outcome(body: cst.CSTNode) -> bool:
     """Does ``body`` read a future's outcome (``fut.result()``, ``fut.exception()``), which raises
     CancelledError when that future was cancelled?"""
@@ -238,6 +270,32 @@ def _reads_future_outcome(body: cst.CSTNode) -> bool:
 
     walk(body, _Finder())
     return found
+
+
+def _done_callback_handles_cancel(ctx: FileContext, try_body: cst.CSTNode, handler_exits: set[str]) -> bool:
+    """A done-callback's own reading of its future: the method is used only as
+    ``fut.add_done_callback(self.method)``, the ``try`` reads the outcome of the future it is given
+    (``future.result()``), and the callback ends with the handler. The future's cancellation is then
+    the outcome the callback is there to handle (``mark_job_as_canceled(...)``), and nothing after
+    it counts the work as done: the future's own callers still see it cancelled."""
+    class_node = _method_class(ctx)
+    function = ctx.function_node
+    if class_node is None or not isinstance(function, cst.FunctionDef):
+        return False
+    parameter = done_callback_methods(class_node).get(function.name.value)
+    if parameter is None or not _handler_ends_the_function(ctx, handler_exits):
+        return False
+    read = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal read
+            func = node.func
+            if isinstance(func, cst.Attribute) and func.attr.value in knowledge.FUTURE_OUTCOME_READS and isinstance(func.value, cst.Name):
+                read = read or func.value.value == parameter
+
+    walk(try_body, _Finder())
+    return read
 
 
 def _counts_future_as_result(kinds: list, handler_exits: set[str]) -> list:
@@ -662,6 +720,11 @@ class CancellationSwallowed(Rule):
         kinds = _stops_that_can_arrive(kinds, try_node, ctx)
         if not kinds:
             return
+        if "SystemExit" in kinds and not _system_exit_can_arrive(try_node.body, ctx):
+            kinds = [k for k in kinds if k != "SystemExit"]
+            if not kinds:
+                ctx.silence(self, node, "no signal handler of the project raises SystemExit and nothing the try calls exits: only foreign code's own exit can arrive")
+                return
         if _is_cancel_then_await(try_node.body, ctx):
             ctx.silence(self, node, "it awaits a task it has just cancelled itself: that task's cancellation, not this one's")
             return
@@ -669,6 +732,9 @@ class CancellationSwallowed(Rule):
         handler_exits = _handler_exits(node, ctx)
         kinds = _counts_future_as_result(kinds, handler_exits)
         if not kinds or yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
+            return
+        if kinds == [knowledge.FUTURE_CANCELLATION] and yielded is None and _done_callback_handles_cancel(ctx, try_node.body, handler_exits):
+            ctx.silence(self, node, "a done-callback handling its own future's cancellation, and ending there: nothing counts it as a result")
             return
         if yielded is None and _hands_on_every_stop_it_is_asked(node, ctx):
             ctx.silence(self, node, "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)")
@@ -714,6 +780,8 @@ class CancellationSwallowed(Rule):
                 if kind:
                     kinds.append(kind)
             kinds = _stops_that_can_arrive(kinds, node, ctx)
+            if "SystemExit" in kinds and not _system_exit_can_arrive(node.body, ctx):
+                kinds = [k for k in kinds if k != "SystemExit"]
             if not kinds or _is_cancel_then_await(node.body, ctx):
                 continue
             if ctx.in_coroutine and _during_cleanup(ctx):

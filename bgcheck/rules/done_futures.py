@@ -140,6 +140,12 @@ def done_queues(class_node: cst.ClassDef) -> set[str]:
     return result
 
 
+def done_callback_methods(class_node: cst.ClassDef) -> dict[str, str]:
+    """method name -> its future parameter, for every method of the class used only as
+    ``x.add_done_callback(self.method)`` there."""
+    return _done_callback_parameters(class_node, [s for s in class_node.body.body if isinstance(s, cst.FunctionDef)])
+
+
 def _done_callback_parameters(class_node: cst.ClassDef, methods: list) -> dict[str, str]:
     """method name -> its task parameter, for every method used only as
     ``x.add_done_callback(self.method)`` in the class."""

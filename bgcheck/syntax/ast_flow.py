@@ -456,3 +456,32 @@ def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool
     return any(_takes_every_error(h) for h in statement.handlers) and all(
         RAISE not in exits(block) for block in [h.body for h in statement.handlers] + [statement.orelse, statement.finalbody] if block
     )
+
+
+def awaited_through(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> tuple:
+    """The parameters of a coroutine function whose only use is ``return await param``: a wrapper
+    (``async def safe(c): try: return await c except Exception: log(...)``) that runs the
+    coroutine it is given and ends with it. Run as a task, the task is that coroutine's run: what
+    the coroutine does on a stop is what the task does."""
+    if type(function) is not ast.AsyncFunctionDef:
+        return ()
+    names = {a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs}
+    uses: dict[str, int] = {}
+    returned: dict[str, int] = {}
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+            continue  # a nested scope's names are its own (a closure reading it is a use: counted below)
+        if kind is ast.Name and node.id in names:
+            uses[node.id] = uses.get(node.id, 0) + 1
+        elif kind is ast.Return and type(node.value) is ast.Await and type(node.value.value) is ast.Name:
+            returned[node.value.value.id] = returned.get(node.value.value.id, 0) + 1
+        todo.extend(ast.iter_child_nodes(node))
+    for node in ast.walk(function):
+        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda) and node is not function:
+            for inner in ast.walk(node):
+                if type(inner) is ast.Name and inner.id in names:
+                    uses[inner.id] = uses.get(inner.id, 0) + 1
+    return tuple(name for name in sorted(names) if returned.get(name) and uses.get(name) == returned[name])

@@ -1,7 +1,14 @@
-# Flagged: system exit in coroutine.
+# Flagged: system exit in coroutine (the SIGTERM handler raises SystemExit).
 import asyncio
+import signal
+
+
+def stop(signum, frame):
+    raise SystemExit(0)
+
 
 async def worker():
+    signal.signal(signal.SIGTERM, stop)
     try:
         await asyncio.sleep(1)
     except SystemExit:  # error: BG101
