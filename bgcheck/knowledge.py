@@ -189,6 +189,9 @@ EINTR = "InterruptedError"
 # callback once a future is done (its argument is then a finished task).
 DONE_SET_WAITS = frozenset({"asyncio.wait", "asyncio.tasks.wait"})
 DONE_CALLBACK_REGISTRATION = "add_done_callback"
+# Waits that hand back the outcome of the task they are given (its cancellation too): BG101's
+# ``if not t.cancelled(): raise`` protocol around ``await asyncio.shield(t)``.
+TASK_PASS_THROUGH_WAITS = frozenset({"asyncio.shield", "asyncio.tasks.shield", "asyncio.wait_for", "asyncio.tasks.wait_for"})
 
 # --- broad handlers (BG102, BG104) -----------------------------------------
 

@@ -79,6 +79,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     # `exclude` without these (or on the command line) to check it.
     "tests",
     "test",
+    "_tests",  # a package's private test folder (chia/_tests)
     "testing",
     "test_support",
     "conftest.py",

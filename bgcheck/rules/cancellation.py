@@ -414,6 +414,33 @@ def _reraises_own_cancellation(handler, ctx: FileContext) -> bool:
     return _tests_own_cancelling(first.test, ctx, frozenset(bound)) and always_raises(first.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
 
 
+def _reraises_unless_the_awaited_task_was_cancelled(handler, ctx: FileContext) -> bool:
+    """``try: await asyncio.shield(t) except CancelledError: if not t.cancelled(): raise`` first
+    thing: the running task's own cancellation leaves ``t`` running, so it is re-raised; what is
+    swallowed is ``t``'s own cancellation, handed back by the await (``t`` awaited plainly, through
+    ``asyncio.shield()`` or ``asyncio.wait_for()``)."""
+    statements = list(handler.body.body)
+    if not statements or not isinstance(statements[0], cst.If):
+        return False
+    first = statements[0]
+    test = first.test
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Call)):
+        return False
+    call = test.expression
+    if call.args or not isinstance(call.func, cst.Attribute) or call.func.attr.value != "cancelled":
+        return False
+    if not always_raises(first.body, ctx.is_exit_call, _raise_classifier(handler, ctx)):
+        return False
+    task = call.func.value
+    awaited = []
+    for node in find_all(ctx.parent().body, (cst.Await,)):
+        value = node.expression
+        if isinstance(value, cst.Call) and ctx.resolve_call(value) in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
+            value = value.args[0].value
+        awaited.append(value)
+    return bool(awaited) and all(value.deep_equals(task) for value in awaited)
+
+
 def _current_task_assignment(statement, ctx: FileContext) -> Optional[str]:
     """The name a statement ``name = asyncio.current_task()`` binds, else None."""
     if not isinstance(statement, cst.SimpleStatementLine):
@@ -578,12 +605,56 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     return handler_exits <= allowed
 
 
+def _records_the_stop_in_a_flag(handler, ctx: FileContext) -> bool:
+    """The handler records the stop in a flag of its object (``self.interrupted = True`` as one of
+    its statements), and the class acts on that flag: a ``while`` tests it, or an ``if`` tests it
+    (``if self.interrupted:``, ``if not self.running:``) and then leaves (returns, breaks, raises).
+    The stop is then honoured where the flag is read, the stop protocol of a runner whose interrupt
+    halts its queue. A flag nothing in the class tests, or one tested only to go on, is reported."""
+    owner = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.ClassDef)), None)
+    if owner is None:
+        return False
+    flags = set()
+    for statement in handler.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        written = target.target
+                        if isinstance(written, cst.Attribute) and isinstance(written.value, cst.Name) and written.value.value == "self":
+                            flags.add(written.attr.value)
+    if not flags:
+        return False
+
+    def tests_a_flag(test) -> bool:
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        return isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self" and test.attr.value in flags
+
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_While(self, node: cst.While) -> None:
+            nonlocal found
+            found = found or tests_a_flag(node.test)
+
+        def visit_If(self, node: cst.If) -> None:
+            nonlocal found
+            found = found or (tests_a_flag(node.test) and FALL not in exits(node.body, ctx.is_exit_call))
+
+    walk(owner, _Finder())
+    return found
+
+
 def _hands_on_every_stop_it_is_asked(node, ctx: FileContext) -> bool:
     """The handler's own protocol passes every stop meant for this work on: it re-raises every
     cancellation but the one its stop event or future asked for; or re-raises the stop unless the
     work had already failed, and then reports that failure; or re-raises while the running task
     is being cancelled (only an awaited future's own cancel is swallowed). BG101 and BG102 alike."""
-    return _swallows_only_once_stopped(node, ctx) or _reports_a_recorded_failure(node, ctx) or _reraises_own_cancellation(node, ctx)
+    return (
+        _swallows_only_once_stopped(node, ctx) or _reports_a_recorded_failure(node, ctx) or _reraises_own_cancellation(node, ctx)
+        or _reraises_unless_the_awaited_task_was_cancelled(node, ctx)
+    )
 
 
 def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> bool:
@@ -738,6 +809,9 @@ class CancellationSwallowed(Rule):
             return
         if yielded is None and _hands_on_every_stop_it_is_asked(node, ctx):
             ctx.silence(self, node, "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)")
+            return
+        if yielded is None and _records_the_stop_in_a_flag(node, ctx):
+            ctx.silence(self, node, "it records the stop in a flag of its object, which the class tests to stop")
             return
         if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
             # the top-level ``except KeyboardInterrupt`` around main(): the program then ends

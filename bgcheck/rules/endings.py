@@ -326,6 +326,9 @@ class UnboundedLocalWaitInJob(Rule):
         if _waits_for_a_signal_message(node, ctx):  # ``while control.empty():``, the message never taken
             ctx.silence(self, node, "the loop waits for a stop message: it is the stop signal itself")
             return
+        if _tests_a_flag_set_elsewhere(node, ctx):  # ``while not self._shut_down:``, set by stop()
+            ctx.silence(self, node, "the loop's condition is a flag another method of the class sets: its stop")
+            return
         if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
             ctx.silence(self, node, "it runs only in daemon threads nobody joins: no stop waits for it")
             return
@@ -394,6 +397,47 @@ def _reads_a_clock(side: cst.BaseExpression, ctx: FileContext) -> bool:
     if isinstance(side, cst.BinaryOperation):
         return _reads_a_clock(side.left, ctx) or _reads_a_clock(side.right, ctx)
     return isinstance(side, cst.Call) and ctx.index.reads_a_clock(ctx.resolve_call(side))
+
+
+def _tests_a_flag_set_elsewhere(loop: cst.While, ctx: FileContext) -> bool:
+    """``while not self._shut_down:`` / ``while self.spinning:`` (alone, negated, or ``and``-ed with
+    other tests), where another method of the class assigns that attribute (``stop()`` sets
+    ``self._shut_down = True``, ``__exit__`` sets ``self.spinning = False``): the flag is the loop's
+    stop, and whoever stops the work flips it. ``__init__`` giving the flag its first value, or the
+    loop's own function setting it, does not count; neither does an attribute no other method sets."""
+    function = ctx.function_node
+    owner = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.ClassDef)), None)
+    if function is None or owner is None:
+        return False
+    tests = [loop.test]
+    flags = set()
+    while tests:
+        test = tests.pop()
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            tests += [test.left, test.right]
+        elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            tests.append(test.expression)
+        elif isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self":
+            flags.add(test.attr.value)
+    if not flags:
+        return False
+    found = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is not function and node.name.value != "__init__"
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal found
+            for target in node.targets:
+                written = target.target
+                if isinstance(written, cst.Attribute) and isinstance(written.value, cst.Name) and written.value.value == "self":
+                    found = found or written.attr.value in flags
+
+    for statement in owner.body.body:
+        if isinstance(statement, cst.FunctionDef) and statement is not function and statement.name.value != "__init__":
+            walk(statement, _Finder())
+    return found
 
 
 def _waits_for_a_signal_message(loop: cst.While, ctx: FileContext) -> bool:
