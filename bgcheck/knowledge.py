@@ -444,6 +444,11 @@ DJANGO_EXTENSIONS_JOB_SOURCE = JobSource("", "django-extensions", "scheduled")
 # calls within WORKER_COMMAND_DEPTH calls) is a worker process: ``manage.py process_queue`` under systemd.
 WORKER_COMMAND_SOURCE = JobSource("", "Django command", "worker loop")
 WORKER_COMMAND_DEPTH = 3
+# A project decorator that stores the function in a container (dict, list, set) whose items a
+# worker loop of the project calls: the decorated functions are that worker's jobs. The loop may be
+# the caller's, within REGISTRY_RUNNER_DEPTH calls.
+REGISTRY_SOURCE = JobSource("", "project registry", "queued")
+REGISTRY_RUNNER_DEPTH = 3
 
 # arq: WorkerSettings.functions = [f, func(g, timeout=...)], cron_jobs = [cron(f, ...)].
 ARQ_CRON = frozenset({"arq.cron", "arq.cron.cron"})

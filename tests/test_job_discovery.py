@@ -280,6 +280,81 @@ PROJECT = {
                 for n in range(3):
                     print(n)
         """,
+    # --- registries: a decorator stores the function in a container whose items a worker loop calls
+    "proj/registry.py": """
+        TASKS = {}
+
+
+        def background(name):
+            def register(fn):
+                TASKS[name] = fn
+                return fn
+            return register
+
+
+        def dispatch(name, args):
+            handler = TASKS.get(name)
+            handler(*args)
+        """,
+    "proj/registry_worker.py": """
+        from proj.registry import dispatch
+
+
+        def serve(inbox):
+            while True:
+                name, args = inbox.get()
+                dispatch(name, args)
+        """,
+    "proj/mail.py": """
+        from proj.bus import bus
+        from proj.registry import background
+
+
+        @background("send_digest")
+        def send_digest(user_id):
+            return user_id
+
+
+        @bus.subscribe
+        def on_signup(event):
+            return event
+        """,
+    "proj/bus.py": """
+        class Bus:
+            def __init__(self):
+                self.handlers = []
+
+            def subscribe(self, fn):
+                self.handlers.append(fn)
+                return fn
+
+            def run_forever(self, source):
+                while True:
+                    event = source.next()
+                    for handler in self.handlers:
+                        handler(event)
+
+
+        bus = Bus()
+        """,
+    "proj/plugins.py": """
+        PLUGINS = []
+
+
+        def plugin(fn):
+            PLUGINS.append(fn)
+            return fn
+
+
+        def load_all(app):
+            for setup in PLUGINS:
+                setup(app)
+
+
+        @plugin
+        def admin_setup(app):
+            return app
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -307,6 +382,10 @@ EXPECTED = [
     ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
     ("proj.galaxy_tasks.purge_history", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
     ("proj.galaxy_tasks.touch", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
+    ("proj.mail.on_signup", "project registry",
+     "decorator proj.bus.Bus.subscribe stores it in proj.bus.Bus().handlers, whose items proj.bus.Bus.run_forever() calls in a worker loop"),
+    ("proj.mail.send_digest", "project registry",
+     "decorator proj.registry.background stores it in proj.registry.TASKS, whose items proj.registry.dispatch() calls in a worker loop"),
     ("proj.management.commands.process_outbox.Command.handle", "Django command",
      "management command whose handle() runs an endless loop through drain_forever()"),
     ("proj.optional.run_collection", "dispatcherd", "decorator dispatcherd.publish.task"),
@@ -347,6 +426,7 @@ def test_what_is_not_a_job(project):
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
+    assert "proj.plugins.admin_setup" not in functions  # a registry read once at start, in no loop
 
 
 def test_no_warning_for_frameworks_whose_jobs_are_found(project):
@@ -376,6 +456,12 @@ def test_a_cached_run_lists_what_a_cold_run_lists_after_edits(project):
     cached = jobs()
     assert cached == jobs("--no-cache")
     assert "proj.system.purge_old_stdout" not in {f for f, _fw, _v in cached}
+    # the worker loop goes: the registry's functions are no longer jobs
+    worker = project / "proj" / "registry_worker.py"
+    worker.write_text(worker.read_text(encoding="utf-8").replace("while True:", "for _ in range(1):"), encoding="utf-8")
+    cached = jobs()
+    assert cached == jobs("--no-cache")
+    assert "proj.mail.send_digest" not in {f for f, _fw, _v in cached}
 
 
 def test_a_star_import_resolves_only_public_names_the_module_defines(tmp_path, monkeypatch):

@@ -136,8 +136,9 @@ def version_tag() -> str:
 # parameter rebound only to the result of the call that hands it on is still handed on; 23: a
 # file's results keep the places where a model fact kept a rule silent (--verbose notes); 24:
 # function summaries say which parameters a coroutine only awaits and returns (awaits_through),
-# and a put in a loop that takes from the same queue is recorded as a re-queue.
-ENTRY_FORMAT = 24
+# and a put in a loop that takes from the same queue is recorded as a re-queue; 25: function
+# summaries record parameters stored into containers and containers whose items are called (registries).
+ENTRY_FORMAT = 25
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

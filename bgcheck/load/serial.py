@@ -400,6 +400,7 @@ FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
+    "param_stores", "item_calls",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -411,7 +412,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         f.is_generator, list(f.calls_after_yield), _triples_to_data(f.param_handoffs),
         _triples_to_data(f.call_handoffs), add(f.returns), _contexts_to_data(f.call_contexts, add),
         [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls], _triples_to_data(f.ref_handoffs),
-        f.keeps_its_errors, list(f.awaits_through),
+        f.keeps_its_errors, list(f.awaits_through), [[param, path] for param, path in f.param_stores], list(f.item_calls),
     ]
 
 
@@ -565,7 +566,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
 
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
-     conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through) = _record(data, len(FUNCTION_FIELDS))
+     conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
+     item_calls) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -590,6 +592,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         ref_handoffs=_triples_from_data(ref_handoffs),
         keeps_its_errors=_bool(keeps_its_errors),
         awaits_through=_strs(awaits_through),
+        param_stores=tuple((_str(param), _str(path)) for param, path in (_record(item, 2) for item in _list(param_stores))),
+        item_calls=_strs(item_calls),
     )
 
 

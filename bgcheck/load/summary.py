@@ -80,6 +80,12 @@ class FunctionSummary:
     # Parameters of a coroutine function whose only use is ``return await param``
     # (ast_flow.awaited_through): started as a task, it is the given coroutine's run.
     awaits_through: tuple = ()
+    # (parameter, container path) for each parameter stored into a container: ``TASKS[name] = fn``,
+    # ``HOOKS.append(fn)``, ``registry.setdefault(name, fn)`` (a registry a decorator fills).
+    param_stores: tuple = ()
+    # Container paths whose items this function calls: ``TASKS[name](...)``, ``TASKS.get(name)(...)``,
+    # ``handler = TASKS[name]`` then ``handler(...)``, ``for hook in HOOKS: hook()`` (a registry's runner).
+    item_calls: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -252,6 +258,9 @@ class _Scope:
         self.finallies: list[bool] = []  # ``finally:`` blocks around the node being visited: is it outside every loop?
         self.cleanup: set[int] = set()  # ids of the calls inside a ``finally:`` block outside every loop (see cleanup_calls)
         self.placed: list[tuple[ast.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
+        self.stores: list[tuple[str, ast.expr]] = []  # (parameter, container node): see FunctionSummary.param_stores
+        self.item_calls: list[ast.expr] = []  # container nodes: see FunctionSummary.item_calls
+        self.items_of: dict[str, ast.expr] = {}  # a name bound to an item of a container (``for h in HOOKS``, ``h = TASKS[k]``)
 
     def bind(self, name: str, value) -> None:
         if name in self.globals:
@@ -500,8 +509,13 @@ class SummaryBuilder:
         self.scope.globals.update(node.names)
 
     def visit_Assign(self, node: ast.Assign) -> list:
+        scope = self.scope
         for target in node.targets:
             self._bind_target(target, node.value)
+            if type(target) is ast.Subscript and type(node.value) is ast.Name and node.value.id in scope.params:
+                scope.stores.append((node.value.id, target.value))  # ``TASKS[name] = fn``
+            elif type(target) is ast.Name and _container_item(node.value) is not None:
+                scope.items_of[target.id] = _container_item(node.value)  # ``handler = TASKS[name]``
         return [*node.targets, node.value]
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> list:
@@ -528,6 +542,8 @@ class SummaryBuilder:
         scope = self.scope
         scope.branches += 1
         self._bind_opaque(node.target)
+        if type(node.target) is ast.Name and _iterated_container(node.iter) is not None:
+            scope.items_of[node.target.id] = _iterated_container(node.iter)  # ``for hook in HOOKS``
         scope.loops.append("async for" if type(node) is ast.AsyncFor else ("for", node.iter))
         scope.loop_nodes.append(node)
         return [node.target, node.iter, *node.body, *node.orelse, (SummaryBuilder._leave_loop, node)]
@@ -664,6 +680,8 @@ class SummaryBuilder:
         args = arguments(node)
         if scope.kind == "function" and (func_kind == NAME or func_kind == ATTRIBUTE):
             self._note_handoffs(node, args)
+        if scope.kind == "function":
+            self._note_registry(node, func, func_kind)
         if scope.is_generator:
             scope.calls_after_yield.append(node)
         last = func.attr if func_kind == ATTRIBUTE else name_of(func) if func_kind == NAME else None
@@ -674,6 +692,21 @@ class SummaryBuilder:
             children.append((SummaryBuilder._pass, value))
             children.append(value)
         return children
+
+    def _note_registry(self, node: ast.Call, func, func_kind: int) -> None:
+        """A parameter stored into a container (``HOOKS.append(fn)``), or an item of a container called
+        (``TASKS[name](...)``, ``TASKS.get(name)(...)``, a name bound to one): FunctionSummary.param_stores
+        and item_calls."""
+        scope = self.scope
+        if func_kind == ATTRIBUTE and func.attr in _CONTAINER_STORES and node.args:
+            value = node.args[_CONTAINER_STORES[func.attr]] if len(node.args) > _CONTAINER_STORES[func.attr] else None
+            if type(value) is ast.Name and value.id in scope.params:
+                scope.stores.append((value.id, func.value))
+        container = _container_item(func)
+        if container is None and func_kind == NAME:
+            container = scope.items_of.get(func.id)
+        if container is not None:
+            scope.item_calls.append(container)
 
     def _note_recorded(self, node: ast.Call, func, func_kind: int, last: str, scope: _Scope) -> None:
         if last in knowledge.RECORDED_SKIP_ON_STRINGS and func_kind == ATTRIBUTE and _is_string(func.value):
@@ -818,6 +851,12 @@ class SummaryBuilder:
             func.call_contexts = _call_contexts(scope, resolve, targets, self.may_lock_rows)
             func.conditional_calls = _conditional_calls(scope, func.calls, targets)
             func.cleanup_calls = _cleanup_calls(scope, func.calls, targets)
+            func.param_stores = tuple(dict.fromkeys(
+                (param, path) for param, container in scope.stores for path in [_receiver_path(container, resolve)] if path
+            ))
+            func.item_calls = tuple(dict.fromkeys(
+                path for container in scope.item_calls for path in [_receiver_path(container, resolve)] if path
+            ))
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 
@@ -1018,6 +1057,33 @@ def _first_arg(node: ast.Call) -> ast.expr:
         if keyword is None or keyword == "item":
             return value
     return args[0][2]
+
+
+# Methods that store their argument (at this position) into the container they are called on.
+_CONTAINER_STORES = {"append": 0, "add": 0, "appendleft": 0, "insert": 1, "setdefault": 1}
+
+
+def _container_item(node: ast.expr) -> Optional[ast.expr]:
+    """The container an expression takes an item of: ``TASKS[name]`` or ``TASKS.get(name)`` (a dotted
+    name), else None."""
+    kind = type(node)
+    if kind is ast.Subscript and dotted_name(node.value) is not None:
+        return node.value
+    if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr == "get" and node.args and dotted_name(node.func.value) is not None:
+        return node.func.value
+    return None
+
+
+def _iterated_container(node: ast.expr) -> Optional[ast.expr]:
+    """The container a ``for`` takes its items from: ``HOOKS``, ``HOOKS.values()``, ``list(HOOKS)``."""
+    if dotted_name(node) is not None:
+        return node
+    if type(node) is ast.Call and not node.keywords:
+        if type(node.func) is ast.Attribute and node.func.attr == "values" and not node.args and dotted_name(node.func.value) is not None:
+            return node.func.value
+        if type(node.func) is ast.Name and node.func.id in ("list", "tuple") and len(node.args) == 1:
+            return _iterated_container(node.args[0])
+    return None
 
 
 def _receiver_path(node: ast.expr, resolve) -> Optional[str]:

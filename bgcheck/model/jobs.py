@@ -449,6 +449,62 @@ class _JobFinder:
             self.add(knowledge.WORKER_COMMAND_SOURCE, handle, qualname, summary.path, name=qualname, options={},
                      via=f"management command whose handle() runs an endless loop{through}")
 
+    def from_registries(self) -> None:
+        """Functions decorated with a project decorator that stores them in a container
+        (``TASKS[name] = fn``, ``HOOKS.append(fn)``: ``FunctionSummary.param_stores``), when a function
+        run by a worker loop calls that container's items (``TASKS[name](*args)``: ``item_calls``). The
+        loop is the runner's own or a caller's (within REGISTRY_RUNNER_DEPTH calls), or the runner is a
+        job itself. A registry nothing of the project's calls from a loop (a plugin list read once, a
+        dispatch table of a request handler) makes no job."""
+        callers: dict[str, set[str]] = {}
+        for name in self.index.functions:
+            for callee in self.index.callees(name):
+                callers.setdefault(callee, set()).add(name)
+        roots = {job.function for job in self.jobs if job.function}
+        runners: dict[str, str] = {}  # container -> the function that calls its items in a loop
+        for qualname, (_summary, func) in sorted(self.index.functions.items()):
+            for container in func.item_calls:
+                if container not in runners and self._runs_in_a_loop(qualname, callers, roots):
+                    runners[container] = qualname
+        if not runners:
+            return
+        # ``@hook`` names the decorator itself; ``@task("name")`` calls a factory returning it
+        decorators: dict[tuple[str, bool], tuple[str, str]] = {}  # (qualname, called) -> (container, runner)
+        for qualname, (_summary, func) in sorted(self.index.functions.items()):
+            first = _first_param(func)
+            for param, path in func.param_stores:
+                container = self.index.canonical(path) or path
+                if param != first or container not in runners:
+                    continue
+                decorators.setdefault((qualname, False), (container, runners[container]))
+                factory = qualname.rsplit(".<locals>.", 1)[0] if ".<locals>." in qualname else None
+                made = self.index.function(factory) if factory else None
+                if made is not None and made.returns == ("ref", qualname):
+                    decorators.setdefault((factory, True), (container, runners[container]))
+        already = {job.function for job in self.jobs if job.function}
+        for qualname, (summary, func) in sorted(self.index.functions.items()):
+            if qualname in already:
+                continue
+            for decorator in func.decorators:
+                target = callee_name(decorator)
+                used = self.index.resolve_function(target) if target else None
+                key = (used, decorator[0] == "call")
+                if key not in decorators:
+                    continue
+                container, runner = decorators[key]
+                self.add(knowledge.REGISTRY_SOURCE, qualname, qualname, summary.path, name=qualname, options={},
+                         via=f"decorator {used} stores it in {container}, whose items {runner}() calls in a worker loop")
+                break
+
+    def _runs_in_a_loop(self, qualname: str, callers: dict, roots: set) -> bool:
+        """Does ``qualname`` run in an endless loop: its own, or a caller's within REGISTRY_RUNNER_DEPTH
+        calls, or is it (or such a caller) a job's function?"""
+        for name, _parent in breadth_first([qualname], lambda n: sorted(callers.get(n, ())), max_depth=knowledge.REGISTRY_RUNNER_DEPTH):
+            func = self.index.function(name)
+            if name in roots or (func is not None and func.endless_loop):
+                return True
+        return False
+
     def django_extensions_job(self, qualname: str, summary, bases: set) -> None:
         """``class Job(HourlyJob): def execute(self)``: a scheduled job; its ``when`` from the base
         class, or from the nearest ``when = "..."`` in its ancestry."""
@@ -785,6 +841,14 @@ class _JobFinder:
 _MATCHED: dict[int, tuple[tuple, dict]] = {}
 
 
+def _first_param(func) -> Optional[str]:
+    """The first parameter a caller fills (after ``self``/``cls`` of a method)."""
+    params = list(func.params)
+    if func.class_qualname and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    return params[0] if params else None
+
+
 def _match(sources: tuple, canonical: str) -> Optional[knowledge.JobSource]:
     if not canonical:
         return None
@@ -854,6 +918,7 @@ def find_jobs(index: ProjectIndex, job_decorators: tuple = ()) -> list[Job]:
     finder.from_wrappers()
     finder.from_call_wrappers()
     finder.from_runner_classes()
+    finder.from_registries()
     finder.from_beat_schedule()
     finder.add_celery_config_limits()
     return finder.jobs
