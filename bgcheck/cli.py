@@ -500,7 +500,7 @@ def _warn_about_the_run(result, paths, verbose: bool) -> None:
     if not result.codes:
         click.echo("bgcheck: warning: no rules selected: select, extend-select, ignore and preview leave nothing to check", err=True)
     if verbose:
-        for note in result.notes + _unanalysed(result.diagnostics) + _skipped_checks(result.index):
+        for note in result.notes + _unanalysed(result.diagnostics) + _skipped_checks(result.index, result.checked_paths):
             click.echo(f"bgcheck: note: {note}", err=True)
 
 
@@ -636,17 +636,18 @@ def _unanalysed(diagnostics) -> list[str]:
     ]
 
 
-def _skipped_checks(index) -> list[str]:
+def _skipped_checks(index, checked: frozenset) -> list[str]:
     """What --verbose explains: locks whose TTL could not be folded, and method calls whose receiver's
-    type is not known, so the rules that match that method did not look (never guessed)."""
+    type is not known, so the rules that match that method did not look (never guessed). Only in the
+    files the run checks: the rest of the project is modelled, not reported on."""
     notes = []
     for site in index.locks if index else ():
-        if site.ttl is None:
+        if site.ttl is None and site.path in checked:
             key = f"`{site.key}`" if site.key else "a lock"
             where = f"{site.path}:{site.line}" if site.line else site.path
             notes.append(f"{where}: {key} in {site.function.rsplit('.', 1)[-1]}() ({site.api}): TTL not checked: {site.ttl_note}")
     if index is not None:
-        notes.extend(index.unknown_receivers())
+        notes.extend(index.unknown_receivers(checked))
     return notes
 
 

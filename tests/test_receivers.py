@@ -284,6 +284,10 @@ def test_verbose_names_receivers_whose_type_is_unknown(tmp_path, monkeypatch):
     assert "BG303/BG601/BG602 not checked" in notes[0]
     quiet = CliRunner().invoke(main, ["check", ".", "--no-cache"])
     assert "receiver" not in quiet.stderr
+    # checking another file of the project says nothing of this one (modelled, not checked)
+    (tmp_path / "other.py").write_text("import app\n", encoding="utf-8")
+    named = CliRunner().invoke(main, ["check", "other.py", "--no-cache", "--verbose"])
+    assert "receiver" not in named.stderr
 
 
 # ---------------------------------------------------------------------------

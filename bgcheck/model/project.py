@@ -310,11 +310,15 @@ class ProjectIndex:
             return self.api_base(name)
         return None
 
-    def unknown_receivers(self) -> list[str]:
+    def unknown_receivers(self, paths: Optional[Iterable[str]] = None) -> list[str]:
         """One note per function and written call whose method rules match on a receiver
-        (knowledge.RECEIVER_NOTE_METHODS) but whose receiver's type is not known: nothing was checked there."""
+        (knowledge.RECEIVER_NOTE_METHODS) but whose receiver's type is not known: nothing was checked
+        there. ``paths``: only functions of these files (display paths); None: every file."""
         notes = []
+        wanted = None if paths is None else set(paths)
         for qualname, (summary, func) in sorted(self.functions.items()):
+            if wanted is not None and summary.path not in wanted:
+                continue
             for target in func.calls:
                 method = target.rsplit(".", 1)[-1]
                 rules = knowledge.RECEIVER_NOTE_METHODS.get(method)
