@@ -135,3 +135,25 @@ def test_ast_and_libcst_expressions_give_the_same_ir(source):
     from bgcheck.syntax import ast_ir, cst_ir
 
     assert ast_ir.to_ir(ast.parse(source, mode="eval").body, _resolve) == cst_ir.to_ir(cst.parse_expression(source), _resolve)
+
+
+def test_match_class_keyword_patterns_and_nonlocal_names_are_summarised():
+    """ast keeps some names as plain strings in lists (``case Point(x=0)``'s ``kwd_attrs``, ``nonlocal
+    a``): the builder walks past them (marimo's run_log.py was a BG000 internal error)."""
+    summary = summarise(
+        """
+        def classify(event, loop):
+            count = 0
+
+            def bump():
+                nonlocal count
+                count += 1
+
+            match event:
+                case Point(x=0, y=0):
+                    loop.create_task(report(event))
+                case _:
+                    bump()
+        """
+    )
+    assert summary.functions["m.classify"].calls == ("?loop.create_task", "?report", "m.classify.<locals>.bump")

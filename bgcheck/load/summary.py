@@ -937,7 +937,8 @@ def _children(node: ast.AST) -> list:
     for name in node._fields:
         value = getattr(node, name)
         if type(value) is list:
-            children += value
+            # names are strings in some lists (``case Point(x=0)``'s kwd_attrs, ``nonlocal a, b``)
+            children += [item for item in value if isinstance(item, ast.AST)]
         elif isinstance(value, ast.AST):
             children.append(value)
     return children
