@@ -118,7 +118,7 @@ def _run_guarded(work: Callable[[], int]) -> int:
         click.echo(outcome["traceback"], err=True)
     else:
         click.echo(
-            f"bgcheck: internal error: {type(error).__name__}: {error} (run with --debug for the traceback)", err=True
+            f"bgcheck: internal error: {type(error).__name__}: {error} (run 'bgcheck --debug ...' for the traceback)", err=True
         )
     sys.exit(EXIT_ERROR)
 

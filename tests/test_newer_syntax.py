@@ -194,3 +194,10 @@ def test_bg000_messages_fit_one_line_and_the_detail_is_under_verbose(tmp_path, m
         f"bgcheck: note: app/broken.py:1: BG000: Neither Python {version} (the Python bgcheck runs on) nor libcst (which "
         f"reads the syntax of Python 3.0 to 3.14) parses it. Python {version} says: invalid syntax (line 1, column 7).\n"
     ) in result.stderr
+
+
+def test_a_type_statement_of_a_parenthesised_value_over_lines_is_read():
+    # libcst places the value inside its parentheses: the rewrite keeps them (it found no room).
+    summary = _newer('type Kind = (\n    Literal["a"]\n    | make()\n)\n\ndef f():\n    return Kind\n')
+    assert summary.constants == {"Kind": ("?",), "f": ("ref", "m.f")}
+    assert (summary.module_calls, summary.module_call_sites) == (("?make",), ((3, 7),))

@@ -46,7 +46,7 @@ def internal_error(display: str, doing: str, exc: BaseException) -> Diagnostic:
         display,
         f"file not analysed: bgcheck failed while {doing} it ({type(exc).__name__}: {short_reason(exc)})",
         explanation="The other files were checked. This is a bug in bgcheck: please report it with this file "
-        "(--debug prints the traceback).",
+        "('bgcheck --debug check ...' prints the traceback).",
     )
 
 

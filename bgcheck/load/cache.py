@@ -138,8 +138,9 @@ def version_tag() -> str:
 # function summaries say which parameters a coroutine only awaits and returns (awaits_through),
 # and a put in a loop that takes from the same queue is recorded as a re-queue; 25: function
 # summaries record parameters stored into containers and containers whose items are called (registries);
-# 26: files with match-class keyword patterns are summarised (they were a BG000 internal error).
-ENTRY_FORMAT = 26
+# 26: files with match-class keyword patterns are summarised (they were a BG000 internal error);
+# 27: on Pythons before 3.12, a ``type`` statement of a parenthesised value is read (it was a BG000).
+ENTRY_FORMAT = 27
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -261,7 +261,9 @@ class _Finder(cst.CSTVisitor):
     def visit_TypeAlias(self, node: cst.TypeAlias) -> None:
         rewriter = self.rewriter
         start = rewriter.start(node)
-        self.edits += _fill(rewriter, start, rewriter.start(node.value), node.name.value.encode("utf-8"), b"=", joined=True)
+        # libcst's position of a parenthesised value starts inside its parentheses: keep them.
+        value = node.value.lpar[0] if node.value.lpar else node.value
+        self.edits += _fill(rewriter, start, rewriter.start(value), node.name.value.encode("utf-8"), b"=", joined=True)
         self.aliases.add(start)
 
     def visit_ExceptHandler(self, node) -> None:
