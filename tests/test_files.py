@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bgcheck.load import files
+from bgcheck.load import config, files
 from bgcheck.load.files import GitIgnore, discover
 
 DEFAULT_EXCLUDE = ["build", "dist", "node_modules", "site-packages", "venv", ".venv", "__pycache__"]
@@ -731,3 +731,23 @@ def test_unreadable_named_folder_exits_2_with_one_line(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["check", "locked", "--no-cache", "-j", "1"])
     assert result.exit_code == 2
     assert result.stderr == "bgcheck: error: locked: cannot read the folder: Permission denied\n"
+
+
+def test_test_code_is_left_out_by_default_and_code_named_like_it_is_not(tmp_path):
+    make(tmp_path, {
+        "pkg/tests/t.py": "",
+        "pkg/_tests/t.py": "",
+        "pkg/_smoke_tests/notebook.py": "",
+        "pkg/integration_tests/t.py": "",
+        "pkg/testing/helpers.py": "",
+        "pkg/test_support/fakes.py": "",
+        "pkg/test_worker.py": "",
+        "pkg/worker_test.py": "",
+        "pkg/conftest.py": "",
+        # deployed code whose names only contain "test"
+        "pkg/tests_runner/run.py": "",
+        "pkg/latest/worker.py": "",
+        "pkg/contest.py": "",
+        "pkg/ab_testing.py": "",
+    })
+    assert found(tmp_path, exclude=config.DEFAULT_EXCLUDE) == ["pkg/ab_testing.py", "pkg/contest.py", "pkg/latest/worker.py", "pkg/tests_runner/run.py"]

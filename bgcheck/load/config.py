@@ -79,7 +79,7 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     # `exclude` without these (or on the command line) to check it.
     "tests",
     "test",
-    "_tests",  # a package's private test folder (chia/_tests)
+    "*_tests",  # a package's private or named test folder (chia/_tests, marimo/_smoke_tests, integration_tests)
     "testing",
     "test_support",
     "conftest.py",
