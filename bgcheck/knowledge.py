@@ -549,6 +549,14 @@ RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.ob
 
 # --- jobs must end, and end in time (BG2xx) --------------------------------
 
+# Calls that raise nothing into their caller: a logging call reports a failure of its handlers
+# itself (logging.Handler.handleError) and returns. A function whose one try keeps every error and
+# whose other statements are such calls loses no exception with its dropped future (BG602).
+NON_RAISING_CALLS = LazyPattern(
+    r"(logging(\.getLogger\(\)|\.Logger\(\)|\.LoggerAdapter\(\)|\.root)?|loguru\.logger)"
+    r"\.(debug|info|warning|warn|error|exception|critical|fatal|log|trace|success)"
+)
+
 # A word that says "stop", matched against each part of an identifier
 # (``should_exit``, ``shutdownRequested``): a loop that tests one can be told to end.
 STOP_SIGNAL_WORDS = LazyPattern(

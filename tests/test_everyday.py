@@ -405,7 +405,7 @@ MISSING_CODES = "bgcheck: warning: Invalid `# noqa` directive on {path}:12: expe
 
 
 def test_a_malformed_noqa_is_warned_of_and_suppresses_nothing(app):
-    configured(app, "", {"app.py": MALFORMED, "ok.py": "x = 1  # noqa\ny = 2  # noqa: BG101 because\n"})
+    configured(app, "", {"app.py": MALFORMED, "ok.py": "x = 1  # noqa\ny = 2  # noqa: BG101 because\nfrom m import z  # noqa F401\n"})
     raw = cli("check", "--no-cache", "--format", "concise")
     assert (raw.exit_code, raw.stdout) == (1, findings(BG101, BG102, BG103, files=2))
     assert raw.stderr == MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py")

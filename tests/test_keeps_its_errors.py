@@ -86,3 +86,75 @@ def test_a_cached_run_sees_the_callee_change(tmp_path, monkeypatch):
     assert codes() == [] == codes("--no-cache")
     (tmp_path / "app/work.py").write_text(textwrap.dedent(WORK).replace("log.exception(", "raise RuntimeError(") , encoding="utf-8")
     assert codes() == ["BG602"] == codes("--no-cache")
+
+
+def beside(source: str):
+    text = textwrap.dedent(source)
+    summary = build_summary(ast.parse(text), "m.py", "m", False, text)
+    return summary.functions["m.f"].calls_beside_kept_try
+
+
+def test_the_calls_beside_a_kept_try_are_recorded_and_any_other_statement_records_none():
+    kept = "    try:\n        g()\n    except Exception as e:\n        errors.append(e)\n"
+    assert beside("import logging\nlog = logging.getLogger()\ndef f(x):\n    log.debug(f'start {x.id}', x)\n" + kept) == ("m.log.debug",)
+    assert beside("def f():\n" + kept + "    done()\n") == ("?",)  # unresolved
+    assert beside("def f():\n" + kept) == ()  # the try alone: keeps_its_errors itself
+    assert beside("def f(x):\n    log.debug(x['id'])\n" + kept) == ()  # a subscript can raise
+    assert beside("def f(x):\n    log.debug(render(x))\n" + kept) == ()  # so can a call in the arguments
+    assert beside("def f(x):\n    y = prepare(x)\n" + kept) == ()  # not a call statement
+    assert beside("def f():\n    log.debug('a')\n" + kept + kept) == ()  # two tries
+
+
+LOGGED_WORK = """
+    import logging
+
+    _logger = logging.getLogger(__name__)
+
+
+    class Request:
+        def __init__(self):
+            self.errors = []
+            self.log = logging.getLogger("requests")
+
+        def call_api(self):
+            _logger.debug(f"request {self} started")
+            try:
+                post(self)
+            except Exception as e:
+                self.errors.append(e)
+            self.log.info("request %s done", self)
+
+        def call_and_count(self):
+            METRICS.incr("calls")
+            try:
+                post(self)
+            except Exception as e:
+                self.errors.append(e)
+
+
+    def post(request): ...
+    """
+LOGGED_CALLER = """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app.work import Request
+
+    POOL = ThreadPoolExecutor(max_workers=2)
+
+
+    def send():
+        request = Request()
+        POOL.submit(request.call_api)
+        POOL.submit(request.call_and_count)
+    """
+
+
+def test_a_dropped_future_of_a_function_that_logs_around_its_kept_try_holds_no_error(tmp_path, monkeypatch):
+    # call_api logs before and after its try (logging reports its own failures): silent; in
+    # call_and_count a call bgcheck cannot vouch for stands outside the try: reported.
+    write_project(tmp_path, {"app/__init__.py": "", "app/work.py": LOGGED_WORK, "app/notify.py": LOGGED_CALLER})
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--format", "concise", "--quiet", "--no-cache", "."])
+    assert result.stdout.splitlines() == [
+        "app/notify.py:12:5: BG602 The future returned by `submit()` is thrown away",
+    ]

@@ -372,3 +372,18 @@ def test_suppressing_a_finding_makes_a_directive_that_suppresses_it(line, codes,
     fixed = line[:start] + text + line[end:]
     assert fixed == expected
     assert parse_noqa(fixed + "\n")[1] >= frozenset(codes)
+
+
+@pytest.mark.parametrize("comment, warned", [
+    ("# noqa BG101", True),
+    ("# noqa E501, BG101", True),
+    ("# noqa E501 BG101", True),
+    ("# noqa F401", False),  # another linter's directive (flake8 reads it as a blanket noqa)
+    ("# noqa E501,F401", False),
+    ("# noqa", False),
+    ("# noqa: BG101", False),
+])
+def test_a_directive_without_its_colon_is_warned_of_only_when_it_names_our_code(comment, warned):
+    from bgcheck.run.noqa import MISSING_COLON, malformed_noqa
+
+    assert malformed_noqa(f"x = 1  {comment}\n") == ([(1, MISSING_COLON)] if warned else [])

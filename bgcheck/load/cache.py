@@ -139,7 +139,9 @@ def version_tag() -> str:
 # and a put in a loop that takes from the same queue is recorded as a re-queue; 25: function
 # summaries record parameters stored into containers and containers whose items are called (registries);
 # 26: files with match-class keyword patterns are summarised (they were a BG000 internal error);
-# 27: on Pythons before 3.12, a ``type`` statement of a parenthesised value is read (it was a BG000).
+# 27: on Pythons before 3.12, a ``type`` statement of a parenthesised value is read (it was a BG000),
+# function summaries record the calls beside a try that keeps every error (calls_beside_kept_try), and
+# ``# noqa F401`` (no colon, no code of ours) is not warned of.
 ENTRY_FORMAT = 27
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ast_flow import awaited_through, escaping_jumps, is_endless, keeps_its_errors, left_after, locks_rows
+from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, is_endless, keeps_its_errors, left_after, locks_rows
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 from bgcheck.syntax.newer_nodes import TypeAlias
@@ -86,6 +86,10 @@ class FunctionSummary:
     # Container paths whose items this function calls: ``TASKS[name](...)``, ``TASKS.get(name)(...)``,
     # ``handler = TASKS[name]`` then ``handler(...)``, ``for hook in HOOKS: hook()`` (a registry's runner).
     item_calls: tuple = ()
+    # A body that is a ``try`` keeping every error (as keeps_its_errors) beside statements of one
+    # call each (``log.debug(...)``: ast_flow.calls_beside_a_kept_try): those calls' targets. When
+    # none of them can raise (logging), no exception leaves it either: the index's to say.
+    calls_beside_kept_try: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -857,6 +861,8 @@ class SummaryBuilder:
             func.item_calls = tuple(dict.fromkeys(
                 path for container in scope.item_calls for path in [_receiver_path(container, resolve)] if path
             ))
+            beside = calls_beside_a_kept_try(node) or ()
+            func.calls_beside_kept_try = tuple(call_target(c.func, resolve) or "?" for c in beside)
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 

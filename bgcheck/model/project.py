@@ -607,6 +607,14 @@ class ProjectIndex:
         entry = self.functions.get(qualname)
         return entry[1] if entry else None
 
+    def keeps_its_errors(self, summary: FunctionSummary) -> bool:
+        """Does no exception leave this function? Its body is one ``try`` that keeps every error,
+        alone or beside calls that raise nothing (``log.debug(...)``: knowledge.NON_RAISING_CALLS)."""
+        if summary.keeps_its_errors:
+            return True
+        beside = summary.calls_beside_kept_try
+        return bool(beside) and all(knowledge.NON_RAISING_CALLS.fullmatch(self.canonical(t.lstrip("?")) or "") for t in beside)
+
     def resolve_function(self, path: Optional[str]) -> Optional[str]:
         """The qualname of the project function a call target denotes, or None. Memoised: the
         summaries, and so what a name resolves to, never change once the index is made."""

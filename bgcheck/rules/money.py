@@ -234,7 +234,7 @@ class TaskResultDiscarded(Rule):
                 # ``submit(build_runner(f))``: the executor runs what the factory returns
                 made = ctx.index.resolve_function(ref_name(summary.returns))
                 summary = ctx.index.function(made) if made else None
-            if summary is not None and summary.keeps_its_errors:
+            if summary is not None and ctx.index.keeps_its_errors(summary):
                 ctx.silence(self, call, f"`{summary.name}()` catches every Exception and never re-raises: the dropped future holds no error")
                 return
         ctx.report(

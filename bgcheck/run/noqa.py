@@ -99,6 +99,9 @@ def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
 
 # After "noqa" with no colon: blanks, then a code ("# noqa BG101", "# noqa BG101, E501").
 _CODES_WITHOUT_COLON = LazyPattern(r"[ \t]+[A-Z]+[0-9]+(?!\w)", re.IGNORECASE)
+# The same list naming a code of ours: only then is the directive bgcheck's to warn of. ``# noqa
+# F401`` is another linter's (flake8 reads it as a blanket noqa), and it suppresses nothing here.
+_OUR_CODES_WITHOUT_COLON = LazyPattern(r"[ \t]+(?:[A-Z]+[0-9]+[ \t]*,?[ \t]*)*?BG[0-9]+(?!\w)", re.IGNORECASE)
 MISSING_COLON = "expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`)"
 MISSING_CODES = "expected a comma-separated list of codes (e.g., `# noqa: BG101, BG102`)"
 
@@ -116,14 +119,14 @@ def _directive_comments(source: str) -> list:
 
 def malformed_noqa(source: str) -> list[tuple[int, str]]:
     """(line, what is wrong) of each malformed directive, in comments: ``# noqa BG101`` (no colon:
-    it suppresses nothing) and ``# noqa:`` with no code after it (nothing either), as ruff warns
+    it suppresses nothing; ``# noqa F401``, naming only other linters' codes, is theirs to warn of) and ``# noqa:`` with no code after it (nothing either), as ruff warns
     of them. A file that does not tokenize gives none: it is a BG000 anyway."""
     tokens = _directive_comments(source)
     found = []
     for tok in tokens:
         for match in DIRECTIVE.finditer(tok.string):
             if match.group("colon") is None:
-                if _CODES_WITHOUT_COLON.match(tok.string, match.end()):
+                if _OUR_CODES_WITHOUT_COLON.match(tok.string, match.end()):
                     found.append((tok.start[0], MISSING_COLON))
             elif LISTED_CODE.match(tok.string, match.end()) is None:
                 found.append((tok.start[0], MISSING_CODES))

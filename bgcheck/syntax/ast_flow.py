@@ -448,14 +448,40 @@ def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool
     """Does no exception leave this function? Its body (constant statements aside) is one ``try``
     with a handler that takes every Exception, and no handler, ``else`` or ``finally`` of it
     raises. A future of such a function carries no exception to lose (BG602)."""
+    return calls_beside_a_kept_try(function) == []
+
+
+def calls_beside_a_kept_try(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> "Optional[list[ast.Call]]":
+    """For a body that is one ``try`` keeping every error (as keeps_its_errors) with, before or
+    after it, only statements that are one call of plain arguments (``log.debug(f"start {x}")``):
+    those calls (none: the try alone). None for any other body. Whether the calls can raise is
+    the model's to say (a logging call cannot: logging reports its own failures)."""
     # A docstring, and any other constant alone as a statement (``"note"``, ``...``), does nothing.
     body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
-    if len(body) != 1 or type(body[0]) is not _Try:
-        return False
-    statement = body[0]
-    return any(_takes_every_error(h) for h in statement.handlers) and all(
+    tries = [s for s in body if type(s) is _Try]
+    if len(tries) != 1:
+        return None
+    statement = tries[0]
+    if not (any(_takes_every_error(h) for h in statement.handlers) and all(
         RAISE not in exits(block) for block in [h.body for h in statement.handlers] + [statement.orelse, statement.finalbody] if block
-    )
+    )):
+        return None
+    calls = []
+    for other in body:
+        if other is statement:
+            continue
+        if not (type(other) is ast.Expr and type(other.value) is ast.Call and _plain_arguments(other.value)):
+            return None
+        calls.append(other.value)
+    return calls
+
+
+def _plain_arguments(call: ast.Call) -> bool:
+    """Arguments that run no code of their own: names, constants, attribute reads and f-strings of them."""
+    for node in ast.walk(ast.Module(body=[ast.Expr(a) for a in call.args] + [ast.Expr(k.value) for k in call.keywords], type_ignores=[])):
+        if type(node) in (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda, ast.Subscript, ast.BinOp):
+            return False
+    return True
 
 
 def awaited_through(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> tuple:
