@@ -386,6 +386,9 @@ JOB_CALLS: tuple[JobSource, ...] = (
     JobSource(rf"{_DISPATCHERD}\.publish\.submit_task$", "dispatcherd", "queued", ("arg", 0, "fn")),
     # frappe's ``enqueue("app.module.method", queue="long")``: a dotted path or the function itself
     JobSource(r"frappe(\.utils\.background_jobs)?\.enqueue$", "frappe", "queued", ("arg", 0, "method"), None, False, (("timeout", "timeout", 1.0),)),
+    # pulpcore's ``dispatch(func, args=..., kwargs=..., exclusive_resources=[...])`` (and ``adispatch``): a Task row
+    # its workers pick up; plugins import it from pulpcore.plugin.tasking
+    JobSource(r"pulpcore(\.plugin\.tasking|\.tasking\.tasks)\.a?dispatch$", "pulpcore", "queued", ("arg", 0, "func")),
 )
 # Threads, tasks and pool submissions are jobs too: ``JOB_CALLS`` ends with the rows of
 # ``WORK_STARTS`` (below) that name a job framework.
@@ -419,6 +422,7 @@ JOB_FRAMEWORK_IMPORTS: dict[str, tuple[str, frozenset[str]]] = {
     "django_q": ("django-q", frozenset({"django-q"})),
     "aiocron": ("aiocron", frozenset({"aiocron"})),
     "dispatcherd": ("dispatcherd", frozenset({"dispatcherd"})),
+    "pulpcore": ("pulpcore", frozenset({"pulpcore"})),
 }
 
 # Thread subclasses that override run() are thread jobs.
@@ -503,6 +507,8 @@ RECORDED_CALL_NAMES = frozenset(
         "crontab",
         "async_task",
         "submit_task",
+        "dispatch",  # pulpcore
+        "adispatch",
         # shutdown paths and entry points (BG4xx)
         "signal",
         "add_signal_handler",

@@ -65,6 +65,7 @@ APPLICATION = "application"
 LIBRARY = "library"
 FIRST_BATCH = "first"
 SECOND_BATCH = "2026-12-03"
+THIRD_BATCH = "2026-12-04"
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,14 @@ PROJECTS = [
     _app("arches==8.1.5", "arches", batch=SECOND_BATCH),
     _app("kiwitcms==12.4", "tcms", batch=SECOND_BATCH),
     _app("opencve==1.5.0", "opencve", batch=SECOND_BATCH),
+    # Added on 2026-12-04 (split on their own): asyncio Matrix services, a thread-based IRC bot, a
+    # downloader with its own scheduler, Celery and pulp-tasking applications (Pyramid, Django).
+    _app("pantalaimon==0.10.5", "pantalaimon", batch=THIRD_BATCH),
+    _app("heisenbridge==1.15.4", "heisenbridge", batch=THIRD_BATCH),
+    _app("limnoria==2026.10.4", "src", "plugins", batch=THIRD_BATCH),
+    _app("flexget==3.22.8", "flexget", batch=THIRD_BATCH),
+    _app("bodhi-server==26.4.0", "bodhi", batch=THIRD_BATCH),
+    _app("galaxy-ng==4.9.2", "galaxy_ng", batch=THIRD_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),

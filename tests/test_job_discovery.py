@@ -355,6 +355,29 @@ PROJECT = {
         def admin_setup(app):
             return app
         """,
+    # --- pulp plugins: pulpcore's dispatch() queues a function for its workers; a call of another
+    # module's dispatch() is not one
+    "proj/pulp_tasks.py": """
+        from pulpcore.plugin.tasking import dispatch
+
+        from proj.registry import dispatch as run_now
+
+
+        def sign_collection(collection_pk):
+            return collection_pk
+
+
+        def not_dispatched(pk):
+            return pk
+
+
+        def request_signing(collection):
+            return dispatch(sign_collection, exclusive_resources=[collection], kwargs={"collection_pk": collection.pk})
+
+
+        def run_inline():
+            run_now("x", [not_dispatched])
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -389,6 +412,7 @@ EXPECTED = [
     ("proj.management.commands.process_outbox.Command.handle", "Django command",
      "management command whose handle() runs an endless loop through drain_forever()"),
     ("proj.optional.run_collection", "dispatcherd", "decorator dispatcherd.publish.task"),
+    ("proj.pulp_tasks.sign_collection", "pulpcore", "call pulpcore.plugin.tasking.dispatch"),
     ("proj.runner.Runner.handle", "RQ", "wrapper proj.records.models.Record.enqueue -> rq.Queue().enqueue"),
     ("proj.sync.SyncSourceJob.run", "RQ", "subclass of proj.runner.Runner: run() run by proj.runner.Runner.handle"),
     ("proj.sync.send_hook", "RQ", "decorator django_rq.job"),

@@ -141,8 +141,9 @@ def version_tag() -> str:
 # 26: files with match-class keyword patterns are summarised (they were a BG000 internal error);
 # 27: on Pythons before 3.12, a ``type`` statement of a parenthesised value is read (it was a BG000),
 # function summaries record the calls beside a try that keeps every error (calls_beside_kept_try), and
-# ``# noqa F401`` (no colon, no code of ours) is not warned of.
-ENTRY_FORMAT = 27
+# ``# noqa F401`` (no colon, no code of ours) is not warned of;
+# 28: calls named dispatch / adispatch are recorded (pulpcore's dispatch() queues a job).
+ENTRY_FORMAT = 28
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.
