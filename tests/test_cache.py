@@ -1376,6 +1376,22 @@ def test_a_call_of_a_cleanup_helper_moved_out_of_finally_in_another_module_reach
         assert found(runs.cached()[1], "BG101") == expected
 
 
+def test_a_route_that_stops_ending_on_its_handler_in_another_module_reaches_its_bg101(tmp_path, monkeypatch):
+    """BG101 is silent in a coroutine that a route (only its framework runs it) ends on; when the
+    route, in a module the handler's module does not import, goes on after it, the handler's
+    cached result is stale."""
+    root = tmp_path / "svc"
+    handler = "import asyncio\n\n\nasync def pump(ws):\n    try:\n        await ws.accept()\n    except asyncio.CancelledError:\n        return\n"
+    ends = "from proj.handler import pump\n\n\n@router.websocket('/ws')\nasync def endpoint(ws):\n    await pump(ws)\n"
+    goes_on = "from proj.handler import pump\n\n\n@router.websocket('/ws')\nasync def endpoint(ws):\n    await pump(ws)\n    await ws.send_text('bye')\n"
+    write_project(root, {"proj/__init__.py": "", "proj/handler.py": handler, "proj/routes.py": ends})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG101") == []
+    for source, expected in ((goes_on, [("proj/handler.py", 7, "BG101")]), (ends, [])):
+        runs.write("proj/routes.py", source)
+        assert found(runs.cached()[1], "BG101") == expected
+
+
 def test_a_durable_write_added_where_an_entry_point_reaches_reaches_its_bg404(tmp_path, monkeypatch):
     """BG404 needs the entry point's work to write durably: a write added in a module the entry's
     module does not import (through a function it reaches) changes its finding."""

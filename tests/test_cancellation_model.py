@@ -1355,3 +1355,191 @@ def test_interrupt_ending_a_loop_in_a_dramatiq_actor_is_flagged(bg):
         """
     )
     assert codes(found, "BG1") == [("BG101", 9)]
+
+
+# ---------------------------------------------------------------------------
+# A coroutine whose return ends every run it is part of: a route only its framework runs, and
+# what such a route ends on (``await Handler(ws).start()`` as its last statement)
+
+_ROUTE = """
+import asyncio
+
+from fastapi import APIRouter
+
+router = APIRouter()
+
+
+class Handler:
+    def __init__(self, ws):
+        self.ws = ws
+
+    async def start(self):
+        try:
+            await self.ws.accept()
+        except asyncio.CancelledError:
+            await self.ws.close()
+            return
+        await self.ws.send_text("ready")
+
+
+@router.websocket("/ws")
+async def endpoint(ws):
+    {caller}
+"""
+
+
+@pytest.mark.parametrize(
+    ("caller", "expected"),
+    [
+        ("await Handler(ws).start()", []),  # the route ends on it: the stop ends the connection
+        ("return await Handler(ws).start()", []),
+        ("if ws:\n        await Handler(ws).start()", []),
+        ("await Handler(ws).start()\n    await ws.send_text('bye')", [("BG101", 16)]),  # the route goes on
+        ("await asyncio.wait_for(Handler(ws).start(), 5)", [("BG101", 16)]),  # wait_for's deadline is lost
+    ],
+)
+def test_handler_a_route_ends_on(bg, caller, expected):
+    assert codes(bg.code(_ROUTE.format(caller=caller)), "BG1") == expected
+
+
+def test_handler_also_awaited_where_the_caller_goes_on_is_flagged(bg):
+    found = bg.code(
+        _ROUTE.format(caller="await Handler(ws).start()")
+        + "\n\nasync def greet(ws):\n    await Handler(ws).start()\n    await ws.send_text('hello')\n"
+    )
+    assert codes(found, "BG1") == [("BG101", 16)]
+
+
+def test_route_that_returns_on_its_cancellation_is_silent(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        from aiohttp import web
+
+        routes = web.RouteTableDef()
+
+
+        @routes.get("/events")
+        async def events(request):
+            response = web.StreamResponse()
+            try:
+                await response.prepare(request)
+                await request.app["hub"].stream(response)
+            except asyncio.CancelledError:
+                pass
+            return response
+        """
+    )
+    # the handler falls through to ``return response``, which is not the try statement's end
+    assert codes(found, "BG1") == [("BG101", 15)]
+    found = bg.code(
+        """
+        import asyncio
+
+        from aiohttp import web
+
+        routes = web.RouteTableDef()
+
+
+        @routes.get("/events")
+        async def events(request):
+            response = web.StreamResponse()
+            try:
+                await response.prepare(request)
+                await request.app["hub"].stream(response)
+            except asyncio.CancelledError:
+                return response
+            return response
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_handler_falling_to_the_end_of_a_route_through_blocks_is_silent(bg):
+    found = bg.code(
+        """
+        import asyncio
+
+        from starlette.routing import WebSocketRoute
+
+
+        async def relay(ws):
+            async with ws.app.state.upstream() as upstream:
+                try:
+                    await asyncio.gather(upstream.pump(ws), upstream.drain(ws))
+                except asyncio.CancelledError:
+                    pass
+                finally:
+                    await upstream.close()
+
+
+        ROUTES = [WebSocketRoute("/relay", relay)]
+        """
+    )
+    assert codes(found, "BG1") == []
+
+
+def test_coroutine_handed_to_a_project_helper_is_still_flagged(bg):
+    # ``retry`` awaits it in a loop: a swallowed stop goes round again
+    found = bg.code(
+        """
+        import asyncio
+
+
+        async def retry(step):
+            while True:
+                try:
+                    await step()
+                    return
+                except OSError:
+                    await asyncio.sleep(1)
+
+
+        async def fetch():
+            try:
+                await asyncio.sleep(5)
+            except asyncio.CancelledError:
+                return
+
+
+        async def main():
+            await retry(fetch)
+        """
+    )
+    assert codes(found, "BG1") == [("BG101", 17)]
+
+
+# A coroutine run only as cleanup: called in an ``except`` handler that always re-raises
+
+
+@pytest.mark.parametrize(
+    ("after", "expected"),
+    [
+        ("raise", []),  # the exception in flight goes on once the cleanup is done
+        ("return None", [("BG101", 9)]),  # the handler keeps the stop: the helper's loop is not cleanup
+    ],
+)
+def test_shield_until_stopped_helper_called_in_a_reraising_handler(bg, after, expected):
+    found = bg.code(
+        f"""
+        import asyncio
+
+
+        async def stop_child(task):
+            while not task.done():
+                try:
+                    await asyncio.shield(task)
+                except asyncio.CancelledError:
+                    continue
+
+
+        async def run(proc, task):
+            try:
+                await proc.communicate()
+            except BaseException:
+                await stop_child(task)
+                {after}
+        """
+    )
+    assert codes(found, "BG101") == expected

@@ -142,8 +142,10 @@ def version_tag() -> str:
 # 27: on Pythons before 3.12, a ``type`` statement of a parenthesised value is read (it was a BG000),
 # function summaries record the calls beside a try that keeps every error (calls_beside_kept_try), and
 # ``# noqa F401`` (no colon, no code of ours) is not warned of;
-# 28: calls named dispatch / adispatch are recorded (pulpcore's dispatch() queues a job).
-ENTRY_FORMAT = 28
+# 28: calls named dispatch / adispatch are recorded (pulpcore's dispatch() queues a job);
+# 29: function summaries record the calls a coroutine ends on (tail_calls), and calls in an ``except``
+# handler that always raises count as cleanup (cleanup_calls).
+ENTRY_FORMAT = 29
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, is_endless, keeps_its_errors, left_after, locks_rows
+from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
+from bgcheck.syntax.exits import RAISE
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 from bgcheck.syntax.newer_nodes import TypeAlias
 
@@ -67,8 +68,8 @@ class FunctionSummary:
     # too), a loop, an ``except`` handler, a conditional expression, ``and``/``or``, a comprehension or
     # a lambda. Whether calling this function surely makes that call (BG604 through calls).
     conditional_calls: tuple = ()
-    # Indices into ``calls`` of the targets called only inside ``finally:`` blocks that no loop of
-    # this function encloses: cleanup on the way out (BG101: a coroutine run only as such cleanup).
+    # Indices into ``calls`` of the targets called only inside ``finally:`` blocks, or ``except``
+    # handlers that always raise, that no loop of this function encloses: cleanup on the way out (BG101: a coroutine run only as such cleanup).
     cleanup_calls: tuple = ()
     # (call target, argument, the qualified name it denotes) for a name handed on that is not a
     # parameter (``enqueue(send_receipt, order_id)``): a function given to the project's own
@@ -90,6 +91,11 @@ class FunctionSummary:
     # call each (``log.debug(...)``: ast_flow.calls_beside_a_kept_try): those calls' targets. When
     # none of them can raise (logging), no exception leaves it either: the index's to say.
     calls_beside_kept_try: tuple = ()
+    # Indices into ``calls`` of the targets this coroutine function awaits only as its last step:
+    # ``return await f()`` anywhere, or ``await f()`` as the statement its body ends on (through
+    # ``with``, ``if`` and ``try`` blocks). Once that call returns, this function does too (BG101:
+    # a coroutine whose stop ends every run it is part of).
+    tail_calls: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -260,7 +266,7 @@ class _Scope:
         self.branches = 0  # conditions, loops and handlers around the node being visited (see conditional_calls)
         self.sure: set[int] = set()  # ids of the calls made whenever the function runs to them
         self.finallies: list[bool] = []  # ``finally:`` blocks around the node being visited: is it outside every loop?
-        self.cleanup: set[int] = set()  # ids of the calls inside a ``finally:`` block outside every loop (see cleanup_calls)
+        self.cleanup: set[int] = set()  # ids of the calls in cleanup outside every loop (see cleanup_calls)
         self.placed: list[tuple[ast.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
         self.stores: list[tuple[str, ast.expr]] = []  # (parameter, container node): see FunctionSummary.param_stores
         self.item_calls: list[ast.expr] = []  # container nodes: see FunctionSummary.item_calls
@@ -585,7 +591,14 @@ class SummaryBuilder:
             children.append((SummaryBuilder._enter_handler, (handler, "except*" if star else "except")))
             if handler.type is not None:
                 children.append(handler.type)
-            children += handler.body
+            if exits(handler.body) == {RAISE}:
+                # ``except BaseException: await stop(); raise``: the exception goes on once the
+                # handler is done, as from a ``finally:`` (cleanup on the way out)
+                children.append((SummaryBuilder._enter_finally, None))
+                children += handler.body
+                children.append((SummaryBuilder._leave_finally, None))
+            else:
+                children += handler.body
             children.append((SummaryBuilder._leave_branch, handler))
         children += node.orelse
         if node.finalbody:
@@ -601,9 +614,9 @@ class SummaryBuilder:
             self.scope.bind(handler.name, _OPAQUE)
         self._note_handler(handler, kind)
 
-    def _enter_finally(self, finalbody: list) -> None:
+    def _enter_finally(self, finalbody: Optional[list]) -> None:
         self.scope.finallies.append(not self.scope.loops)
-        if escaping_jumps(finalbody):
+        if finalbody is not None and escaping_jumps(finalbody):
             self._note_handler(finalbody, "finally")
 
     def _leave_finally(self, _finalbody) -> None:
@@ -863,6 +876,8 @@ class SummaryBuilder:
             ))
             beside = calls_beside_a_kept_try(node) or ()
             func.calls_beside_kept_try = tuple(call_target(c.func, resolve) or "?" for c in beside)
+            if type(node) is ast.AsyncFunctionDef and not scope.is_generator:
+                func.tail_calls = _tail_calls(node, scope, func.calls, targets)
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 
@@ -1252,6 +1267,50 @@ def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...
     elsewhere = {targets.get(id(call)) for call in scope.calls if id(call) not in scope.cleanup}
     inside = {targets.get(id(call)) for call in scope.calls if id(call) in scope.cleanup}
     return tuple(position for position, target in enumerate(calls) if target in inside and target not in elsewhere)
+
+
+def _tail_calls(node: ast.AsyncFunctionDef, scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:
+    """``FunctionSummary.tail_calls`` for one coroutine function (``targets``: id(call) -> target)."""
+    tails: set[int] = set()
+    _tail_awaits(node.body, tails)
+    for inner in _own_nodes(node.body):
+        if type(inner) is ast.Return and type(inner.value) is ast.Await and type(inner.value.value) is ast.Call:
+            tails.add(id(inner.value.value))
+    if not tails:
+        return ()
+    elsewhere = {targets.get(id(call)) for call in scope.calls if id(call) not in tails}
+    inside = {targets.get(id(call)) for call in scope.calls if id(call) in tails}
+    return tuple(position for position, target in enumerate(calls) if target in inside and target not in elsewhere)
+
+
+def _tail_awaits(body: list, found: set) -> None:
+    """The calls ``body`` ends on as ``await f()``, through the blocks its last statement opens."""
+    if not body:
+        return
+    last = body[-1]
+    kind = type(last)
+    if kind is ast.Expr and type(last.value) is ast.Await and type(last.value.value) is ast.Call:
+        found.add(id(last.value.value))
+    elif kind is ast.With or kind is ast.AsyncWith:
+        _tail_awaits(last.body, found)
+    elif kind is ast.If:
+        _tail_awaits(last.body, found)
+        _tail_awaits(last.orelse, found)
+    elif kind is ast.Try or kind is ast.TryStar:
+        _tail_awaits(last.orelse or last.body, found)
+        for handler in last.handlers:
+            _tail_awaits(handler.body, found)
+
+
+def _own_nodes(body: list):
+    """The nodes of a function's body, not those of the functions, lambdas and classes it defines."""
+    stack = list(body)
+    while stack:
+        current = stack.pop()
+        yield current
+        for child in ast.iter_child_nodes(current):
+            if type(child) not in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+                stack.append(child)
 
 
 _PARTIAL_SECOND = "\x00partial"  # a handoff key: the second positional argument, kept for ``partial(f, x)``

@@ -48,6 +48,7 @@ class ExecutionModel:
     signal_handlers: frozenset[str] = frozenset()
     worker_only: frozenset[str] = frozenset()  # functions run only in worker threads
     task_only: frozenset[str] = frozenset()  # coroutine functions run only as tasks of their own
+    ends_runs: frozenset[str] = frozenset()  # coroutine functions whose return ends every run they are in
     # reached from a job that can receive a stop as an exception (knowledge.NO_STOP_EXCEPTION_FRAMEWORKS)
     other_job_code: frozenset[str] = frozenset()
     cleanup_only: frozenset[str] = frozenset()  # coroutine functions run only as a caller's cleanup
@@ -74,6 +75,15 @@ class ExecutionModel:
         its way out ends the task (as a success), and no caller keeps running through the stop."""
         return qualname is not None and qualname in self.task_only
 
+    def ends_every_run(self, qualname: Optional[str]) -> bool:
+        """Does this coroutine function's return end every run it is part of? It runs only as a
+        task of its own (runs_only_as_task); or only a framework runs it (no project code calls it,
+        and it is decorated or handed on as a value: a route, an event handler); or project code
+        awaits it only as the last step of callers that are such functions too (``await
+        Handler(ws).start()`` ending a websocket route). A cancellation it swallows on its way out
+        then ends that run, as a success, and nothing of the project's goes on from it."""
+        return qualname is not None and (qualname in self.task_only or qualname in self.ends_runs)
+
     def runs_only_in_cleanup(self, qualname: Optional[str]) -> bool:
         """Is this coroutine function run only as cleanup: every project call of it is in a
         ``finally:`` block outside every loop of its caller, or in a function that is such cleanup
@@ -84,7 +94,7 @@ class ExecutionModel:
         """Everything this model answers from other modules (for the cache key: bgcheck.model.facts)."""
         return (
             sorted(self.thread_roots), sorted(self.signal_handlers), sorted(self.worker_only), sorted(self.task_only),
-            sorted(self.cleanup_only), sorted(self.other_job_code), sorted(self.exit_raising), self.signals_raise_exit,
+            sorted(self.ends_runs), sorted(self.cleanup_only), sorted(self.other_job_code), sorted(self.exit_raising), self.signals_raise_exit,
         )
 
     def system_exit_can_arrive(self, called: list) -> bool:
@@ -129,13 +139,15 @@ def build_execution_model(index) -> ExecutionModel:
     # Without threads nothing runs only in worker threads.
     worker_only = _worker_thread_only(index, thread_roots, other_roots, signal_handlers) if thread_roots else set()
     other_job_code = set(index.reachable(sorted(stopped_roots)))
+    task_only = _task_only(index)
     return ExecutionModel(
         coroutines=frozenset(q for q, (_summary, func) in index.functions.items() if func.is_async),
         job_code=frozenset(index.job_code),
         thread_roots=frozenset(thread_roots),
         signal_handlers=frozenset(signal_handlers),
         worker_only=frozenset(worker_only),
-        task_only=frozenset(_task_only(index)),
+        task_only=frozenset(task_only),
+        ends_runs=frozenset(_ends_every_run(index, task_only) - task_only),
         other_job_code=frozenset(other_job_code),
         cleanup_only=frozenset(_cleanup_only(index)),
         exit_raising=frozenset(exit_raising),
@@ -371,6 +383,43 @@ def _task_only(index) -> set[str]:
         if callers.get(function, set()) <= scopes
         and (function not in module_called or any(scope in index.modules for scope in scopes))
     }
+
+
+def _ends_every_run(index, task_only: set[str]) -> set[str]:
+    """Coroutine functions whose return ends every run they are part of (ExecutionModel.ends_every_run):
+    the task-only ones, the ones only a framework runs, and, grown from those, the ones awaited only
+    as the last step (``FunctionSummary.tail_calls``) of callers that end every run. Never one called
+    at import time or handed to a project function (``retry(fetch)`` may call it in a loop)."""
+    callers: dict[str, set[str]] = {}
+    tails: dict[str, set[str]] = {}
+    excluded: set[str] = set()
+    for name, (_summary, func) in index.functions.items():
+        for callee in index.callees(name):
+            callers.setdefault(callee, set()).add(name)
+        tails[name] = {index.resolve_function(func.calls[i]) for i in func.tail_calls if i < len(func.calls)} - {None}
+        for target, _key, inner in func.ref_handoffs:
+            if index.resolve_function(target) is not None:
+                excluded.add(index.resolve_function(inner))
+    for summary in index.modules.values():
+        excluded.update(index.resolve_function(target) for target in summary.module_calls)
+    handed = {index.resolve_function(ref) for ref in index.passed_refs()}
+    coroutines = {
+        name for name, (_summary, func) in index.functions.items()
+        if func.is_async and not func.is_generator and name not in excluded
+    }
+    found = set(task_only)
+    for name in coroutines:
+        func = index.function(name)
+        if not callers.get(name) and (func.decorators or name in handed):
+            found.add(name)
+    changed = True
+    while changed:
+        changed = False
+        for name in sorted(coroutines - found):
+            if callers.get(name) and all(caller in found and name in tails[caller] for caller in callers[name]):
+                found.add(name)
+                changed = True
+    return found
 
 
 def _cleanup_only(index) -> set[str]:

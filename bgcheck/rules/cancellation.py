@@ -582,7 +582,8 @@ def _during_cleanup(ctx: FileContext) -> bool:
 
 def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Does swallowing the cancellation here end the coroutine rather than keep it running, in a
-    coroutine run only as a task of its own (nobody in the project awaits it)?
+    coroutine whose return ends every run it is part of (a task of its own that nobody in the
+    project awaits, a route only its framework runs, or a coroutine such a one ends on)?
 
     The handler must not go round a loop again: outside loops any way out does; inside a loop,
     only ``return``, a raise, or a ``break`` out of the one loop there is. Then the task stops
@@ -591,7 +592,7 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     if not ctx.in_coroutine or CONVERT in handler_exits:
         return False
     model = ctx.index.execution
-    if model is None or not model.runs_only_as_task(ctx.function_qualname):
+    if model is None or not model.ends_every_run(ctx.function_qualname):
         return False
     loops = 0
     for node in reversed(ctx.ancestors[:-1]):
@@ -599,10 +600,32 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
             break
         if isinstance(node, (cst.For, cst.While)):
             loops += 1
+    if not model.runs_only_as_task(ctx.function_qualname):
+        # a route or a tail call of one: the handler must leave the function, or fall to its end
+        return handler_exits <= {RETURN, RAISE} or (loops == 0 and handler_exits <= {RETURN, RAISE, FALL} and _falls_to_the_end(ctx))
     if loops == 0:
         return True
     allowed = {RETURN, RAISE} | ({BREAK} if loops == 1 else set())
     return handler_exits <= allowed
+
+
+def _falls_to_the_end(ctx: FileContext) -> bool:
+    """Is the handler's ``try`` statement where its function ends: nothing runs after it but the
+    ends of the blocks around it (``with`` exits, ``finally:`` cleanup)?"""
+    chain = ctx.ancestors
+    for position in range(len(chain) - 2, 0, -1):
+        child, parent = chain[position], chain[position - 1]
+        if isinstance(parent, cst.FunctionDef):
+            return True
+        if isinstance(parent, cst.IndentedBlock):
+            if not parent.body or parent.body[-1] is not child:
+                return False
+        elif isinstance(parent, cst.Try):
+            if parent.orelse is not None and child is parent.body:
+                return False
+        elif not isinstance(parent, (cst.With, cst.If, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.TryStar)):
+            return False
+    return False
 
 
 def _records_the_stop_in_a_flag(handler, ctx: FileContext) -> bool:
