@@ -509,6 +509,8 @@ RECORDED_CALL_NAMES = frozenset(
         "submit_task",
         "dispatch",  # pulpcore
         "adispatch",
+        "Consumer",  # kombu's per-message callbacks (MESSAGE_CALLBACK_CALLS)
+        "register_callback",
         # shutdown paths and entry points (BG4xx)
         "signal",
         "add_signal_handler",
@@ -720,6 +722,25 @@ STREAM_CONSUMERS = LazyPattern(
     r"(kafka(\.\w+)*\.KafkaConsumer|aiokafka(\.\w+)*\.AIOKafkaConsumer|confluent_kafka\.Consumer|"
     r"itertools\.(count|cycle)|open|sys\.stdin)(\(\))?$"
 )
+# Per-message callbacks (BG301): a function handed to one of these calls is called by the library once
+# per message it takes from the broker, from its own loop over the stream (kombu's drain_events
+# dispatches each delivery to ``Consumer.on_message`` or to every item of ``Consumer.callbacks``;
+# ``register_callback(f)`` appends to them: kombu/messaging.py). A put into a queue there is fed in a
+# loop, as one in ``for msg in consumer:`` is. Canonical call -> the argument keys that hand the
+# callback (a function, or a list of them; "0" the first positional argument).
+MESSAGE_CALLBACK_CALLS: dict[str, tuple[str, ...]] = {
+    "kombu.Consumer": ("on_message", "callbacks"),
+    "kombu.messaging.Consumer": ("on_message", "callbacks"),
+    "kombu.Consumer().register_callback": ("0",),
+    "kombu.messaging.Consumer().register_callback": ("0",),
+}
+# Parameters a library fills when it calls a method of your subclass: (base class, method,
+# parameter) -> the canonical name of what it hands. kombu's ConsumerMixin.run calls
+# ``self.get_consumers(partial(Consumer, channel, ...), channel)`` (kombu/mixins.py).
+FRAMEWORK_PARAMETERS: dict[tuple[str, str, str], str] = {
+    ("kombu.mixins.ConsumerMixin", "get_consumers", "Consumer"): "kombu.Consumer",
+    ("kombu.mixins.ConsumerProducerMixin", "get_consumers", "Consumer"): "kombu.Consumer",
+}
 # BG303 judges a per-item start (WORK_STARTS) only on a receiver whose type is known: by the call's
 # canonical name, an event loop, a TaskGroup, an anyio task group or trio nursery, an executor.
 FANOUT_CALLS = LazyPattern(

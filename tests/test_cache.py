@@ -1392,6 +1392,22 @@ def test_a_route_that_stops_ending_on_its_handler_in_another_module_reaches_its_
         assert found(runs.cached()[1], "BG101") == expected
 
 
+def test_a_consumer_callback_registered_in_another_module_reaches_its_bg301(tmp_path, monkeypatch):
+    """BG301 counts a put in a function a kombu consumer calls per message as fed from a stream;
+    the registration is in a module the queue's module does not import, so registering it (or not)
+    there must reach the queue's cached result."""
+    root = tmp_path / "svc"
+    inbox = "import queue\n\nINBOX = queue.Queue()\n\n\ndef take(body, message):\n    INBOX.put(body)\n"
+    registered = "import kombu\n\nfrom proj.inbox import take\n\n\ndef listen(channel, q):\n    kombu.Consumer(channel, [q], callbacks=[take])\n"
+    called = "from proj.inbox import take\n\n\ndef listen(channel, q):\n    take(None, None)\n"
+    write_project(root, {"proj/__init__.py": "", "proj/inbox.py": inbox, "proj/listen.py": called})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG301") == []
+    for source, expected in ((registered, [("proj/inbox.py", 3, "BG301")]), (called, [])):
+        runs.write("proj/listen.py", source)
+        assert found(runs.cached()[1], "BG301") == expected
+
+
 def test_a_durable_write_added_where_an_entry_point_reaches_reaches_its_bg404(tmp_path, monkeypatch):
     """BG404 needs the entry point's work to write durably: a write added in a module the entry's
     module does not import (through a function it reaches) changes its finding."""

@@ -9,6 +9,8 @@ ways. Sources start with a newline, so the first line of code is line 2.
 
 from __future__ import annotations
 
+import pytest
+
 from click.testing import CliRunner
 
 from bgcheck.cli import main
@@ -694,6 +696,112 @@ def test_queue_fed_from_a_stream_loop_in_another_module_and_subclass(bg):
     assert codes(found) == [("BG301", 5), ("BG301", 9)]
     assert "fed in a loop in `read()`" in found[0].message
     assert "fed in a loop in `pump()`" in found[1].message
+
+
+_KOMBU_WORKER = """
+import queue
+
+from kombu import Consumer
+from kombu.mixins import ConsumerMixin
+
+
+class Worker({base}):
+    def __init__(self, connection, queues, work_queue):
+        self.connection = connection
+        self.queues = queues
+        self.work_queue = work_queue
+
+    def get_consumers(self, Consumer, channel):
+        return [Consumer(queues=self.queues, on_message=self.on_message)]
+
+    def on_message(self, message):
+        self.work_queue.put(message)
+
+
+def start(connection, queues):
+    work_queue = queue.Queue()
+    worker = Worker(connection, queues, work_queue)
+    worker.run()
+    return worker
+"""
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        ("ConsumerMixin", [("BG301", 22)]),  # kombu hands get_consumers its Consumer: on_message runs per delivery
+        ("object", []),  # a plain class: its ``Consumer`` parameter could be anything
+    ],
+)
+def test_queue_fed_by_a_kombu_consumer_mixin_callback(bg, base, expected):
+    found = bg.code(_KOMBU_WORKER.format(base=base), select=["BG301"])
+    assert codes(found) == expected
+    if expected:
+        assert found[0].message == (
+            "`queue.Queue()` with no maxsize is fed per message in consumer callback `on_message()`: it grows without bound"
+        )
+
+
+def test_queue_fed_by_kombu_callbacks_lists_and_register_callback(bg):
+    found = bg.code(
+        """
+        import queue
+
+        import kombu
+
+        orders = queue.Queue()
+        refunds = queue.Queue()
+        audits = queue.Queue()
+
+        def take_order(body, message):
+            orders.put(body)
+
+        def take_refund(body, message):
+            refunds.put(body)
+
+        def take_audit(body, message):
+            audits.put(body)
+
+        def listen(channel, order_queue, refund_queue):
+            kombu.Consumer(channel, [order_queue], callbacks=[take_order])
+            consumer = kombu.Consumer(channel, [refund_queue])
+            consumer.register_callback(take_refund)
+            take_audit(None, None)  # called once, by the project: not a callback
+        """,
+        select=["BG301"],
+    )
+    assert codes(found) == [("BG301", 6), ("BG301", 7)]  # audits (line 8) is fed by one call
+
+
+def test_local_queue_handed_to_a_constructor(bg):
+    found = bg.code(
+        """
+        import queue
+
+
+        class Keeper:
+            def __init__(self, inbox):
+                self.inbox = inbox
+
+            def pump(self, sock):
+                while True:
+                    self.inbox.put(sock.recv(4096))
+
+
+        class Reader:
+            def __init__(self, inbox):
+                self.size = inbox.qsize()
+
+
+        def start(sock):
+            kept = queue.Queue()
+            Keeper(inbox=kept).pump(sock)
+            looked_at = queue.Queue()
+            Reader(looked_at)
+        """,
+        select=["BG301"],
+    )
+    assert codes(found) == [("BG301", 20)]
 
 
 def test_cancel_in_a_shutdown_path_only_on_tasks(bg):

@@ -144,8 +144,10 @@ def version_tag() -> str:
 # ``# noqa F401`` (no colon, no code of ours) is not warned of;
 # 28: calls named dispatch / adispatch are recorded (pulpcore's dispatch() queues a job);
 # 29: function summaries record the calls a coroutine ends on (tail_calls), and calls in an ``except``
-# handler that always raises count as cleanup (cleanup_calls).
-ENTRY_FORMAT = 29
+# handler that always raises count as cleanup (cleanup_calls);
+# 30: function summaries record parameters kept as attributes (param_attrs), and calls named
+# Consumer / register_callback are recorded (kombu's per-message callbacks).
+ENTRY_FORMAT = 30
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -96,6 +96,9 @@ class FunctionSummary:
     # ``with``, ``if`` and ``try`` blocks). Once that call returns, this function does too (BG101:
     # a coroutine whose stop ends every run it is part of).
     tail_calls: tuple = ()
+    # (parameter, ``pkg.mod.Cls().attr``) for each ``self.attr = parameter`` of a method: where an
+    # object handed to the constructor is kept (BG301: a queue made as a local and handed on).
+    param_attrs: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -269,6 +272,7 @@ class _Scope:
         self.cleanup: set[int] = set()  # ids of the calls in cleanup outside every loop (see cleanup_calls)
         self.placed: list[tuple[ast.Call, tuple, bool]] = []  # calls in a ``with`` body or a lambda: (call, with blocks, in a lambda)
         self.stores: list[tuple[str, ast.expr]] = []  # (parameter, container node): see FunctionSummary.param_stores
+        self.param_attrs: list[tuple[str, str]] = []  # (parameter, attribute path): see FunctionSummary.param_attrs
         self.item_calls: list[ast.expr] = []  # container nodes: see FunctionSummary.item_calls
         self.items_of: dict[str, ast.expr] = {}  # a name bound to an item of a container (``for h in HOOKS``, ``h = TASKS[k]``)
 
@@ -524,6 +528,9 @@ class SummaryBuilder:
             self._bind_target(target, node.value)
             if type(target) is ast.Subscript and type(node.value) is ast.Name and node.value.id in scope.params:
                 scope.stores.append((node.value.id, target.value))  # ``TASKS[name] = fn``
+            elif (type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self"
+                  and type(node.value) is ast.Name and node.value.id in scope.params and self._self_class()):
+                scope.param_attrs.append((node.value.id, f"{self._self_class()}().{target.attr}"))  # ``self.q = q``
             elif type(target) is ast.Name and _container_item(node.value) is not None:
                 scope.items_of[target.id] = _container_item(node.value)  # ``handler = TASKS[name]``
         return [*node.targets, node.value]
@@ -878,6 +885,7 @@ class SummaryBuilder:
             func.calls_beside_kept_try = tuple(call_target(c.func, resolve) or "?" for c in beside)
             if type(node) is ast.AsyncFunctionDef and not scope.is_generator:
                 func.tail_calls = _tail_calls(node, scope, func.calls, targets)
+            func.param_attrs = tuple(dict.fromkeys(scope.param_attrs))
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 

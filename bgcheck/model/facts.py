@@ -175,6 +175,10 @@ def _loop_key(loop, table: serial.IRTable) -> str:
     return repr(loop)
 
 
+def _message_callbacks(index: ProjectIndex) -> object:
+    return sorted(index.message_callbacks())
+
+
 def _passed_refs(index: ProjectIndex) -> object:
     return sorted(index.passed_refs())
 
@@ -210,6 +214,7 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "call_targets": _call_targets,  # every call target written anywhere (BG401: an executor something uses)
     "queue_puts": _queue_puts,
     "passed_refs": _passed_refs,  # globals and attributes passed on as values
+    "message_callbacks": _message_callbacks,  # functions a message library calls per message (BG301)
     "threads": _threads,
     "default_timeouts": _default_timeouts,
 }
@@ -246,6 +251,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "queue_puts": ("queue_puts",),
     "is_stream_loop": ("queue_puts",),
     "passed_refs": ("passed_refs",),
+    "message_callbacks": ("message_callbacks",),
     "thread_join_facts": ("threads",),
     "is_unjoined_daemon_thread_code": ("threads", "jobs", "job_code"),
     "thread_is_daemon": ("threads",),

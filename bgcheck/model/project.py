@@ -717,6 +717,45 @@ class ProjectIndex:
             self._memo["call_targets"] = targets
         return targets
 
+    def message_callbacks(self) -> frozenset[str]:
+        """Project functions a message library calls once per message it receives
+        (knowledge.MESSAGE_CALLBACK_CALLS): ``Consumer(queues, on_message=self.on_message)``,
+        ``callbacks=[handle]``, ``consumer.register_callback(handle)``, also through a parameter the
+        library fills (``get_consumers(self, Consumer, channel)`` of a kombu ConsumerMixin:
+        knowledge.FRAMEWORK_PARAMETERS). Computed once."""
+        found = self._memo.get("message_callbacks")
+        if found is None:
+            names: set[str] = set()
+            for summary in self.modules.values():
+                for call, scope in summary.recorded_calls:
+                    keys = knowledge.MESSAGE_CALLBACK_CALLS.get(self._called_api(call_name(call), scope) or "")
+                    parts = as_call(call)
+                    if not keys or parts is None:
+                        continue
+                    for key in keys:
+                        handed = parts.first_arg if key == "0" and parts.args else parts.keyword(key)
+                        for item in irmod.seq_items(handed) or (handed,):
+                            function = self.resolve_function(ref_name(item)) if ref_name(item) else None
+                            if function is not None:
+                                names.add(function)
+            found = self._memo["message_callbacks"] = frozenset(names)
+        return found
+
+    def _called_api(self, target: Optional[str], scope: Optional[str]) -> Optional[str]:
+        """The canonical name of a call's target; for a parameter a library fills when it calls a
+        method of a subclass (knowledge.FRAMEWORK_PARAMETERS), what the library hands there."""
+        if not target:
+            return None
+        if target.startswith("?") and scope:
+            func = self.function(scope)
+            if func is not None and func.class_qualname and target[1:] in func.params:
+                bases = self.class_bases(func.class_qualname) if func.class_qualname in self.classes else set()
+                for (base, method, param), handed in knowledge.FRAMEWORK_PARAMETERS.items():
+                    if method == func.name and param == target[1:] and base in bases:
+                        return handed
+            return None
+        return self.canonical(target) or target
+
     def passed_refs(self) -> frozenset[str]:
         """Every global or attribute passed on as a value anywhere in the project (``helper(POOL)``). Computed once."""
         refs = self._memo.get("passed_refs")

@@ -29,7 +29,7 @@ class UnboundedQueue(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-queue"
     severity = Severity.WARNING
-    reads = ("queue_puts",)
+    reads = ("queue_puts", "message_callbacks")
     summary = "A queue created with no maxsize (or maxsize <= 0), or a SimpleQueue: overload becomes memory and lost work."
 
     def is_relevant(self, unit) -> bool:
@@ -62,7 +62,7 @@ class UnboundedQueue(Rule):
         ctx.report(
             self,
             node,
-            f"{detail} is fed in a loop in `{short_name(feeder, 36)}()`: it grows without bound",
+            f"{detail} is fed {feeder}: it grows without bound",
             "When producers outrun consumers the queue grows until memory runs out instead of pushing back, and "
             "everything queued is lost at a stop. Give it a maxsize (a maxsize <= 0 means no limit) and decide "
             "what happens when it is full (block, reject upstream, or drop and count).",
@@ -118,16 +118,49 @@ class UnboundedExecutorMap(Rule):
 
 
 def _fed_in_a_loop(node: cst.Call, ctx: FileContext) -> Optional[str]:
-    """The function that puts work into this queue from inside a loop over a stream (``while``, ``async for``,
-    a ``for`` over a consumer: the nearest loop around the put), if any: the shape that can outrun its
-    consumer. A queue made per call (a local), one that only ever receives sentinels, or one fed
-    once per call of something (a result queue, a wake-up queue) is not reported: nothing says it grows."""
-    holder = holder_of(node, ctx)
+    """How this queue is fed from a stream, if it is: a put inside a loop over one (``while``, ``async
+    for``, a ``for`` over a consumer: the nearest loop around the put), or in a function a message
+    library calls once per message (a kombu consumer's ``on_message``: its loop is the library's).
+    That is the shape that can outrun its consumer. A queue made per call (a local kept nowhere), one
+    that only ever receives sentinels, or one fed once per call of something (a result queue, a
+    wake-up queue) is not reported: nothing says it grows."""
+    holder = holder_of(node, ctx) or _kept_by_a_constructor(node, ctx)
     if holder is None:
         return None
+    callbacks = ctx.index.message_callbacks()
     for item, loop, scope, _summary in ctx.index.queue_puts(holder):
-        if ctx.index.is_stream_loop(loop, holder) and not ctx.index.is_sentinel(item):
-            return scope.rsplit(".", 1)[-1]
+        if ctx.index.is_sentinel(item):
+            continue
+        if ctx.index.is_stream_loop(loop, holder):
+            return f"in a loop in `{short_name(scope.rsplit('.', 1)[-1], 36)}()`"
+        if loop is None and scope in callbacks:
+            return f"per message in consumer callback `{short_name(scope.rsplit('.', 1)[-1], 36)}()`"
+    return None
+
+
+def _kept_by_a_constructor(node: cst.Call, ctx: FileContext) -> Optional[str]:
+    """``work_queue = queue.Queue()`` then ``_Worker(conn, work_queue)``, whose ``__init__`` keeps it
+    (``self.work_queue = work_queue``): the attribute it is kept in (``pkg.mod._Worker().work_queue``).
+    None for a local handed nowhere, or to anything else."""
+    local = assigned_name(ctx)
+    function = ctx.function_node
+    if local is None or "." in local or function is None:
+        return None
+    for call in find_all(function.body, (cst.Call,)):
+        target = ctx.resolve_call(call)
+        if not target or target not in ctx.index.classes:
+            continue
+        init = next((ctx.index.function(f"{cls}.__init__") for cls in ctx.index.mro(target) if ctx.index.function(f"{cls}.__init__")), None)
+        if init is None or not init.param_attrs:
+            continue
+        params = [p for p in init.params if p not in ("self", "cls")]
+        for position, arg in enumerate(call.args):
+            if not (isinstance(arg.value, cst.Name) and arg.value.value == local) or arg.star:
+                continue
+            param = arg.keyword.value if arg.keyword is not None else (params[position] if position < len(params) else None)
+            kept = next((path for name, path in init.param_attrs if name == param), None)
+            if kept is not None:
+                return kept
     return None
 
 
