@@ -66,6 +66,7 @@ LIBRARY = "library"
 FIRST_BATCH = "first"
 SECOND_BATCH = "2026-12-03"
 THIRD_BATCH = "2026-12-04"
+FOURTH_BATCH = "2026-12-04b"
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,15 @@ PROJECTS = [
     _app("flexget==3.22.8", "flexget", batch=THIRD_BATCH),
     _app("bodhi-server==26.4.0", "bodhi", batch=THIRD_BATCH),
     _app("galaxy-ng==4.9.2", "galaxy_ng", batch=THIRD_BATCH),
+    # Added later on 2026-12-04 (split on their own): asyncio servers that run their users' apps
+    # (sessions, websockets, queues of events) and two Django + Celery network-management apps.
+    _app("jupyter-server==2.21.1", "jupyter_server", batch=FOURTH_BATCH),
+    _app("streamlit==1.67.0", "streamlit", batch=FOURTH_BATCH),
+    _app("gradio==6.31.0", "gradio", batch=FOURTH_BATCH),
+    _app("nicegui==3.18.0", "nicegui", batch=FOURTH_BATCH),
+    _app("chainlit==2.12.0", "chainlit", batch=FOURTH_BATCH),
+    _app("openwisp-controller==1.3.2", "openwisp_controller", batch=FOURTH_BATCH),
+    _app("openwisp-radius==1.3.3", "openwisp_radius", batch=FOURTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
