@@ -67,6 +67,7 @@ FIRST_BATCH = "first"
 SECOND_BATCH = "2026-12-03"
 THIRD_BATCH = "2026-12-04"
 FOURTH_BATCH = "2026-12-04b"
+FIFTH_BATCH = "2026-12-05"
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,16 @@ PROJECTS = [
     _app("chainlit==2.12.0", "chainlit", batch=FOURTH_BATCH),
     _app("openwisp-controller==1.3.2", "openwisp_controller", batch=FOURTH_BATCH),
     _app("openwisp-radius==1.3.3", "openwisp_radius", batch=FOURTH_BATCH),
+    # Added on 2026-12-05 (split on their own): asyncio LLM servers and chat-bot platforms (task
+    # pipelines, queues, websockets) and Django applications with Celery or their own workers.
+    _app("lightrag-hku==1.5.7", "lightrag", batch=FIFTH_BATCH),
+    _app("astrbot==4.29.3", "astrbot", batch=FIFTH_BATCH),
+    _app("langbot==4.11.2", "src/langbot", batch=FIFTH_BATCH),
+    _app("edx-enterprise==8.18.0", "enterprise", "integrated_channels", "consent", batch=FIFTH_BATCH),
+    _app("openwisp-notifications==1.3", "openwisp_notifications", batch=FIFTH_BATCH),
+    _app("openwisp-firmware-upgrader==1.3.1", "openwisp_firmware_upgrader", batch=FIFTH_BATCH),
+    _app("ephios==0.27.1", "src/ephios", batch=FIFTH_BATCH),
+    _app("byro==2026.4.0", "byro", batch=FIFTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
