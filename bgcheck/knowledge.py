@@ -125,6 +125,12 @@ RECEIVER_NOTE_METHODS: dict[str, str] = {
 QUEUE_PUT_METHODS = frozenset({"put", "put_nowait"})
 # Methods that take an item off a queue (BG203: a queue polled with ``empty()`` and never read is a signal).
 QUEUE_GET_METHODS = frozenset({"get", "get_nowait"})
+# A drain loop (BG301): a take that never waits (``get_nowait()``, or ``get`` with ``block=False`` as
+# its keyword or first argument, as ``queue.Queue.get`` spells it), in a ``try`` whose handler of the
+# queue's empty exception leaves the loop. The loop runs once per item that queue holds now.
+NON_BLOCKING_TAKES = frozenset({"get_nowait"})
+NON_BLOCKING_TAKE_FLAGS = {"get": ("block", 0)}
+QUEUE_EMPTY_EXCEPTIONS = frozenset({"queue.Empty", "_queue.Empty", "asyncio.QueueEmpty", "asyncio.queues.QueueEmpty", "multiprocessing.queues.Empty"})
 # Clock readings: a polling loop whose condition compares one is bounded by it (BG203).
 CLOCK_CALLS = frozenset(
     {"time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns", "time.perf_counter_ns", "datetime.datetime.now", "datetime.datetime.utcnow"}

@@ -223,6 +223,7 @@ def test_celery_time_limits_and_beat_schedule_with_huge_numbers(bg):
                         pass
                     except Exception:
                         pass
+                    mark_done()
             """,
         },
         select=["BG0", "BG1", "BG2"],

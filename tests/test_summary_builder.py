@@ -157,3 +157,84 @@ def test_match_class_keyword_patterns_and_nonlocal_names_are_summarised():
         """
     )
     assert summary.functions["m.classify"].calls == ("?loop.create_task", "?report", "m.classify.<locals>.bump")
+
+
+def test_coroutines_that_never_suspend():
+    """A coroutine function with no await, async for or async with (outside functions it defines)
+    never suspends; an async generator, an async comprehension or a plain function is no such one."""
+    summary = summarise(
+        """
+        import asyncio
+
+        async def record(self):
+            self.sent = True
+
+        async def defines_a_waiter():
+            async def waiter():
+                await asyncio.sleep(1)
+            return waiter
+
+        async def awaits():
+            await asyncio.sleep(0)
+
+        async def iterates(source):
+            async for item in source:
+                print(item)
+
+        async def enters(lock):
+            async with lock:
+                pass
+
+        async def comprehends(source):
+            return [item async for item in source]
+
+        async def generates():
+            yield 1
+
+        def plain():
+            return 1
+        """
+    )
+    never = {name for name, function in summary.functions.items() if function.never_suspends}
+    assert never == {"m.record", "m.defines_a_waiter"}
+
+
+def test_a_loop_that_drains_a_queue_until_it_is_empty_is_sized():
+    """``while True: try: NEW.put_nowait(OLD.get_nowait()) except QueueEmpty: break`` moves what the
+    other queue holds: a sized loop. Polling (sleep and go round again when empty) is not one."""
+    summary = summarise(
+        """
+        import asyncio
+        import queue
+        from queue import Empty
+
+        OLD, NEW = asyncio.Queue(), asyncio.Queue()
+        BACKLOG, WORK, POLLED = queue.Queue(), queue.Queue(), asyncio.Queue()
+
+        def move():
+            while True:
+                try:
+                    NEW.put_nowait(OLD.get_nowait())
+                except asyncio.QueueEmpty:
+                    break
+
+        def drain():
+            while True:
+                try:
+                    item = BACKLOG.get(block=False)
+                except Empty:
+                    return
+                WORK.put(item)
+
+        async def poll():
+            while True:
+                try:
+                    item = OLD.get_nowait()
+                except asyncio.QueueEmpty:
+                    await asyncio.sleep(1)
+                    continue
+                POLLED.put_nowait(item)
+        """
+    )
+    loops = {scope: loop for _path, _item, loop, scope in summary.queue_puts}
+    assert loops == {"m.move": "while-sized", "m.drain": "while-sized", "m.poll": "while"}

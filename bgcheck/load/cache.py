@@ -146,8 +146,11 @@ def version_tag() -> str:
 # 29: function summaries record the calls a coroutine ends on (tail_calls), and calls in an ``except``
 # handler that always raises count as cleanup (cleanup_calls);
 # 30: function summaries record parameters kept as attributes (param_attrs), and calls named
-# Consumer / register_callback are recorded (kombu's per-message callbacks).
-ENTRY_FORMAT = 30
+# Consumer / register_callback are recorded (kombu's per-message callbacks);
+# 31: a ``while`` loop that drains a queue until it is empty is a sized loop (queue_puts), BG104
+# is silent where the handler ends the task, and function summaries say whether a coroutine function
+# never suspends (never_suspends).
+ENTRY_FORMAT = 31
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

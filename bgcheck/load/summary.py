@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows
+from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, never_suspends
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
-from bgcheck.syntax.exits import RAISE
+from bgcheck.syntax.exits import BREAK, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 from bgcheck.syntax.newer_nodes import TypeAlias
 
@@ -99,6 +99,9 @@ class FunctionSummary:
     # (parameter, ``pkg.mod.Cls().attr``) for each ``self.attr = parameter`` of a method: where an
     # object handed to the constructor is kept (BG301: a queue made as a local and handed on).
     param_attrs: tuple = ()
+    # A coroutine function with no ``await``, ``async for`` or ``async with`` (ast_flow.never_suspends):
+    # run as a task, it runs to its end in one step (BG602).
+    never_suspends: bool = False
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -147,7 +150,8 @@ class ModuleSummary:
     attr_assignments: tuple = ()
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
     # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
-    # the put: None, "while", "while-sized" (its condition checks a size), "async for",
+    # the put: None, "while", "while-sized" (its condition checks a size, or it drains a queue until
+    # that queue is empty), "async for",
     # "requeue" (that loop also takes from the same queue: a consumer putting back what it took) or
     # ("for", IR of what it iterates), scope qualname)
     queue_puts: tuple = ()
@@ -570,9 +574,39 @@ class SummaryBuilder:
         scope.branches += 1
         if scope.kind == "function" and is_endless(node):
             scope.endless_loop = True
-        scope.loops.append("while-sized" if _tests_a_size(node.test) else "while")
+        scope.loops.append("while-sized" if _tests_a_size(node.test) or self._drains_until_empty(node) else "while")
         scope.loop_nodes.append(node)
         return [node.test, *node.body, *node.orelse, (SummaryBuilder._leave_loop, node)]
+
+    def _drains_until_empty(self, loop: ast.While) -> bool:
+        """Is ``loop`` a drain: a ``try`` in it takes from a queue without waiting (``get_nowait()``,
+        ``get(block=False)``) and the ``try``'s handler of the queue's empty exception leaves the loop
+        (knowledge.QUEUE_EMPTY_EXCEPTIONS)? It runs once per item that queue holds now, items already in
+        memory (moving a queue's content to one rebuilt on a new event loop), as a sized loop does."""
+        todo = list(loop.body)
+        while todo:
+            node = todo.pop()
+            kind = type(node)
+            if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.While, ast.For, ast.AsyncFor):
+                continue
+            if kind is ast.Try and any(_takes_without_waiting(n) for n in ast.walk(ast.Module(body=node.body, type_ignores=[]))):
+                for handler in node.handlers:
+                    if self._catches_queue_empty(handler.type) and exits(handler.body) <= {BREAK, RETURN, RAISE}:
+                        return True
+            todo.extend(ast.iter_child_nodes(node))
+        return False
+
+    def _catches_queue_empty(self, caught: Optional[ast.expr]) -> bool:
+        names = caught.elts if type(caught) is ast.Tuple else [caught] if caught is not None else []
+        for name in names:
+            dotted = dotted_name(name)
+            if dotted is None:
+                continue
+            head, _, rest = dotted.partition(".")
+            full = self.imports.get(head, head) + (f".{rest}" if rest else "")
+            if full in knowledge.QUEUE_EMPTY_EXCEPTIONS:
+                return True
+        return False
 
     def _leave_loop(self, _node) -> None:
         scope = self.scope
@@ -854,6 +888,7 @@ class SummaryBuilder:
                 endless_loop=scope.endless_loop,
                 is_generator=scope.is_generator,
                 keeps_its_errors=keeps_its_errors(node),
+                never_suspends=never_suspends(node),
                 awaits_through=awaited_through(node),
             )
         for qualname, (node, scope) in self.classes.items():
@@ -1050,6 +1085,20 @@ def _tests_a_size(test: ast.expr) -> bool:
             if name in _SIZE_TESTS:
                 return True
     return False
+
+
+def _takes_without_waiting(node: ast.AST) -> bool:
+    """``q.get_nowait()``, or ``q.get(block=False)`` / ``q.get(False)`` (knowledge.NON_BLOCKING_TAKES)."""
+    if type(node) is not ast.Call or type(node.func) is not ast.Attribute:
+        return False
+    method = node.func.attr
+    if method in knowledge.NON_BLOCKING_TAKES:
+        return True
+    if method not in knowledge.NON_BLOCKING_TAKE_FLAGS:
+        return False
+    keyword, position = knowledge.NON_BLOCKING_TAKE_FLAGS[method]
+    flag = next((k.value for k in node.keywords if k.arg == keyword), node.args[position] if len(node.args) > position else None)
+    return type(flag) is ast.Constant and flag.value is False
 
 
 # The loop a put repeats in also takes from the same queue (``item = self.q.get()`` ...

@@ -1114,6 +1114,11 @@ class SoftTimeLimitSwallowed(Rule):
             return
         if always_raises(node.body, ctx.is_exit_call):
             return
+        if in_body and _handler_ends_the_function(ctx, exits(node.body, ctx.is_exit_call)):
+            # Celery's own cleanup idiom: once the handler is done the task returns, so the limit
+            # stopped the work; only what carries on (a loop, code after the try) runs into the hard limit.
+            ctx.silence(self, node, "the handler ends the task: the soft limit stops the work (Celery's cleanup idiom)")
+            return
         if not catches_soft and _caught_earlier(node, ctx):
             return  # an earlier handler of the same try takes SoftTimeLimitExceeded first
         limit = _soft_limit(task, ctx)

@@ -49,6 +49,18 @@ def _function_of(node: Optional[cst.BaseExpression], ctx: FileContext) -> Option
     return ctx.index.resolve_function(ctx.resolve(node))
 
 
+def _overridden(index, summary) -> bool:
+    """Is this method defined again in a project class derived from its class? ``self.run()`` may
+    then run the override."""
+    owner = summary.class_qualname
+    if owner is None:
+        return False
+    return any(
+        name != owner and owner in index.mro(name) and index.function(f"{name}.{summary.name}") is not None
+        for name in index.classes
+    )
+
+
 def _waited_for(ctx: FileContext, variable: Optional[str], how: str) -> bool:
     """Is the spawned work waited for later in the same function (await, gather, result(), join())?"""
     parent = ctx.parent()
@@ -210,6 +222,13 @@ class TaskResultDiscarded(Rule):
         if how is None:
             return
         name = ctx.resolve_call(call) or ""
+        if isinstance(call.func, cst.Name):
+            # A plain call is the library's only when its name is imported from it (``from asyncio
+            # import create_task``): not a local ``create_task = getattr(manager, "create_task")``, nor
+            # the project's own function of that name (a task manager of its own, which may keep it).
+            start = next((s for s in knowledge.WORK_STARTS if _discarded(s) and method in s.methods and s.pattern and "." in name and s.regex.fullmatch(name)), None)
+            if start is None or ctx.index.resolve_function(name) is not None:
+                return
         if start.task_group and method == "create_task" and (
             knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]) or _in_own_task_group(call, ctx)
         ):
@@ -222,21 +241,10 @@ class TaskResultDiscarded(Rule):
             if not (name.startswith("asyncio.") or "loop" in receiver.lower() or "loop" in (dotted_name(call.func.value) or "").lower()):
                 return  # some other object's create_task
         what = start.discarded
-        if what == "future" and start.func is not None:
-            # An executor holds its futures till they run: what a dropped one loses is its
-            # exception, and a function that keeps its errors (catches every Exception, never
-            # re-raises) leaves it none. A dropped task can still be collected mid-run: not here.
-            handed = argument(call, *start.func)
-            function = _function_of(handed, ctx)
-            summary = ctx.index.function(function) if function else None
-            if (summary is not None and isinstance(handed, cst.Call) and not summary.is_async
-                    and ctx.index.resolve_function(ctx.resolve_call(handed)) == function):
-                # ``submit(build_runner(f))``: the executor runs what the factory returns
-                made = ctx.index.resolve_function(ref_name(summary.returns))
-                summary = ctx.index.function(made) if made else None
-            if summary is not None and ctx.index.keeps_its_errors(summary):
-                ctx.silence(self, call, f"`{summary.name}()` catches every Exception and never re-raises: the dropped future holds no error")
-                return
+        nothing_lost = _nothing_to_lose(call, start, ctx)
+        if nothing_lost is not None:
+            ctx.silence(self, call, nothing_lost)
+            return
         ctx.report(
             self,
             call,
@@ -249,6 +257,35 @@ class TaskResultDiscarded(Rule):
             + "exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
             "or add a done-callback that logs failures.",
         )
+
+
+def _nothing_to_lose(call: cst.Call, start: knowledge.WorkStart, ctx: FileContext) -> Optional[str]:
+    """Why the dropped task or future of ``call`` loses nothing, or None. A task of a coroutine with
+    no suspension point runs to its end in the task's first step, held by the loop until then, and
+    an exception it raises is reported when the finished task is freed. An executor holds its futures
+    till they run: what a dropped one loses is its exception, and a function that keeps its errors
+    (catches every Exception, never re-raises) leaves it none; a dropped task can still be collected
+    mid-run whatever its coroutine catches."""
+    if start.func is None:
+        return None
+    handed = argument(call, *start.func)
+    function = _function_of(handed, ctx)
+    summary = ctx.index.function(function) if function else None
+    if summary is None:
+        return None
+    if start.discarded == "task":
+        if isinstance(handed, cst.Call) and summary.never_suspends and not _overridden(ctx.index, summary):
+            return f"`{summary.name}()` never suspends: the task runs to its end in one step, held by the loop"
+        return None
+    if start.discarded != "future":
+        return None
+    if isinstance(handed, cst.Call) and not summary.is_async and ctx.index.resolve_function(ctx.resolve_call(handed)) == function:
+        # ``submit(build_runner(f))``: the executor runs what the factory returns
+        made = ctx.index.resolve_function(ref_name(summary.returns))
+        summary = ctx.index.function(made) if made else None
+    if summary is not None and ctx.index.keeps_its_errors(summary):
+        return f"`{summary.name}()` catches every Exception and never re-raises: the dropped future holds no error"
+    return None
 
 
 def _dropped(ctx: FileContext) -> Optional[str]:

@@ -444,6 +444,39 @@ def _takes_every_error(handler: ast.ExceptHandler) -> bool:
     return any(dotted_name(n) in knowledge.EXCEPTION or dotted_name(n) in knowledge.BASE_EXCEPTION for n in names)
 
 
+def never_suspends(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
+    """Is this a coroutine function whose body has no suspension point: no ``await``, ``async for``
+    or ``async with`` (nor ``yield``: an async generator), outside the functions defined in it? Run
+    as a task, it runs to its end in the task's first step (BG602)."""
+    if type(function) is not ast.AsyncFunctionDef or _is_stub(function.body):
+        return False
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind in _DEFS_AND_LAMBDA:
+            continue
+        if kind in (ast.Await, ast.AsyncFor, ast.AsyncWith, ast.Yield, ast.YieldFrom):
+            return False
+        if kind is ast.comprehension and node.is_async:
+            return False
+        todo.extend(ast.iter_child_nodes(node))
+    return True
+
+
+def _is_stub(body: list) -> bool:
+    """A body of constants, ``pass`` and ``raise NotImplementedError``: a declaration whose work is
+    written elsewhere (an override, a protocol), not a coroutine known to do nothing that waits."""
+    for statement in body:
+        kind = type(statement)
+        if kind is _Expr and type(statement.value) is _Constant or kind is ast.Pass:
+            continue
+        if kind is _Raise and dotted_name(getattr(statement.exc, "func", statement.exc)) == "NotImplementedError":
+            continue
+        return False
+    return True
+
+
 def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
     """Does no exception leave this function? Its body (constant statements aside) is one ``try``
     with a handler that takes every Exception, and no handler, ``else`` or ``finally`` of it

@@ -13,3 +13,4 @@ def rebuild_report(report_id):
         upload(report_id)
     except BaseException:  # error: BG104
         log("upload failed")
+    mark_synced()

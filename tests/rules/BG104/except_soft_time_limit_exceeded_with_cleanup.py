@@ -8,3 +8,4 @@ def sync():
         work()
     except SoftTimeLimitExceeded:  # error: BG104
         cleanup()
+    mark_synced()

@@ -7,3 +7,4 @@ def sync():
         work()
     except* Exception:  # error: BG104
         pass
+    mark_synced()

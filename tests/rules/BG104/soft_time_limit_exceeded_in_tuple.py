@@ -8,3 +8,4 @@ def sync():
         work()
     except (ValueError, SoftTimeLimitExceeded):  # error: BG104
         return None
+    mark_synced()

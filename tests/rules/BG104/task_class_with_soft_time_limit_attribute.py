@@ -9,3 +9,4 @@ class Sync(Task):
             work()
         except Exception:  # error: BG104
             pass
+        mark_synced()

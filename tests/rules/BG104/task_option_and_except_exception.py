@@ -11,3 +11,4 @@ def sync():
         work()
     except Exception:  # error: BG104
         log.exception("sync failed")
+    mark_synced()

@@ -4,7 +4,7 @@ import asyncio
 
 
 async def handle(message):
-    return message
+    return await asyncio.sleep(0, message)
 
 
 async def drain(stream, timeout):

@@ -2,7 +2,7 @@
 import asyncio
 
 async def handle(message):
-    return message
+    return await asyncio.sleep(0, message)
 
 async def consume(stream):
     async for message in stream:

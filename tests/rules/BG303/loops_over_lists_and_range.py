@@ -5,7 +5,7 @@ from concurrent.futures import ThreadPoolExecutor
 POOL = ThreadPoolExecutor()
 
 async def handle(message):
-    return message
+    return await asyncio.sleep(0, message)
 
 async def fixed():
     for message in [1, 2, 3]:

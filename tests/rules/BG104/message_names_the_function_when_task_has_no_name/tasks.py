@@ -6,3 +6,4 @@ def sync():
         work()
     except Exception:  # error: BG104
         print("failed")
+    mark_synced()

@@ -8,3 +8,4 @@ def sync_orders():
         work()
     except Exception:  # error: BG104
         print("failed")
+    mark_synced()

@@ -11,3 +11,4 @@ def sync():
         work()
     except Exception:  # error: BG104
         pass
+    mark_synced()
