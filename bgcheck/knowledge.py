@@ -117,8 +117,8 @@ RECEIVER_APIS: dict[str, str] = {
 }
 # Methods whose receiver --verbose reports when its type is unknown (the rule that would have looked).
 RECEIVER_NOTE_METHODS: dict[str, str] = {
-    "submit": "BG303/BG601/BG602",
-    "run_in_executor": "BG303/BG601/BG602",
+    "submit": "BG303/BG601/BG605",
+    "run_in_executor": "BG303/BG601/BG605",
     "shutdown": "BG402/BG405",
 }
 # Methods that put an item into a queue (recorded in the summary for BG301/BG304/BG203).
@@ -565,7 +565,7 @@ RECORDED_METHOD_CALLS: dict[str, frozenset] = {"create": frozenset({"Schedule.ob
 
 # Calls that raise nothing into their caller: a logging call reports a failure of its handlers
 # itself (logging.Handler.handleError) and returns. A function whose one try keeps every error and
-# whose other statements are such calls loses no exception with its dropped future (BG602).
+# whose other statements are such calls loses no exception with its dropped future (BG605).
 NON_RAISING_CALLS = LazyPattern(
     r"(logging(\.getLogger\(\)|\.Logger\(\)|\.LoggerAdapter\(\)|\.root)?|loguru\.logger)"
     r"\.(debug|info|warning|warn|error|exception|critical|fatal|log|trace|success)"

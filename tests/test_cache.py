@@ -556,12 +556,12 @@ def test_what_a_function_returns_reaches_its_callers(tmp_path, monkeypatch):
     user = "from proj.pools import make_pool\n\nPOOL = make_pool()\n\n\ndef go(f):\n    POOL.submit(f)\n"
     write_project(root, {"proj/__init__.py": "", "proj/pools.py": pools, "proj/user.py": user})
     runs = Runs(root, monkeypatch)
-    assert found(runs.cached()[1], "BG602") == [("proj/user.py", 7, "BG602")]  # POOL is an executor
+    assert found(runs.cached()[1], "BG605") == [("proj/user.py", 7, "BG605")]  # POOL is an executor
     runs.write("proj/pools.py", pools.replace("return ThreadPoolExecutor(4)", "return None"))
-    assert found(runs.cached()[1], "BG602") == []
+    assert found(runs.cached()[1], "BG605") == []
     assert runs.parsed == ["proj/pools.py"] and "proj/user.py" in runs.checked
     runs.write("proj/pools.py", pools)
-    assert found(runs.cached()[1], "BG602") == [("proj/user.py", 7, "BG602")]
+    assert found(runs.cached()[1], "BG605") == [("proj/user.py", 7, "BG605")]
 
 
 @pytest.mark.parametrize("fixture", ["demo_service", "jobs_inventory"])

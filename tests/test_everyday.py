@@ -461,7 +461,7 @@ def test_bg406_notes_point_at_each_wait_as_written(monkeypatch):
         "       SIGKILL arrives before the last wait ends, and what it waited for is lost. Shorten the waits,\n"
         "       run them in parallel, or raise the grace period (terminationGracePeriodSeconds).\n"
         "\n"
-        "Found 1 problem (1 error); 12 files checked.\n"
+        "Found 1 problem (1 error); 13 files checked.\n"
     )
 
 

@@ -1,4 +1,4 @@
-"""Whether no exception leaves a function (FunctionSummary.keeps_its_errors): BG602 stays silent
+"""Whether no exception leaves a function (FunctionSummary.keeps_its_errors): BG605 stays silent
 on a dropped executor future of one, and a cached run follows the callee's edits."""
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_a_cached_run_sees_the_callee_change(tmp_path, monkeypatch):
 
     assert codes() == [] == codes("--no-cache")
     (tmp_path / "app/work.py").write_text(textwrap.dedent(WORK).replace("log.exception(", "raise RuntimeError(") , encoding="utf-8")
-    assert codes() == ["BG602"] == codes("--no-cache")
+    assert codes() == ["BG605"] == codes("--no-cache")
 
 
 def beside(source: str):
@@ -156,5 +156,5 @@ def test_a_dropped_future_of_a_function_that_logs_around_its_kept_try_holds_no_e
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--format", "concise", "--quiet", "--no-cache", "."])
     assert result.stdout.splitlines() == [
-        "app/notify.py:12:5: BG602 The future returned by `submit()` is thrown away",
+        "app/notify.py:12:5: BG605 The future returned by `submit()` is thrown away",
     ]

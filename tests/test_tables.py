@@ -68,7 +68,7 @@ def test_lock_rows_the_model_cannot_read_are_locks_but_not_lock_sites():
 
 # ---------------------------------------------------------------------------
 # Starting background work: one table (knowledge.WORK_STARTS) for the job model, BG303, BG404,
-# BG601 and BG602.
+# BG601, BG602 and BG605.
 
 
 def test_every_work_start_row_is_used_and_complete():
@@ -98,19 +98,19 @@ def test_entry_starts_are_the_calls_that_start_the_work():
     assert not knowledge.ENTRY_STARTS.fullmatch("asyncio.create_task")
 
 
-def test_bg602_a_plain_function_named_submit_is_no_executor(bg):
+def test_bg605_a_plain_function_named_submit_is_no_executor(bg):
     found = bg.files(
         {
             "app/__init__.py": "",
             "app/forms.py": "def submit(form):\n    return form\n",
             "app/views.py": "from app.forms import submit\n\ndef post(form):\n    submit(form)\n",
         },
-        select=["BG602", "BG303", "BG601"],
+        select=["BG605", "BG303", "BG601"],
     )
     assert codes(found) == []
 
 
-def test_bg602_and_bg601_on_an_executor_and_not_on_another_submit(bg):
+def test_bg605_on_an_executor_and_not_on_another_submit(bg):
     found = bg.code(
         """
         from concurrent.futures import ThreadPoolExecutor
@@ -124,9 +124,9 @@ def test_bg602_and_bg601_on_an_executor_and_not_on_another_submit(bg):
             POOL.submit(work, form)
             client.submit(work, form)
         """,
-        select=["BG602"],
+        select=["BG605"],
     )
-    assert codes(found) == [("BG602", 10)]
+    assert codes(found) == [("BG605", 10)]
 
 
 def test_bg302_executor_made_in_another_module(bg):

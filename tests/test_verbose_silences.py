@@ -52,7 +52,7 @@ PROJECT = {
 }
 
 NOTES = [
-    "bgcheck: note: app/tasks.py:21:5: BG602 not reported: `guarded()` catches every Exception and never re-raises: the dropped future holds no error",
+    "bgcheck: note: app/tasks.py:21:5: BG605 not reported: `guarded()` catches every Exception and never re-raises: the dropped future holds no error",
     "bgcheck: note: app/tasks.py:27:9: BG604 not reported: the transaction writes nothing a rollback would take back",
     "bgcheck: note: app/tasks.py:34:5: BG101 not reported: it awaits a task it has just cancelled itself: that task's cancellation, not this one's",
 ]

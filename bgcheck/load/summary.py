@@ -76,7 +76,7 @@ class FunctionSummary:
     # job-starting helper becomes a job (the job model's call wrappers).
     ref_handoffs: tuple = ()
     # Its body is one ``try`` that takes every Exception and never raises (ast_flow.keeps_its_errors):
-    # no exception leaves it, so a future of it loses none (BG602).
+    # no exception leaves it, so a future of it loses none (BG605).
     keeps_its_errors: bool = False
     # Parameters of a coroutine function whose only use is ``return await param``
     # (ast_flow.awaited_through): started as a task, it is the given coroutine's run.

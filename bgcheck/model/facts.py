@@ -264,7 +264,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
 NAME_MEMBERS = frozenset({
     "modules", "functions", "classes", "function", "canonical", "resolve_function", "fold", "lookup_constant",
     "binding", "constructed", "receiver_type", "api_base", "mro", "class_bases", "queue_is_unbounded", "is_sentinel",
-    "reads_a_clock",
+    "reads_a_clock", "keeps_its_errors",
 })
 
 

@@ -193,30 +193,33 @@ def _starts_fire_and_forget(canonical, method) -> bool:
     return any(start.fire_and_forget and start.matches(canonical, method) for start in knowledge.WORK_STARTS)
 
 
-# The method names (or plain names) a call whose result is dropped is written with (BG602's visit_Call).
-_DISCARDED_METHODS = frozenset(method for start in knowledge.WORK_STARTS if _discarded(start) for method in start.methods)
+def _discarded_methods(kind: str) -> frozenset:
+    """The method names (or plain names) a call whose dropped result is of this kind ("task" or
+    "future") is written with (visit_Call of BG602 and BG605)."""
+    return frozenset(method for start in knowledge.WORK_STARTS if start.discarded == kind for method in start.methods)
 
 
-@register
-class TaskResultDiscarded(Rule):
-    code = "BG602"
-    name = "task-result-discarded"
-    severity = Severity.WARNING
-    summary = "The task or future returned by create_task / ensure_future / submit / run_in_executor is thrown away."
+class _ResultDiscarded(Rule):
+    """What BG602 and BG605 share: the task or future a start call returns, thrown away. Each rule
+    reports its own kind (``WorkStart.discarded``): an asyncio task can be collected mid-run, an
+    executor's future only loses its exception, so they are measured, and placed, apart."""
+
+    discarded = ""  # "task" (BG602) or "future" (BG605)
+    methods: frozenset = frozenset()
 
     def is_relevant(self, unit) -> bool:
         # visit_Call: a call written with a discarded start's method name (``x.create_task(...)``, or a
         # plain ``create_task(...)``: resolved, only the names the file binds keep how it was written)
-        if not any(method in unit.text for method in _DISCARDED_METHODS):
+        if not any(method in unit.text for method in self.methods):
             return False
-        return bool(file_calls(unit).called_names() & _DISCARDED_METHODS or bound_names(unit) & _DISCARDED_METHODS)
+        return bool(file_calls(unit).called_names() & self.methods or bound_names(unit) & self.methods)
 
     def visit_Call(self, call: cst.Call, ctx: FileContext) -> None:
         if not isinstance(call.func, (cst.Attribute, cst.Name)):
             return
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else call.func.value
         start = next((s for s in knowledge.WORK_STARTS if _discarded(s) and method in s.methods), None)
-        if start is None:
+        if start is None or start.discarded != self.discarded:
             return
         how = _dropped(ctx)
         if how is None:
@@ -257,6 +260,27 @@ class TaskResultDiscarded(Rule):
             + "exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
             "or add a done-callback that logs failures.",
         )
+
+
+@register
+class TaskResultDiscarded(_ResultDiscarded):
+    code = "BG602"
+    name = "task-result-discarded"
+    severity = Severity.WARNING
+    summary = "The task returned by create_task / ensure_future is thrown away: it can be collected mid-run."
+    discarded = "task"
+    methods = _discarded_methods("task")
+
+
+@register
+class ExecutorFutureDiscarded(_ResultDiscarded):
+    code = "BG605"
+    preview = True  # split from BG602; precision on real projects below the bar: see scripts/ecosystem/report.md
+    name = "executor-future-discarded"
+    severity = Severity.WARNING
+    summary = "The future returned by Executor.submit / run_in_executor is thrown away: its exception is never seen."
+    discarded = "future"
+    methods = _discarded_methods("future")
 
 
 def _nothing_to_lose(call: cst.Call, start: knowledge.WorkStart, ctx: FileContext) -> Optional[str]:

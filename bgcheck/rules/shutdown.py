@@ -237,6 +237,7 @@ _DURABLE = knowledge.DURABLE_WRITE_CALLS
 @register
 class DaemonThreadDoesDurableWork(Rule):
     code = "BG403"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "daemon-thread-does-durable-work"
     severity = Severity.WARNING
     reads = ("call_graph", "call_sites")

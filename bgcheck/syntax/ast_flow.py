@@ -480,7 +480,7 @@ def _is_stub(body: list) -> bool:
 def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
     """Does no exception leave this function? Its body (constant statements aside) is one ``try``
     with a handler that takes every Exception, and no handler, ``else`` or ``finally`` of it
-    raises. A future of such a function carries no exception to lose (BG602)."""
+    raises. A future of such a function carries no exception to lose (BG605)."""
     return calls_beside_a_kept_try(function) == []
 
 

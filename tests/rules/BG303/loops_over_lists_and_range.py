@@ -13,7 +13,7 @@ async def fixed():
 
 def numbered():
     for i in range(100):
-        POOL.submit(print, i)  # error: BG602
+        POOL.submit(print, i)  # error: BG605
 
 async def batch(messages):
     for message in messages:

@@ -6,4 +6,4 @@ EXECUTOR = ThreadPoolExecutor()
 
 def poll(fetch):
     for page in itertools.count():
-        EXECUTOR.submit(fetch, page)  # error: BG303  error: BG602
+        EXECUTOR.submit(fetch, page)  # error: BG303  error: BG605

@@ -12,4 +12,4 @@ async def grouped(stream):
 async def blocking(stream):
     loop = asyncio.get_running_loop()
     async for message in stream:
-        loop.run_in_executor(None, print, message)  # error: BG303  error: BG602
+        loop.run_in_executor(None, print, message)  # error: BG303  error: BG605

@@ -8,4 +8,4 @@ def run(jobs):
     with multiprocessing.Pool(2) as procs:
         procs.map(print, jobs)
     local = ThreadPoolExecutor()
-    local.submit(print)  # error: BG602
+    local.submit(print)  # error: BG605

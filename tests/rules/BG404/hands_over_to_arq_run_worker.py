@@ -6,5 +6,5 @@ class WorkerSettings:
     functions = []
 
 if __name__ == "__main__":
-    ThreadPoolExecutor().submit(print)  # error: BG602
+    ThreadPoolExecutor().submit(print)  # error: BG605
     run_worker(WorkerSettings)

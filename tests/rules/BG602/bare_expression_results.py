@@ -14,5 +14,5 @@ async def main():
     create_task(work())  # error: BG602
     asyncio.ensure_future(work())  # error: BG602
     loop.create_task(work())  # error: BG602
-    executor.submit(blocking)  # error: BG602
-    loop.run_in_executor(None, blocking)  # error: BG602
+    executor.submit(blocking)  # error: BG605
+    loop.run_in_executor(None, blocking)  # error: BG605

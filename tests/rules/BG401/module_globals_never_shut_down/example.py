@@ -13,8 +13,8 @@ SPAWNED = multiprocessing.get_context("spawn").Pool(2)  # error: BG401
 SCHEDULER = BackgroundScheduler()
 
 def submit(job):
-    EXECUTOR.submit(job)  # error: BG602
-    PROCESSES.submit(job)  # error: BG602
+    EXECUTOR.submit(job)  # error: BG605
+    PROCESSES.submit(job)  # error: BG605
     POOL.apply_async(job)
     THREADS.apply_async(job)
     SPAWNED.map_async(job, [1, 2])
