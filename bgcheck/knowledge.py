@@ -517,6 +517,13 @@ RECORDED_CALL_NAMES = frozenset(
         "adispatch",
         "Consumer",  # kombu's per-message callbacks (MESSAGE_CALLBACK_CALLS)
         "register_callback",
+        "spawn_callback",  # Tornado's IOLoop callbacks
+        "add_callback",
+        "add_callback_from_signal",
+        "add_timeout",
+        "call_later",
+        "call_at",
+        "PeriodicCallback",
         # shutdown paths and entry points (BG4xx)
         "signal",
         "add_signal_handler",
@@ -1169,6 +1176,9 @@ AWAITABLE_TYPES = frozenset(
     | {"asyncio.Future", "asyncio.futures.Future", "asyncio.Task", "asyncio.tasks.Task", "concurrent.futures.Future"}
 )
 
+# Tornado's event loop, however it is reached: ``IOLoop.current()``, ``IOLoop.instance()``, ``IOLoop()``.
+_TORNADO_LOOP = r"tornado\.ioloop\.IOLoop(\.current|\.instance)?\(\)"
+
 WORK_STARTS: tuple[WorkStart, ...] = (
     WorkStart(
         "",
@@ -1260,6 +1270,32 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         fire_and_forget=True,
     ),
     WorkStart("`loop.call_soon()`", methods=("call_soon",), func=("callback", 0), spelled=("call_soon",), fire_and_forget=True),
+    # Tornado's IOLoop runs a callback on the loop, now or after a delay, and PeriodicCallback runs
+    # one every N ms once started: work of the process that nothing waits for, as a task is.
+    WorkStart(
+        "`IOLoop.spawn_callback()`",
+        rf"{_TORNADO_LOOP}\.(spawn_callback|add_callback|add_callback_from_signal)",
+        func=("callback", 0),
+        spelled=("spawn_callback", "add_callback"),
+        job=("tornado", "in-process task", ()),
+        fire_and_forget=True,
+    ),
+    WorkStart(
+        "`IOLoop.add_timeout()`",
+        rf"{_TORNADO_LOOP}\.(add_timeout|call_later|call_at)",
+        func=("callback", 1),
+        spelled=("add_timeout", "call_later", "call_at"),
+        job=("tornado", "in-process task", ()),
+        fire_and_forget=True,
+    ),
+    WorkStart(
+        "`PeriodicCallback()`",
+        r"tornado\.ioloop\.PeriodicCallback",
+        func=("callback", 0),
+        started_by="start",
+        spelled=("PeriodicCallback",),
+        job=("tornado", "in-process task", ()),
+    ),
     WorkStart("", r".*\.start_soon", methods=("start_soon",), spelled=("start_soon",), per_item=True),
 )
 

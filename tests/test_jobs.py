@@ -107,6 +107,12 @@ EXPECTED = [
     ("inventory.work.heartbeat_async", "inventory.work.heartbeat_async", "in-process task", "asyncio", None, {}, False, "inventory/work.py:60", "inventory/background.py"),
     ("inventory.work.drain_async", "inventory.work.drain_async", "in-process task", "asyncio", None, {}, False, "inventory/work.py:64", "inventory/background.py"),
     ("inventory.work.blocking_io", "inventory.work.blocking_io", "in-process task", "asyncio", None, {}, False, "inventory/work.py:48", "inventory/background.py"),
+    # --- Tornado IOLoop callbacks (ioloop.py): add_timeout (a callback that reschedules itself), call_later,
+    # spawn_callback, PeriodicCallback(...).start()
+    ("inventory.ioloop.clean_media", "inventory.ioloop.clean_media", "in-process task", "tornado", None, {}, False, "inventory/ioloop.py:7", "inventory/ioloop.py"),
+    ("inventory.ioloop.clean_media", "inventory.ioloop.clean_media", "in-process task", "tornado", None, {}, False, "inventory/ioloop.py:7", "inventory/ioloop.py"),
+    ("inventory.ioloop.refresh_status", "inventory.ioloop.refresh_status", "in-process task", "tornado", None, {}, False, "inventory/ioloop.py:11", "inventory/ioloop.py"),
+    ("inventory.ioloop.refresh_status", "inventory.ioloop.refresh_status", "in-process task", "tornado", None, {}, False, "inventory/ioloop.py:11", "inventory/ioloop.py"),
 ]
 
 
@@ -160,7 +166,7 @@ def test_every_framework_of_the_job_model_is_in_the_fixture(inventory):
     assert {job["framework"] for job in inventory} == {
         "APScheduler", "APScheduler 4", "Flask-APScheduler", "Celery", "Celery beat", "RQ", "RQ cron", "rq-scheduler",
         "Dramatiq", "Dramatiq (periodiq)", "Huey", "arq", "arq cron", "schedule", "repeat_every", "repeat_at",
-        "django-q", "django-extensions", "aiocron", "threading", "asyncio", "concurrent.futures",
+        "django-q", "django-extensions", "aiocron", "threading", "asyncio", "concurrent.futures", "tornado",
     }  # fmt: skip
 
 
