@@ -256,6 +256,11 @@ CELERY_SETTINGS: dict[str, tuple[str, ...]] = {
 #   work are worker-thread code to the execution model already).
 # Any other framework is taken to raise one: Dramatiq raises TimeLimitExceeded and Shutdown into its
 # actors; `schedule` and django-extensions' runjobs run jobs on the main thread.
+# Jobs that run on the process's own threads and receive its stop only as the exceptions a signal
+# raises on the main thread (KeyboardInterrupt for SIGINT, SystemExit from a handler that exits): an
+# event loop's callbacks, in-process schedulers, a worker command's loop. Where the project's own
+# signal handlers raise neither, nothing is raised into their plain (not async) functions.
+SIGNAL_STOPPED_FRAMEWORKS = frozenset({"tornado", "asyncio", "schedule", "aiocron", "repeat_every", "repeat_at", "Django command"})
 NO_STOP_EXCEPTION_FRAMEWORKS = frozenset(
     {"Celery", "Celery beat", "RQ", "rq-scheduler", "RQ cron", "Huey", "APScheduler", "Flask-APScheduler",
      "APScheduler 4"}
@@ -788,6 +793,10 @@ RECORDING_CALLS = LazyPattern(
 # --- clean shutdown (BG4xx) -------------------------------------------------
 
 SIGNAL_INSTALLERS = frozenset({"signal.signal"})
+# Handlers of the standard library that raise nothing into the program (SIGINT ignored, or left to
+# end the process): with one of them, or a project function that raises nothing, Ctrl-C raises no
+# KeyboardInterrupt. ``signal.default_int_handler`` raises it.
+QUIET_SIGNAL_HANDLERS = frozenset({"signal.SIG_IGN", "signal.SIG_DFL"})
 LOOP_SIGNAL_INSTALLER = LazyPattern(r".*\.add_signal_handler$")
 SIGTERM = frozenset({"signal.SIGTERM", "signal.Signals.SIGTERM"})
 SHUTDOWN_SIGNALS = frozenset({"signal.SIGTERM", "signal.Signals.SIGTERM", "signal.SIGINT", "signal.Signals.SIGINT"})

@@ -1543,3 +1543,64 @@ def test_shield_until_stopped_helper_called_in_a_reraising_handler(bg, after, ex
         """
     )
     assert codes(found, "BG101") == expected
+
+
+# ---------------------------------------------------------------------------
+# Main-thread job code where the project's signal handlers raise nothing
+
+TORNADO_SERVICE = """
+    import datetime
+    import os
+    import signal
+    import sys
+
+    from tornado.ioloop import IOLoop
+
+
+    def remove_old_media(path):
+        try:
+            os.remove(path)
+        except:
+            pass
+        IOLoop.current().add_timeout(datetime.timedelta(hours=1), remove_old_media, path)
+
+
+    def main():
+        def bye_handler(signum, frame):
+            IOLoop.current().stop()
+
+        signal.signal(signal.SIGINT, {sigint})
+        signal.signal(signal.SIGTERM, {sigterm})
+        IOLoop.current().add_timeout(datetime.timedelta(seconds=5), remove_old_media, "/tmp/x")
+        IOLoop.current().start()
+
+
+    def leave(signum, frame):
+        sys.exit(0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("sigint", "sigterm", "expected"),
+    [
+        # both handlers only stop the loop: nothing is raised into the callback
+        ("bye_handler", "bye_handler", []),
+        ("signal.SIG_IGN", "bye_handler", []),
+        # Ctrl-C keeps Python's handler, which raises KeyboardInterrupt
+        ("signal.default_int_handler", "bye_handler", [("BG102", 13)]),
+        # the SIGTERM handler exits: SystemExit is raised into whatever runs
+        ("bye_handler", "leave", [("BG102", 13)]),
+        # a handler bgcheck cannot see into may raise anything
+        ("lambda s, f: None", "bye_handler", [("BG102", 13)]),
+    ],
+)
+def test_an_event_loop_callback_gets_a_stop_only_from_the_signal_handlers(bg, sigint, sigterm, expected):
+    found = bg.code(TORNADO_SERVICE.format(sigint=sigint, sigterm=sigterm))
+    assert codes(found, "BG102") == expected
+
+
+def test_an_event_loop_callback_with_pythons_own_sigint_handler_is_checked(bg):
+    source = TORNADO_SERVICE.format(sigint="bye_handler", sigterm="bye_handler")
+    source = source.replace("        signal.signal(signal.SIGINT, bye_handler)\n", "")
+    found = bg.code(source)
+    assert codes(found, "BG102") == [("BG102", 13)]

@@ -149,8 +149,10 @@ def version_tag() -> str:
 # Consumer / register_callback are recorded (kombu's per-message callbacks);
 # 31: a ``while`` loop that drains a queue until it is empty is a sized loop (queue_puts), BG104
 # is silent where the handler ends the task, and function summaries say whether a coroutine function
-# never suspends (never_suspends); 32: Tornado IOLoop callback calls are recorded (jobs).
-ENTRY_FORMAT = 32
+# never suspends (never_suspends); 32: Tornado IOLoop callback calls are recorded (jobs);
+# 33: the execution model leaves out of the stopped jobs the main-thread jobs of a project whose
+# signal handlers raise nothing (knowledge.SIGNAL_STOPPED_FRAMEWORKS).
+ENTRY_FORMAT = 33
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -119,6 +119,15 @@ def build_execution_model(index) -> ExecutionModel:
     thread_roots: set[str] = set()
     other_roots: set[str] = set()  # run by a job that is not a thread too (a Celery task also started as a thread)
     stopped_roots: set[str] = set()  # run by a job that can receive a stop as an exception
+    signal_handlers = _signal_handlers(index)
+    exit_raising = _exit_raising(index)
+    signals_raise_exit = _signals_raise_exit(index, exit_raising)
+    # The jobs a process runs on its own threads get a stop only as the interrupts a signal raises
+    # on the main thread: when the project's SIGINT handler raises nothing and no handler raises
+    # SystemExit, nothing is raised into them (a Tornado server whose handlers stop the IOLoop).
+    no_stop = knowledge.NO_STOP_EXCEPTION_FRAMEWORKS
+    if not signals_raise_exit and _sigint_raises_nothing(index, exit_raising):
+        no_stop = no_stop | knowledge.SIGNAL_STOPPED_FRAMEWORKS
     for qualname, jobs in index.job_roots.items():
         func = index.function(qualname)
         if func is None:
@@ -132,10 +141,8 @@ def build_execution_model(index) -> ExecutionModel:
                 thread_roots.add(qualname)
                 continue
             other_roots.add(qualname)
-            if func.is_async or job.framework not in knowledge.NO_STOP_EXCEPTION_FRAMEWORKS:
+            if func.is_async or job.framework not in no_stop:
                 stopped_roots.add(qualname)
-    signal_handlers = _signal_handlers(index)
-    exit_raising = _exit_raising(index)
     # Without threads nothing runs only in worker threads.
     worker_only = _worker_thread_only(index, thread_roots, other_roots, signal_handlers) if thread_roots else set()
     other_job_code = set(index.reachable(sorted(stopped_roots)))
@@ -151,7 +158,7 @@ def build_execution_model(index) -> ExecutionModel:
         other_job_code=frozenset(other_job_code),
         cleanup_only=frozenset(_cleanup_only(index)),
         exit_raising=frozenset(exit_raising),
-        signals_raise_exit=_signals_raise_exit(index, exit_raising),
+        signals_raise_exit=signals_raise_exit,
     )
 
 
@@ -255,6 +262,34 @@ def _signals_raise_exit(index, exit_raising: set[str]) -> bool:
         if calls > recorded:
             return True
     return False
+
+
+def _sigint_raises_nothing(index, exit_raising: set[str]) -> bool:
+    """Does the project replace SIGINT's handler (``signal.signal(signal.SIGINT, h)``), so that Ctrl-C
+    raises no KeyboardInterrupt? Each install for SIGINT must name ``signal.SIG_IGN``, ``signal.SIG_DFL``
+    or a project function that cannot raise SystemExit (one known by reference; a lambda, a
+    ``partial`` or an unknown name may raise anything, and ``signal.default_int_handler`` raises
+    KeyboardInterrupt). False when nothing replaces it."""
+    replaced = False
+    for summary in index.modules.values():
+        for call, _scope in summary.recorded_calls:
+            if not call or call[0] != "call" or not call[1]:
+                continue
+            target = index.canonical(call[1]) or call[1]
+            if target not in knowledge.SIGNAL_INSTALLERS and not knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target):
+                continue
+            args = call[2]
+            if not args or args[0][0] != "ref" or (index.canonical(args[0][1]) or args[0][1]) != "signal.SIGINT":
+                continue
+            if len(args) < 2 or args[1][0] != "ref":
+                return False
+            handler = index.canonical(args[1][1]) or args[1][1]
+            resolved = index.resolve_function(args[1][1])
+            if handler in knowledge.QUIET_SIGNAL_HANDLERS or (resolved is not None and resolved not in exit_raising):
+                replaced = True
+                continue
+            return False
+    return replaced
 
 
 def _started_coroutine(call) -> Optional[tuple]:
