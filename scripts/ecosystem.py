@@ -68,6 +68,7 @@ SECOND_BATCH = "2026-12-03"
 THIRD_BATCH = "2026-12-04"
 FOURTH_BATCH = "2026-12-04b"
 FIFTH_BATCH = "2026-12-05"
+SIXTH_BATCH = "2026-12-05b"
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,14 @@ PROJECTS = [
     _app("openwisp-firmware-upgrader==1.3.1", "openwisp_firmware_upgrader", batch=FIFTH_BATCH),
     _app("ephios==0.27.1", "src/ephios", batch=FIFTH_BATCH),
     _app("byro==2026.4.0", "byro", batch=FIFTH_BATCH),
+    # Added later on 2026-12-05 (split on their own): a Flask + Celery newsroom platform, a Flask
+    # release monitor with its own scheduler, Django applications (an association CMS, a helpdesk)
+    # and an asyncio Matrix bridge.
+    _app("superdesk-core==2.5.3", "superdesk", "apps", "content_api", batch=SIXTH_BATCH),
+    _app("anitya==2.3.0", "anitya", batch=SIXTH_BATCH),
+    _app("tendenci==16.30", "tendenci", batch=SIXTH_BATCH),
+    _app("django-helpdesk==2.6.1", "src/helpdesk", batch=SIXTH_BATCH),
+    _app("mautrix-facebook==0.5.1", "mautrix_facebook", "maufbapi", batch=SIXTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
