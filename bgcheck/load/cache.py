@@ -151,8 +151,9 @@ def version_tag() -> str:
 # is silent where the handler ends the task, and function summaries say whether a coroutine function
 # never suspends (never_suspends); 32: Tornado IOLoop callback calls are recorded (jobs);
 # 33: the execution model leaves out of the stopped jobs the main-thread jobs of a project whose
-# signal handlers raise nothing (knowledge.SIGNAL_STOPPED_FRAMEWORKS).
-ENTRY_FORMAT = 33
+# signal handlers raise nothing (knowledge.SIGNAL_STOPPED_FRAMEWORKS); 34: BG104 is silent inside an
+# except clause that always re-raises.
+ENTRY_FORMAT = 34
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

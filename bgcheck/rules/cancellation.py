@@ -580,6 +580,19 @@ def _during_cleanup(ctx: FileContext) -> bool:
     return False
 
 
+def _inside_a_reraising_handler(ctx: FileContext) -> bool:
+    """Is this handler's ``try`` inside an ``except`` clause (of the same function) that re-raises on
+    every path? It guards that clause's cleanup (saving a retry state), and whatever it swallows, the
+    exception the outer clause caught goes on once the cleanup is done: the work ends there. Unlike
+    a ``finally:``, such a clause runs only while an exception is on its way out."""
+    for node in reversed(ctx.ancestors[:-2]):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and always_raises(node.body, ctx.is_exit_call):
+            return True
+    return False
+
+
 def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Does swallowing the cancellation here end the coroutine rather than keep it running, in a
     coroutine whose return ends every run it is part of (a task of its own that nobody in the
@@ -1118,6 +1131,9 @@ class SoftTimeLimitSwallowed(Rule):
             # Celery's own cleanup idiom: once the handler is done the task returns, so the limit
             # stopped the work; only what carries on (a loop, code after the try) runs into the hard limit.
             ctx.silence(self, node, "the handler ends the task: the soft limit stops the work (Celery's cleanup idiom)")
+            return
+        if _inside_a_reraising_handler(ctx):
+            ctx.silence(self, node, "it guards cleanup inside an except clause that always re-raises: the task ends after it")
             return
         if not catches_soft and _caught_earlier(node, ctx):
             return  # an earlier handler of the same try takes SoftTimeLimitExceeded first
