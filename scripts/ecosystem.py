@@ -69,6 +69,7 @@ THIRD_BATCH = "2026-12-04"
 FOURTH_BATCH = "2026-12-04b"
 FIFTH_BATCH = "2026-12-05"
 SIXTH_BATCH = "2026-12-05b"
+SEVENTH_BATCH = "2026-12-05c"
 
 
 @dataclass(frozen=True)
@@ -210,6 +211,15 @@ PROJECTS = [
     _app("tendenci==16.30", "tendenci", batch=SIXTH_BATCH),
     _app("django-helpdesk==2.6.1", "src/helpdesk", batch=SIXTH_BATCH),
     _app("mautrix-facebook==0.5.1", "mautrix_facebook", "maufbapi", batch=SIXTH_BATCH),
+    # Added last on 2026-12-05 (split on their own): Django + Celery apps (an annotation tool, a
+    # monitoring-rule manager), a FastAPI server with RQ jobs, a Flask authentication server with a
+    # huey queue, and two asyncio Matrix bridges.
+    _app("doccano==1.8.4", "backend", batch=SEVENTH_BATCH),
+    _app("argilla-server==2.8.0", "src/argilla_server", batch=SEVENTH_BATCH),
+    _app("promgen==0.61.0", "promgen", batch=SEVENTH_BATCH),
+    _app("privacyidea==3.14", "privacyidea", batch=SEVENTH_BATCH),
+    _app("mautrix-googlechat==0.5.2", "mautrix_googlechat", batch=SEVENTH_BATCH),
+    _app("mautrix-instagram==0.3.1", "mautrix_instagram", "mauigpapi", batch=SEVENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
