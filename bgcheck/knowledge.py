@@ -256,15 +256,15 @@ CELERY_SETTINGS: dict[str, tuple[str, ...]] = {
 #   work are worker-thread code to the execution model already).
 # Any other framework is taken to raise one: Dramatiq raises TimeLimitExceeded and Shutdown into its
 # actors; `schedule` and django-extensions' runjobs run jobs on the main thread.
+NO_STOP_EXCEPTION_FRAMEWORKS = frozenset(
+    {"Celery", "Celery beat", "RQ", "rq-scheduler", "RQ cron", "Huey", "APScheduler", "Flask-APScheduler",
+     "APScheduler 4"}
+)
 # Jobs that run on the process's own threads and receive its stop only as the exceptions a signal
 # raises on the main thread (KeyboardInterrupt for SIGINT, SystemExit from a handler that exits): an
 # event loop's callbacks, in-process schedulers, a worker command's loop. Where the project's own
 # signal handlers raise neither, nothing is raised into their plain (not async) functions.
 SIGNAL_STOPPED_FRAMEWORKS = frozenset({"tornado", "asyncio", "schedule", "aiocron", "repeat_every", "repeat_at", "Django command"})
-NO_STOP_EXCEPTION_FRAMEWORKS = frozenset(
-    {"Celery", "Celery beat", "RQ", "rq-scheduler", "RQ cron", "Huey", "APScheduler", "Flask-APScheduler",
-     "APScheduler 4"}
-)
 
 # Celery task options the job model records in a job's limits -> (the app setting that gives
 # their default when a task does not set them, the kind of value: seconds or a boolean), in the

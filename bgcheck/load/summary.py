@@ -589,7 +589,7 @@ class SummaryBuilder:
             kind = type(node)
             if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.While, ast.For, ast.AsyncFor):
                 continue
-            if kind is ast.Try and any(_takes_without_waiting(n) for n in ast.walk(ast.Module(body=node.body, type_ignores=[]))):
+            if kind is ast.Try and any(_takes_without_waiting(n) for statement in node.body for n in ast.walk(statement)):
                 for handler in node.handlers:
                     if self._catches_queue_empty(handler.type) and exits(handler.body) <= {BREAK, RETURN, RAISE}:
                         return True

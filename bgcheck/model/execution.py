@@ -192,20 +192,30 @@ def _worker_thread_only(index, thread_roots: set[str], other_roots: set[str], si
     return only
 
 
+def _installs_a_handler(index, target: str) -> bool:
+    """Is the call target ``signal.signal`` or a loop's ``add_signal_handler``?"""
+    target = index.canonical(target) or target
+    return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
+
+
+def _handler_installs(index, summary) -> list[tuple]:
+    """The arguments (IRs) of each recorded call in this module that installs a signal handler."""
+    return [
+        call[2]
+        for call, _scope in summary.recorded_calls
+        if call and call[0] == "call" and call[1] and _installs_a_handler(index, call[1])
+    ]
+
+
 def _signal_handlers(index) -> set[str]:
     """Project functions installed with ``signal.signal(sig, f)`` or ``loop.add_signal_handler(sig, f)``."""
     found: set[str] = set()
     for summary in index.modules.values():
-        for call, _scope in summary.recorded_calls:
-            if not call or call[0] != "call" or not call[1]:
-                continue
-            target = index.canonical(call[1]) or call[1]
-            if target == "signal.signal" or target.endswith(".add_signal_handler"):
-                args = call[2]
-                if len(args) >= 2 and args[1][0] == "ref":
-                    resolved = index.resolve_function(args[1][1])
-                    if resolved:
-                        found.add(resolved)
+        for args in _handler_installs(index, summary):
+            if len(args) >= 2 and args[1][0] == "ref":
+                resolved = index.resolve_function(args[1][1])
+                if resolved:
+                    found.add(resolved)
     return found
 
 
@@ -234,17 +244,9 @@ def _signals_raise_exit(index, exit_raising: set[str]) -> bool:
     raise SystemExit? A handler that is not a plain reference (a lambda, a ``partial``), or a
     reference to nothing known, may; a library's own handler (``signal.SIG_IGN``,
     ``signal.default_int_handler``, which raises KeyboardInterrupt) does not."""
-    def installs(target: str) -> bool:
-        target = index.canonical(target) or target
-        return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
-
     for summary in index.modules.values():
-        recorded = 0
-        for call, _scope in summary.recorded_calls:
-            if not call or call[0] != "call" or not call[1] or not installs(call[1]):
-                continue
-            recorded += 1
-            args = call[2]
+        installs = _handler_installs(index, summary)
+        for args in installs:
             if len(args) < 2:
                 return True
             handler = args[1]
@@ -257,9 +259,9 @@ def _signals_raise_exit(index, exit_raising: set[str]) -> bool:
             elif resolved in exit_raising:
                 return True
         # an installer under a renamed import (``from signal import signal as install``) is not recorded
-        calls = sum(1 for target in summary.module_calls if installs(target))
-        calls += sum(1 for func in summary.functions.values() for target in func.calls if installs(target))
-        if calls > recorded:
+        calls = sum(1 for target in summary.module_calls if _installs_a_handler(index, target))
+        calls += sum(1 for func in summary.functions.values() for target in func.calls if _installs_a_handler(index, target))
+        if calls > len(installs):
             return True
     return False
 
@@ -272,13 +274,7 @@ def _sigint_raises_nothing(index, exit_raising: set[str]) -> bool:
     KeyboardInterrupt). False when nothing replaces it."""
     replaced = False
     for summary in index.modules.values():
-        for call, _scope in summary.recorded_calls:
-            if not call or call[0] != "call" or not call[1]:
-                continue
-            target = index.canonical(call[1]) or call[1]
-            if target not in knowledge.SIGNAL_INSTALLERS and not knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target):
-                continue
-            args = call[2]
+        for args in _handler_installs(index, summary):
             if not args or args[0][0] != "ref" or (index.canonical(args[0][1]) or args[0][1]) != "signal.SIGINT":
                 continue
             if len(args) < 2 or args[1][0] != "ref":

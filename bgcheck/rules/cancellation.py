@@ -560,34 +560,25 @@ def _in_loop(ctx: FileContext) -> bool:
     return False
 
 
-def _during_cleanup(ctx: FileContext) -> bool:
+def _during_cleanup(ctx: FileContext, finally_blocks: bool = True) -> bool:
     """Is this code inside a ``finally:`` block, or inside an ``except`` clause that re-raises on
     every path (same function)? An exception is then already on its way out, and carries on once
     the cleanup is done: swallowing a second cancellation that arrives during the cleanup (the
     shield-until-cleanup idiom) holds the stop off until then; it does not lose it. A coroutine run
     only as such cleanup (every caller calls it in a ``finally:``: see bgcheck.model.execution)
-    counts as that ``finally:`` block."""
+    counts as that ``finally:`` block. Without ``finally_blocks``, only the re-raising ``except``
+    clause counts: unlike a ``finally:``, it runs only while an exception is on its way out (BG104:
+    whatever a handler guarding its cleanup swallows, the caught exception goes on and the task ends)."""
     for node in reversed(ctx.ancestors[:-1]):
         if node is ctx.function_node and isinstance(node, cst.FunctionDef):
+            if not finally_blocks:
+                return False
             model = ctx.index.execution
             return model is not None and model.runs_only_in_cleanup(ctx.function_qualname)
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             return False
-        if isinstance(node, cst.Finally):
+        if finally_blocks and isinstance(node, cst.Finally):
             return True
-        if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and always_raises(node.body, ctx.is_exit_call):
-            return True
-    return False
-
-
-def _inside_a_reraising_handler(ctx: FileContext) -> bool:
-    """Is this handler's ``try`` inside an ``except`` clause (of the same function) that re-raises on
-    every path? It guards that clause's cleanup (saving a retry state), and whatever it swallows, the
-    exception the outer clause caught goes on once the cleanup is done: the work ends there. Unlike
-    a ``finally:``, such a clause runs only while an exception is on its way out."""
-    for node in reversed(ctx.ancestors[:-2]):
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            return False
         if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and always_raises(node.body, ctx.is_exit_call):
             return True
     return False
@@ -1132,7 +1123,7 @@ class SoftTimeLimitSwallowed(Rule):
             # stopped the work; only what carries on (a loop, code after the try) runs into the hard limit.
             ctx.silence(self, node, "the handler ends the task: the soft limit stops the work (Celery's cleanup idiom)")
             return
-        if _inside_a_reraising_handler(ctx):
+        if _during_cleanup(ctx, finally_blocks=False):
             ctx.silence(self, node, "it guards cleanup inside an except clause that always re-raises: the task ends after it")
             return
         if not catches_soft and _caught_earlier(node, ctx):
