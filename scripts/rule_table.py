@@ -49,6 +49,23 @@ def catalog() -> str:
         lines.append(f"     {row['summary']!r},")
         lines.append(f"     {row['preview']!r}, {row['fix']!r}),")
     lines.append(")")
+    lines += [
+        "",
+        "# A rule split off another: its code -> the code its findings had before. A suppression, an",
+        "# ignore/select entry or a baseline entry of the old code still covers them (former_codes).",
+        "SPLIT_FROM = {",
+        *(f"    {row['code']!r}: {row['split_from']!r}," for row in registry_rows() if row["split_from"]),
+        "}",
+        "",
+        "",
+        "def former_codes(code: str) -> tuple[str, ...]:",
+        '    """The codes ``code``\'s findings were reported under before splits, nearest first."""',
+        "    found = []",
+        "    while code in SPLIT_FROM and SPLIT_FROM[code] not in found:",
+        "        code = SPLIT_FROM[code]",
+        "        found.append(code)",
+        "    return tuple(found)",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -67,6 +67,12 @@ def test_a_split_rules_verdicts_answer_for_the_same_place_under_its_new_code(tmp
     assert ecosystem._same_finding_reported(("app", "app/a.py", 7, "BG206"), {("app", "app/a.py", 7, "BG203")})
 
 
+def test_the_splits_are_bgchecks_own():
+    from bgcheck.rules.catalog import SPLIT_FROM
+
+    assert ecosystem.SPLIT_FROM == SPLIT_FROM
+
+
 @pytest.mark.parametrize("row", [
     "app\tapp/a.py\t3\tBG602\tj1\tmaybe\tnot a verdict word",
     "app\tapp/a.py\t3\tBG602\t\treal\tno judge",

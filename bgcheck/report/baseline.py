@@ -10,17 +10,29 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from bgcheck.load.config import ConfigError, parse_json_data, read_data_file
+from bgcheck.rules.catalog import former_codes
 from bgcheck.report.fingerprint import fingerprints
 
 FORMAT_VERSION = 1
 
 
-def _keys(result) -> list[tuple[str, str, str]]:
-    prints = fingerprints(result.diagnostics, result.sources)
-    return [(d.code, d.path, fp) for d, fp in zip(result.diagnostics, prints)]
+def _keys(result, splits_undone: int = 0) -> list[tuple[str, str, str]]:
+    """Each finding's baseline key; with ``splits_undone``, the key it had that many rule splits
+    ago (a BG605 finding as the BG602 it was), as an older bgcheck would have written it."""
+    diagnostics = result.diagnostics
+    if splits_undone:
+        diagnostics = [replace(d, code=_as_before(d.code, splits_undone)) for d in diagnostics]
+    prints = fingerprints(diagnostics, result.sources)
+    return [(d.code, d.path, fp) for d, fp in zip(diagnostics, prints)]
+
+
+def _as_before(code: str, splits_undone: int) -> str:
+    chain = (code, *former_codes(code))
+    return chain[min(splits_undone, len(chain) - 1)]
 
 
 def write_baseline(path: Path, result) -> int:
@@ -64,9 +76,13 @@ def read_baseline(path: Path) -> Counter:
 def apply_baseline(result, baseline: Counter) -> int:
     """Drop the findings the baseline knows; return how many baseline entries no longer occur."""
     remaining = Counter(baseline)
+    # An entry written before a rule split off (BG602 for what is now BG605) still matches.
+    splits = max((len(former_codes(d.code)) for d in result.diagnostics), default=0)
+    keyings = [_keys(result, undone) for undone in range(splits + 1)]
     kept = []
-    for diagnostic, key in zip(result.diagnostics, _keys(result)):
-        if remaining[key] > 0:
+    for index, diagnostic in enumerate(result.diagnostics):
+        key = next((keys[index] for keys in keyings if remaining[keys[index]] > 0), None)
+        if key is not None:
             remaining[key] -= 1
         else:
             kept.append(diagnostic)

@@ -57,11 +57,11 @@ def rule_table() -> list[dict]:
     summary, preview and fix (safe, unsafe or ""), from the rule classes (SARIF, the README's table and catalog.py,
     which ``bgcheck rules`` prints, are written from it)."""
     rows = [
-        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False, "fix": ""}
+        {"code": BG000_CODE, "name": BG000_NAME, "severity": Severity.ERROR.value, "summary": BG000_SUMMARY, "preview": False, "fix": "", "split_from": ""}
     ]
     rows += [
         {"code": rule.code, "name": rule.name, "severity": rule.severity.value, "summary": rule.summary, "preview": rule.preview,
-         "fix": rule.fixable}
+         "fix": rule.fixable, "split_from": rule.split_from}
         for rule in all_rules()
     ]
     return rows

@@ -27,6 +27,10 @@ class Rule:
     # clear: see its page), "" when it offers none. ``--fix`` applies safe fixes; unsafe ones,
     # which can change behaviour, only with ``--unsafe-fixes``.
     fixable: ClassVar[str] = ""
+    # The code this rule's findings were reported under before it split off that rule (BG605 from
+    # BG602): a `# noqa`, `ignore`/`select` entry or baseline entry written for the old code still
+    # covers them, so upgrading never brings back what a user had silenced (ruff's redirects).
+    split_from: ClassVar[str] = ""
     # The project facts (bgcheck.model.facts.FACTS) the rule reads beyond its file and the modules
     # it imports: the cache key of its results digests them. tests/test_facts.py checks the list.
     reads: ClassVar[tuple[str, ...]] = ()

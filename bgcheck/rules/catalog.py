@@ -94,3 +94,19 @@ RULES = (
      'The future returned by Executor.submit / run_in_executor is thrown away: its exception is never seen.',
      True, ''),
 )
+
+# A rule split off another: its code -> the code its findings had before. A suppression, an
+# ignore/select entry or a baseline entry of the old code still covers them (former_codes).
+SPLIT_FROM = {
+    'BG206': 'BG203',
+    'BG605': 'BG602',
+}
+
+
+def former_codes(code: str) -> tuple[str, ...]:
+    """The codes ``code``'s findings were reported under before splits, nearest first."""
+    found = []
+    while code in SPLIT_FROM and SPLIT_FROM[code] not in found:
+        code = SPLIT_FROM[code]
+        found.append(code)
+    return tuple(found)

@@ -301,6 +301,7 @@ class UnboundedWaitInJob(Rule):
 @register
 class UnboundedLocalWaitInJob(Rule):
     code = "BG206"
+    split_from = "BG203"
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-local-wait-in-job"
     severity = Severity.WARNING

@@ -275,6 +275,7 @@ class TaskResultDiscarded(_ResultDiscarded):
 @register
 class ExecutorFutureDiscarded(_ResultDiscarded):
     code = "BG605"
+    split_from = "BG602"
     preview = True  # split from BG602; precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "executor-future-discarded"
     severity = Severity.WARNING

@@ -87,12 +87,13 @@ def selected(code: str, config: Config, select=None, ignore=(), extend_select=()
     on over the configured ``ignore``; ``--ignore`` turns them off. Within one of the two, ignore
     wins. Codes that run only when named (BG001) need a prefix longer than "BG"."""
     explicit = code in EXPLICIT_ONLY_CODES
+    named = (code, *catalog.former_codes(code))  # a list written before a rule split off still names it
 
     def chosen(prefixes) -> bool:
-        return any(code.startswith(prefix) and (len(prefix) > 2 or not explicit) for prefix in prefixes)
+        return any(c.startswith(prefix) and (len(prefix) > 2 or not explicit) for c in named for prefix in prefixes)
 
     def ignored(prefixes) -> bool:
-        return any(code.startswith(prefix) for prefix in prefixes)
+        return any(c.startswith(prefix) for c in named for prefix in prefixes)
 
     if select is not None:
         on = chosen(select) or chosen(extend_select)

@@ -21,8 +21,9 @@ from typing import Literal, Optional, Sequence, Union
 
 from bgcheck.knowledge import LazyPattern
 from bgcheck.load.files import PathPatterns
+from bgcheck.rules.catalog import former_codes
 
-__all__ = ["ALL", "DIRECTIVE", "Directive", "listed_directives", "LISTED_CODE", "malformed_noqa", "malformed_noqa_warning", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores"]
+__all__ = ["ALL", "DIRECTIVE", "Directive", "listed_directives", "LISTED_CODE", "malformed_noqa", "malformed_noqa_warning", "NoqaCodes", "ignored_by", "ignored_codes", "is_suppressed", "parse_noqa", "per_file_ignores", "suppressing_code"]
 
 
 class _All(enum.Enum):
@@ -75,12 +76,16 @@ def parse_noqa(source: str) -> dict[int, NoqaCodes]:
 
 def is_suppressed(noqa: Mapping[int, NoqaCodes], code: str, lines: Iterable[int]) -> bool:
     """True if any of `lines` (the diagnostic's first line and the first line of its statement) suppresses `code`."""
+    return any(suppressing_code(noqa.get(line), code) is not None for line in lines)
+
+
+def suppressing_code(codes: Optional[NoqaCodes], code: str) -> Optional[str]:
+    """The code of ``codes`` (one line's noqa) that suppresses ``code``: the code itself, or the
+    code its rule split from (``# noqa: BG602`` written before BG605 split off still holds)."""
+    if codes is None:
+        return None
     code = code.upper()
-    for line in lines:
-        codes = noqa.get(line)
-        if codes is not None and code in codes:  # ALL contains every code
-            return True
-    return False
+    return next((c for c in (code, *former_codes(code)) if c in codes), None)  # ALL contains every code
 
 
 def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
@@ -321,7 +326,9 @@ def per_file_ignores(config) -> list[tuple[PathPatterns, tuple[str, ...]]]:
 
 
 def ignored_by(code: str, prefixes: Sequence[str]) -> bool:
-    return any(code.startswith(prefix) for prefix in prefixes)
+    """Whether a prefix names ``code`` or the code its rule split from (an ``ignore`` written before
+    the split still holds)."""
+    return any(c.startswith(prefix) for c in (code, *former_codes(code)) for prefix in prefixes)
 
 
 def ignored_codes(path: Path, root: Path, per_file_ignores) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from typing import Iterable, Optional
 from bgcheck.diagnostics import BG000_CODE, Applicability, Diagnostic, Edit, Fix, Location, MAX_MESSAGE, clip
 from bgcheck.rules import catalog
 from bgcheck.rules.noqa import UnusedNoqa
-from bgcheck.run.noqa import Directive, NoqaCodes, listed_directives
+from bgcheck.run.noqa import Directive, NoqaCodes, listed_directives, suppressing_code
 
 CODE = UnusedNoqa.code
 _KNOWN = frozenset(row[0] for row in catalog.RULES)
@@ -28,9 +28,9 @@ def unused_noqa(
     used: set[tuple[int, str]] = set()
     for diagnostic, statement_line in silenced:
         for line in (diagnostic.location.line, statement_line):
-            codes = noqa.get(line)
-            if codes is not None and diagnostic.code in codes:
-                used.add((line, diagnostic.code))
+            by = suppressing_code(noqa.get(line), diagnostic.code)
+            if by is not None:
+                used.add((line, by))
     found = []
     for directive in listed_directives(text):
         listed = [code for code, _start, _end in directive.codes]
