@@ -1007,9 +1007,11 @@ MONEY_CALLS: tuple[str, ...] = (
     r"paypalrestsdk\.(Payment|Payout)\(\)\.(create|execute)|paypalrestsdk\.Payment\.find\(\)\.execute|"
     r"paypalrestsdk\.(Sale|Capture)\.find\(\)\.refund|paypalrestsdk\.Authorization\.find\(\)\.capture",
 )
-# Whole-word name patterns (identifier words, split at _ and camelCase): a
-# project function or an unresolved method whose name has these words moves money.
-DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ("charge", "refund", "payout", "disburse", "capture_payment", "transfer_funds")
+# Whole-word name patterns (identifier words, split at _ and camelCase): a project function or an
+# unresolved method whose name has these words moves money. None by default: a name never makes
+# money (litellm's rate-limit ``CounterRefund``, skyvern's in-memory LLM budget ``charge_cost``);
+# a project whose names it trusts lists them in ``[tool.bgcheck.money] name-patterns``.
+DEFAULT_MONEY_NAME_PATTERNS: tuple[str, ...] = ()
 # Names that match a money pattern but do not move money (unless the pattern itself has the word):
 # a predicate, whose first word asks a question about the money (``is_reverse_charge``,
 # ``has_refund``, ``can_charge``), and a name with a word that says the money is booked, not moved

@@ -1,4 +1,3 @@
-# Flagged: money named method of an unknown object.
 import threading
 
 def settle(order, api):
