@@ -83,7 +83,7 @@ RULES = (
      False, ''),
     ('BG602', 'task-result-discarded', 'warning',
      'The task returned by create_task / ensure_future is thrown away: it can be collected mid-run.',
-     False, ''),
+     True, ''),
     ('BG603', 'money-task-acks-early', 'error',
      'A Celery task that moves money acknowledges its message before it runs (no acks_late).',
      False, 'unsafe'),
