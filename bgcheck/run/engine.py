@@ -93,7 +93,7 @@ def selected(code: str, config: Config, select=None, ignore=(), extend_select=()
         return any(c.startswith(prefix) and (len(prefix) > 2 or not explicit) for c in named for prefix in prefixes)
 
     def ignored(prefixes) -> bool:
-        return any(c.startswith(prefix) for c in named for prefix in prefixes)
+        return ignored_by(code, prefixes)
 
     if select is not None:
         on = chosen(select) or chosen(extend_select)
