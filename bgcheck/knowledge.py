@@ -140,7 +140,10 @@ JOINABLE_KINDS = frozenset({"thread", "process", "pool", "queue"})
 
 # --- cancellation (BG101) ---------------------------------------------------
 
-# Exception classes that carry a stop request. Value: how to describe it.
+# Exception classes that carry a stop request. Value: how to describe it. Not InterruptedError:
+# since PEP 475 the interpreter retries a system call a signal interrupts, and a signal handler
+# that wants to stop raises its own exception, so catching InterruptedError swallows no stop
+# (kazoo's retry helpers raise a class of that name for their own abort, decided elsewhere).
 CANCELLATION_EXCEPTIONS: dict[str, str] = {
     "asyncio.CancelledError": "asyncio.CancelledError",
     "asyncio.exceptions.CancelledError": "asyncio.CancelledError",
@@ -148,10 +151,8 @@ CANCELLATION_EXCEPTIONS: dict[str, str] = {
     "concurrent.futures._base.CancelledError": "concurrent.futures.CancelledError",
     "trio.Cancelled": "trio.Cancelled",
     "trio._core._exceptions.Cancelled": "trio.Cancelled",
-    "InterruptedError": "InterruptedError",
     "KeyboardInterrupt": "KeyboardInterrupt",
     "SystemExit": "SystemExit",
-    "builtins.InterruptedError": "InterruptedError",
     "builtins.KeyboardInterrupt": "KeyboardInterrupt",
     "builtins.SystemExit": "SystemExit",
 }
@@ -185,9 +186,6 @@ CANCELLING_METHOD = "cancelling"
 # main(), and then exiting is the normal way to end on Ctrl-C.
 PROCESS_INTERRUPTS = frozenset({"KeyboardInterrupt", "SystemExit"})
 
-# EINTR: since PEP 475 the interpreter retries interrupted system calls
-# itself; a loop that retries on InterruptedError is the legacy EINTR idiom.
-EINTR = "InterruptedError"
 
 # Awaiting a future that is already done does not suspend (BG101, BG102, BG103): no cancellation
 # of the awaiting task can arrive there. Calls whose result's first item is the set of finished
@@ -197,6 +195,10 @@ DONE_SET_WAITS = frozenset({"asyncio.wait", "asyncio.tasks.wait"})
 DONE_CALLBACK_REGISTRATION = "add_done_callback"
 # Waits that hand back the outcome of the task they are given (its cancellation too): BG101's
 # ``if not t.cancelled(): raise`` protocol around ``await asyncio.shield(t)``.
+# ``asyncio.shield(work)``: a loop that awaits it through every cancellation (``while not
+# t.done(): try: await asyncio.shield(t) except CancelledError: ...``) waits for its cleanup to
+# finish; it is not the work going on (BG101 leaves it to BG105).
+SHIELD_CALLS = frozenset({"asyncio.shield", "asyncio.tasks.shield"})
 TASK_PASS_THROUGH_WAITS = frozenset({"asyncio.shield", "asyncio.tasks.shield", "asyncio.wait_for", "asyncio.tasks.wait_for"})
 
 # --- broad handlers (BG102, BG104) -----------------------------------------

@@ -164,11 +164,11 @@ def test_a_copy_of_a_recorded_finding_is_new(tmp_path):
     """Identical lines have distinct fingerprints: a baseline holding two does not hide a third."""
     source = "import asyncio\n" + "".join(f"\n\nasync def consumer{i}(queue):\n    try:\n        await queue.get()\n    except asyncio.CancelledError:\n        pass\n" for i in range(2))
     (tmp_path / "consumers.py").write_text(source, encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")  # BG101 is in preview
+    (tmp_path / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")  # BG105 is in preview
     assert check(tmp_path, "--write-baseline", "b.json")[0] == 0
     (tmp_path / "consumers.py").write_text("\n\n" + source + "\n\nasync def consumer2(queue):\n    try:\n        await queue.get()\n    except asyncio.CancelledError:\n        pass\n", encoding="utf-8")
     code, out, _ = check(tmp_path, "--baseline", "b.json", "--format", "json")
-    assert findings(out) == [("BG101", "consumers.py", 23)]
+    assert findings(out) == [("BG105", "consumers.py", 23)]
     assert code == 1
 
 
@@ -218,9 +218,9 @@ def test_lines_are_counted_as_python_counts_them(tmp_path):
     """Form feeds are not line breaks: the fingerprint is of the flagged line, not of a comment above it."""
     source = "import asyncio\n\x0c\n\x0c\n\x0c\nasync def consumer(queue):\n    # comment A\n    try:\n        await queue.get()\n    except asyncio.CancelledError:\n        pass\n"
     (tmp_path / "consumer.py").write_text(source, encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")  # BG101 is in preview
+    (tmp_path / "pyproject.toml").write_text("[tool.bgcheck]\npreview = true\n", encoding="utf-8")  # BG105 is in preview
     code, out, _ = check(tmp_path, "--format", "json")
-    assert findings(out) == [("BG101", "consumer.py", 9)]
+    assert findings(out) == [("BG105", "consumer.py", 9)]
     assert check(tmp_path, "--write-baseline", "b.json")[0] == 0
     (tmp_path / "consumer.py").write_text(source.replace("comment A", "comment B"), encoding="utf-8")
     code, out, err = check(tmp_path, "--baseline", "b.json", "--format", "json")

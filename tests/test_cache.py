@@ -1354,10 +1354,10 @@ def test_a_direct_await_in_a_module_that_is_not_imported_reaches_the_task_it_awa
     spawns = "import asyncio\n\nfrom proj.refresh import refresh\n\n\ndef warm(cache):\n    return asyncio.create_task(refresh(cache))\n"
     write_project(root, {"proj/__init__.py": "", "proj/refresh.py": refresh, "proj/user.py": spawns})
     runs = Runs(root, monkeypatch)
-    assert found(runs.cached()[1], "BG101") == []
-    for source, expected in ((awaits, [("proj/refresh.py", 7, "BG101")]), (spawns, []), (awaits, [("proj/refresh.py", 7, "BG101")])):
+    assert found(runs.cached()[1], "BG105") == []
+    for source, expected in ((awaits, [("proj/refresh.py", 7, "BG105")]), (spawns, []), (awaits, [("proj/refresh.py", 7, "BG105")])):
         runs.write("proj/user.py", source)
-        assert found(runs.cached()[1], "BG101") == expected
+        assert found(runs.cached()[1], "BG105") == expected
 
 
 def test_a_call_of_a_cleanup_helper_moved_out_of_finally_in_another_module_reaches_its_bg101(tmp_path, monkeypatch):
@@ -1370,10 +1370,10 @@ def test_a_call_of_a_cleanup_helper_moved_out_of_finally_in_another_module_reach
     in_loop = "from proj.close import close\n\n\nasync def serve(conn):\n    while True:\n        await conn.run()\n        await close(conn)\n"
     write_project(root, {"proj/__init__.py": "", "proj/close.py": close, "proj/server.py": in_finally})
     runs = Runs(root, monkeypatch)
-    assert found(runs.cached()[1], "BG101") == []
-    for source, expected in ((in_loop, [("proj/close.py", 7, "BG101")]), (in_finally, [])):
+    assert found(runs.cached()[1], "BG105") == []
+    for source, expected in ((in_loop, [("proj/close.py", 7, "BG105")]), (in_finally, [])):
         runs.write("proj/server.py", source)
-        assert found(runs.cached()[1], "BG101") == expected
+        assert found(runs.cached()[1], "BG105") == expected
 
 
 def test_a_route_that_stops_ending_on_its_handler_in_another_module_reaches_its_bg101(tmp_path, monkeypatch):
@@ -1386,10 +1386,10 @@ def test_a_route_that_stops_ending_on_its_handler_in_another_module_reaches_its_
     goes_on = "from proj.handler import pump\n\n\n@router.websocket('/ws')\nasync def endpoint(ws):\n    await pump(ws)\n    await ws.send_text('bye')\n"
     write_project(root, {"proj/__init__.py": "", "proj/handler.py": handler, "proj/routes.py": ends})
     runs = Runs(root, monkeypatch)
-    assert found(runs.cached()[1], "BG101") == []
-    for source, expected in ((goes_on, [("proj/handler.py", 7, "BG101")]), (ends, [])):
+    assert found(runs.cached()[1], "BG105") == []
+    for source, expected in ((goes_on, [("proj/handler.py", 7, "BG105")]), (ends, [])):
         runs.write("proj/routes.py", source)
-        assert found(runs.cached()[1], "BG101") == expected
+        assert found(runs.cached()[1], "BG105") == expected
 
 
 def test_a_consumer_callback_registered_in_another_module_reaches_its_bg301(tmp_path, monkeypatch):

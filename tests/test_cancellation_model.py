@@ -48,7 +48,7 @@ def test_cancelled_caught_with_client_errors_and_converted_is_flagged(bg):
                 raise UpstreamError(f"fetching {url} failed: {err}") from err
         """
     )
-    assert codes(found, "BG1") == [("BG101", 11)]
+    assert codes(found, "BG1") == [("BG105", 11)]
 
 
 def test_cancelled_caught_with_client_errors_logged_and_returned_is_flagged(bg):
@@ -66,7 +66,7 @@ def test_cancelled_caught_with_client_errors_logged_and_returned_is_flagged(bg):
                 return None
         """
     )
-    assert codes(found, "BG1") == [("BG101", 9)]
+    assert codes(found, "BG1") == [("BG105", 9)]
 
 
 def test_cancelled_reraised_as_a_cancellation_is_fine(bg):
@@ -192,7 +192,7 @@ def test_trio_cancelled_converted_is_flagged(bg):
                 raise ValueError() from e
         """
     )
-    assert codes(found, "BG1") == [("BG101", 7)]
+    assert codes(found, "BG1") == [("BG105", 7)]
 
 
 # ---------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_yield_inside_handler_before_reraise_is_flagged(bg):
                 raise
         """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
     assert "`yield` inside" in found[0].message
 
 
@@ -384,7 +384,7 @@ def test_bare_except_after_a_cancellation_clause_is_not_reported_again(bg):
                 pass
         """
     )
-    assert codes(found, "BG1") == [("BG101", 7)]
+    assert codes(found, "BG1") == [("BG105", 7)]
 
 
 def test_bare_except_after_an_ordinary_clause_is_still_flagged(bg):
@@ -447,7 +447,7 @@ def test_broad_except_with_suspension_point_in_coroutine_is_flagged(bg):
                 pass
         """
     )
-    assert codes(found, "BG1") == [("BG102", 8), ("BG101", 13)]
+    assert codes(found, "BG1") == [("BG102", 8), ("BG105", 13)]
 
 
 def test_keyboard_interrupt_in_a_coroutine_without_await_is_still_flagged(bg):
@@ -464,7 +464,7 @@ def test_keyboard_interrupt_in_a_coroutine_without_await_is_still_flagged(bg):
             return total
         """
     )
-    assert codes(found, "BG1") == [("BG101", 7)]
+    assert codes(found, "BG1") == [("BG105", 7)]
 
 
 def test_thread_target_never_receives_keyboard_interrupt(bg):
@@ -564,7 +564,7 @@ def test_signal_handler_is_not_a_worker_thread(bg):
         signal.signal(signal.SIGTERM, drain)
         """
     )
-    assert codes(found, "BG1") == [("BG101", 9)]
+    assert codes(found, "BG1") == [("BG105", 9)]
 
 
 # ---------------------------------------------------------------------------
@@ -619,7 +619,7 @@ def test_await_of_an_attribute_nobody_cancels_is_flagged(bg):
                 await asyncio.sleep(1)
         """
     )
-    assert codes(found, "BG1") == [("BG101", 11)]
+    assert codes(found, "BG1") == [("BG105", 11)]
 
 
 def test_cancelled_attribute_awaited_with_other_awaits_is_flagged(bg):
@@ -639,7 +639,7 @@ def test_cancelled_attribute_awaited_with_other_awaits_is_flagged(bg):
                     pass
         """
     )
-    assert codes(found, "BG1") == [("BG101", 12)]
+    assert codes(found, "BG1") == [("BG105", 12)]
 
 
 # ---------------------------------------------------------------------------
@@ -680,7 +680,7 @@ def test_cancelled_around_run_until_complete_in_a_coroutine_is_flagged(bg):
                 pass
         """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 def test_concurrent_futures_cancelled_around_result_in_job_code_is_still_flagged(bg):
@@ -697,7 +697,7 @@ def test_concurrent_futures_cancelled_around_result_in_job_code_is_still_flagged
                 return None
         """
     )
-    assert codes(found, "BG1") == [("BG101", 9)]
+    assert codes(found, "BG1") == [("BG105", 9)]
 
 
 # ---------------------------------------------------------------------------
@@ -790,7 +790,7 @@ def test_coroutine_awaited_by_project_code_is_flagged_even_if_it_returns(bg):
             return asyncio.create_task(poll(client, sink))
         """
     )
-    assert codes(found, "BG1") == [("BG101", 7)]
+    assert codes(found, "BG1") == [("BG105", 7)]
 
 
 def test_coroutine_both_started_as_task_and_awaited_is_flagged(bg):
@@ -812,7 +812,7 @@ def test_coroutine_both_started_as_task_and_awaited_is_flagged(bg):
             return asyncio.create_task(refresh(cache))
         """
     )
-    assert codes(found, "BG1") == [("BG101", 7)]
+    assert codes(found, "BG1") == [("BG105", 7)]
 
 
 def test_coroutine_with_no_known_caller_is_flagged(bg):
@@ -828,7 +828,7 @@ def test_coroutine_with_no_known_caller_is_flagged(bg):
                 return None
         """
     )
-    assert codes(found, "BG1") == [("BG101", 7)]
+    assert codes(found, "BG1") == [("BG105", 7)]
 
 
 def test_root_of_asyncio_run_that_ends_is_silent(bg):
@@ -909,7 +909,7 @@ def test_suppress_cancelled_without_suspension_point_is_fine_and_with_one_is_fla
                 await cache.reload()
         """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 def test_timeout_turning_its_cancellation_into_timeout_error_is_fine(bg):
@@ -946,7 +946,7 @@ def test_cancellation_turned_into_runtime_error_under_a_condition_is_flagged(bg)
                     raise
         """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 # ---------------------------------------------------------------------------
@@ -1042,7 +1042,7 @@ def test_second_cancel_swallowed_during_cleanup_in_finally_is_silent(bg):
     ("after", "expected"),
     [
         ("raise", []),  # the handler re-raises: the exception in flight goes on after the cleanup
-        ("", [("BG101", 10)]),  # the handler carries on: the swallowed cancel is lost
+        ("", [("BG105", 10)]),  # the handler carries on: the swallowed cancel is lost
     ],
     ids=["reraising-handler", "handler-that-carries-on"],
 )
@@ -1092,7 +1092,7 @@ def test_root_of_run_until_complete_that_ends_is_silent(bg):
         ("asyncio.Runner(debug=True).run(serve(server))", []),
         ("asyncio.run(serve(server))", []),
         # a project class's run() is not asyncio's: what it does with the coroutine is not known
-        ("with Runner() as runner:\n        runner.run(serve(server))", [("BG101", 7)]),
+        ("with Runner() as runner:\n        runner.run(serve(server))", [("BG105", 7)]),
     ],
     ids=["runner-with", "runner-chained", "asyncio-run", "project-runner"],
 )
@@ -1227,7 +1227,7 @@ def test_coroutine_given_to_a_helper_that_awaits_it_is_flagged(bg):
         await run_guarded(routine(client))
     """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 def test_coroutine_given_to_a_helper_that_does_not_start_it_is_flagged(bg):
@@ -1243,7 +1243,7 @@ def test_coroutine_given_to_a_helper_that_does_not_start_it_is_flagged(bg):
         remember(routine(client))
     """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 def test_helper_parameter_bound_again_is_not_the_coroutine_given(bg):
@@ -1258,7 +1258,7 @@ def test_helper_parameter_bound_again_is_not_the_coroutine_given(bg):
         start_other(routine(client))
     """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 def test_coroutine_started_through_a_helper_and_awaited_elsewhere_is_flagged(bg):
@@ -1276,7 +1276,7 @@ def test_coroutine_started_through_a_helper_and_awaited_elsewhere_is_flagged(bg)
         print("goes on")
     """
     )
-    assert codes(found, "BG1") == [("BG101", 8)]
+    assert codes(found, "BG1") == [("BG105", 8)]
 
 
 # ---------------------------------------------------------------------------
@@ -1337,7 +1337,7 @@ def test_interrupt_swallowed_inside_the_loop_of_thread_run_code_is_flagged(bg):
                     continue""",
     )
     assert source != SERVICE
-    assert codes(bg.code(source), "BG") == [("BG101", 12)]
+    assert codes(bg.code(source), "BG") == [("BG105", 12)]
 
 
 def test_interrupt_ending_a_loop_in_a_dramatiq_actor_is_flagged(bg):
@@ -1354,7 +1354,7 @@ def test_interrupt_ending_a_loop_in_a_dramatiq_actor_is_flagged(bg):
                 queue.note_stopped()
         """
     )
-    assert codes(found, "BG1") == [("BG101", 9)]
+    assert codes(found, "BG1") == [("BG105", 9)]
 
 
 # ---------------------------------------------------------------------------
@@ -1394,8 +1394,8 @@ async def endpoint(ws):
         ("await Handler(ws).start()", []),  # the route ends on it: the stop ends the connection
         ("return await Handler(ws).start()", []),
         ("if ws:\n        await Handler(ws).start()", []),
-        ("await Handler(ws).start()\n    await ws.send_text('bye')", [("BG101", 16)]),  # the route goes on
-        ("await asyncio.wait_for(Handler(ws).start(), 5)", [("BG101", 16)]),  # wait_for's deadline is lost
+        ("await Handler(ws).start()\n    await ws.send_text('bye')", [("BG105", 16)]),  # the route goes on
+        ("await asyncio.wait_for(Handler(ws).start(), 5)", [("BG105", 16)]),  # wait_for's deadline is lost
     ],
 )
 def test_handler_a_route_ends_on(bg, caller, expected):
@@ -1407,7 +1407,7 @@ def test_handler_also_awaited_where_the_caller_goes_on_is_flagged(bg):
         _ROUTE.format(caller="await Handler(ws).start()")
         + "\n\nasync def greet(ws):\n    await Handler(ws).start()\n    await ws.send_text('hello')\n"
     )
-    assert codes(found, "BG1") == [("BG101", 16)]
+    assert codes(found, "BG1") == [("BG105", 16)]
 
 
 def test_route_that_returns_on_its_cancellation_is_silent(bg):
@@ -1432,7 +1432,7 @@ def test_route_that_returns_on_its_cancellation_is_silent(bg):
         """
     )
     # the handler falls through to ``return response``, which is not the try statement's end
-    assert codes(found, "BG1") == [("BG101", 15)]
+    assert codes(found, "BG1") == [("BG105", 15)]
     found = bg.code(
         """
         import asyncio
@@ -1507,7 +1507,7 @@ def test_coroutine_handed_to_a_project_helper_is_still_flagged(bg):
             await retry(fetch)
         """
     )
-    assert codes(found, "BG1") == [("BG101", 17)]
+    assert codes(found, "BG1") == [("BG105", 17)]
 
 
 # A coroutine run only as cleanup: called in an ``except`` handler that always re-raises
@@ -1517,7 +1517,7 @@ def test_coroutine_handed_to_a_project_helper_is_still_flagged(bg):
     ("after", "expected"),
     [
         ("raise", []),  # the exception in flight goes on once the cleanup is done
-        ("return None", [("BG101", 9)]),  # the handler keeps the stop: the helper's loop is not cleanup
+        ("return None", [("BG105", 9)]),  # the handler keeps the stop: the helper's loop is not cleanup
     ],
 )
 def test_shield_until_stopped_helper_called_in_a_reraising_handler(bg, after, expected):
@@ -1542,7 +1542,7 @@ def test_shield_until_stopped_helper_called_in_a_reraising_handler(bg, after, ex
                 {after}
         """
     )
-    assert codes(found, "BG101") == expected
+    assert codes(found, "BG105") == expected
 
 
 # ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from bgcheck.rules import all_rules
 
 REPO = Path(__file__).resolve().parent.parent
 
-# One finding each of BG101 (line 6), BG102 (line 12) and BG103 (line 19).
+# One finding each of BG105 (line 6), BG102 (line 12) and BG103 (line 19).
 THREE_FINDINGS = """\
 import asyncio
 
@@ -117,7 +117,7 @@ def in_tmp(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture
 def three(in_tmp) -> Path:
-    """A project with one BG101, one BG102 and one BG103 in ``app.py``."""
+    """A project with one BG105, one BG102 and one BG103 in ``app.py``."""
     return project(in_tmp, {"app.py": THREE_FINDINGS})
 
 
@@ -142,7 +142,7 @@ def test_exit_1_with_findings(three):
 def test_exit_zero_turns_findings_into_0(three):
     result = bgcheck_cli("check", ".", "--exit-zero")
     assert result.exit_code == 0
-    assert "BG101" in result.stdout  # still reported
+    assert "BG105" in result.stdout  # still reported
 
 
 def test_default_path_is_the_current_folder(three):
@@ -194,22 +194,22 @@ def test_missing_path_among_good_ones_still_exits_2(three):
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        ((), ["BG101", "BG102", "BG103"]),
-        (("--select", "BG101"), ["BG101"]),
-        (("--select", "bg101"), ["BG101"]),  # codes are case-insensitive
-        (("--select", "BG101,BG103"), ["BG101", "BG103"]),
-        (("--select", "BG101, BG103"), ["BG101", "BG103"]),
-        (("--select", "BG101", "--select", "BG103"), ["BG101", "BG103"]),
-        (("--select", "BG1"), ["BG101", "BG102", "BG103"]),  # a prefix
-        (("--select", "BG10"), ["BG101", "BG102", "BG103"]),
+        ((), ["BG105", "BG102", "BG103"]),
+        (("--select", "BG105"), ["BG105"]),
+        (("--select", "bg101"), ["BG105"]),  # codes are case-insensitive
+        (("--select", "BG105,BG103"), ["BG105", "BG103"]),
+        (("--select", "BG105, BG103"), ["BG105", "BG103"]),
+        (("--select", "BG105", "--select", "BG103"), ["BG105", "BG103"]),
+        (("--select", "BG1"), ["BG105", "BG102", "BG103"]),  # a prefix
+        (("--select", "BG10"), ["BG105", "BG102", "BG103"]),
         (("--select", "BG2"), []),
-        (("--select", "ALL"), ["BG101", "BG102", "BG103"]),
-        (("--ignore", "BG102"), ["BG101", "BG103"]),
-        (("--ignore", "BG101,BG103"), ["BG102"]),
-        (("--ignore", "BG101", "--ignore", "BG103"), ["BG102"]),
+        (("--select", "ALL"), ["BG105", "BG102", "BG103"]),
+        (("--ignore", "BG102"), ["BG105", "BG103"]),
+        (("--ignore", "BG105,BG103"), ["BG102"]),
+        (("--ignore", "BG105", "--ignore", "BG103"), ["BG102"]),
         (("--ignore", "BG1"), []),
-        (("--select", "BG1", "--ignore", "BG102"), ["BG101", "BG103"]),
-        (("--select", "BG101", "--ignore", "BG101"), []),  # ignore wins
+        (("--select", "BG1", "--ignore", "BG102"), ["BG105", "BG103"]),
+        (("--select", "BG105", "--ignore", "BG105"), []),  # ignore wins
     ],
 )
 def test_select_and_ignore(three, args, expected):
@@ -229,19 +229,19 @@ def test_unknown_code_exits_2(three, option, code):
 
 
 def test_unknown_code_in_a_list_exits_2(three):
-    result = bgcheck_cli("check", ".", "--select", "BG101,BG777")
+    result = bgcheck_cli("check", ".", "--select", "BG105,BG777")
     assert result.exit_code == 2
     assert "'BG777'" in result.stderr
 
 
 def test_cli_select_replaces_configured_select(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG101"]\n', encoding="utf-8")
-    assert check_json().codes() == ["BG101"]
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG105"]\n', encoding="utf-8")
+    assert check_json().codes() == ["BG105"]
     assert check_json("--select", "BG103").codes() == ["BG103"]
 
 
 def test_cli_ignore_adds_to_configured_ignore(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nignore = ["BG101"]\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nignore = ["BG105"]\n', encoding="utf-8")
     assert check_json().codes() == ["BG102", "BG103"]
     assert check_json("--ignore", "BG103").codes() == ["BG102"]
 
@@ -294,10 +294,10 @@ def test_config_error_in_a_subtable_names_the_subtable(three):
 
 
 def test_explicit_config_wins_over_discovery(three):
-    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG101"]\n', encoding="utf-8")
+    (three / "pyproject.toml").write_text('[tool.bgcheck]\npreview = true\nselect = ["BG105"]\n', encoding="utf-8")
     (three / "ci").mkdir()
     (three / "ci" / "bgcheck.toml").write_text('preview = true\nselect = ["BG103"]\n', encoding="utf-8")
-    assert check_json().codes() == ["BG101"]
+    assert check_json().codes() == ["BG105"]
     assert check_json(".", "--config", "ci/bgcheck.toml").codes() == ["BG103"]
 
 
@@ -317,7 +317,7 @@ def test_explicit_config_that_does_not_exist_exits_2(three):
 def test_bgcheck_toml_is_discovered_from_the_checked_folder(in_tmp):
     project(in_tmp / "svc", {"app.py": THREE_FINDINGS}, config=None)
     (in_tmp / "svc" / "bgcheck.toml").write_text('preview = true\nignore = ["BG102"]\n', encoding="utf-8")
-    assert check_json("svc").codes() == ["BG101", "BG103"]
+    assert check_json("svc").codes() == ["BG105", "BG103"]
 
 
 def test_per_file_ignores(in_tmp):
@@ -326,11 +326,11 @@ def test_per_file_ignores(in_tmp):
         {"app.py": THREE_FINDINGS, "legacy/old.py": THREE_FINDINGS},
         config="""
         [tool.bgcheck.per-file-ignores]
-        "legacy/*" = ["BG101", "BG103"]
+        "legacy/*" = ["BG105", "BG103"]
         """,
     )
     assert check_json().found() == [
-        ("app.py", 6, "BG101"),
+        ("app.py", 6, "BG105"),
         ("app.py", 12, "BG102"),
         ("app.py", 19, "BG103"),
         ("legacy/old.py", 12, "BG102"),
@@ -351,7 +351,7 @@ def test_json_document_shape(three):
         "errors": 3,
         "warnings": 0,
         "infos": 0,
-        "by_code": {"BG101": 1, "BG102": 1, "BG103": 1},
+        "by_code": {"BG105": 1, "BG102": 1, "BG103": 1},
     }
 
 
@@ -374,7 +374,7 @@ def test_json_diagnostic_shape(three):
 def test_json_positions_are_one_based_and_end_exclusive(three):
     bg101 = check_json().json()["diagnostics"][0]
     # line 6 is "    except asyncio.CancelledError:"; the span covers `except asyncio.CancelledError`
-    assert (bg101["code"], bg101["line"], bg101["column"]) == ("BG101", 6, 5)
+    assert (bg101["code"], bg101["line"], bg101["column"]) == ("BG105", 6, 5)
     assert (bg101["end_line"], bg101["end_column"]) == (6, 34)
     line = THREE_FINDINGS.splitlines()[bg101["line"] - 1]
     assert line[bg101["column"] - 1 : bg101["end_column"] - 1] == "except asyncio.CancelledError"
@@ -464,12 +464,12 @@ def test_text_lines_and_summary(three):
     result = bgcheck_cli("check", ".", "--no-show-source")
     lines = result.stdout.splitlines()
     assert lines[-1] == "Found 3 problems (3 errors); 1 file checked."
-    # the BG101 and BG102 findings have unsafe fixes: not applied by --fix alone, and said so
+    # the BG105 and BG102 findings have unsafe fixes: not applied by --fix alone, and said so
     assert lines[-2] == "2 more fixes available with `--unsafe-fixes` (they can change behaviour: see each rule's page)."
     findings = [LINE_FORMAT.match(line) for line in lines[:-2]]
     assert all(findings), lines
     assert [(m["path"], int(m["line"]), int(m["col"]), m["code"]) for m in findings] == [
-        ("app.py", 6, 5, "BG101"),
+        ("app.py", 6, 5, "BG105"),
         ("app.py", 12, 5, "BG102"),
         ("app.py", 19, 9, "BG103"),
     ]
@@ -488,9 +488,9 @@ def test_text_matches_json(three):
 
 
 def test_show_source_draws_a_frame_with_a_marker(three):
-    out = bgcheck_cli("check", ".", "--show-source", "--select", "BG101").stdout
+    out = bgcheck_cli("check", ".", "--show-source", "--select", "BG105").stdout
     assert out == (
-        "app.py:6:5: BG101 " + check_json("--select", "BG101").json()["diagnostics"][0]["message"] + "\n"
+        "app.py:6:5: BG105 " + check_json("--select", "BG105").json()["diagnostics"][0]["message"] + "\n"
         "  |\n"
         "5 |         await queue.get()\n"
         "6 |     except asyncio.CancelledError:\n"
@@ -559,21 +559,21 @@ def test_auto_colour_and_frames_on_a_terminal(three):
 def test_no_color_env_turns_auto_colour_off_on_a_terminal(three):
     out = _run_on_a_terminal(["check", "."], three, {"NO_COLOR": "1"})
     assert "\x1b[" not in out
-    assert "BG101" in out
+    assert "BG105" in out
 
 
 def test_statistics(in_tmp):
     project(in_tmp, {"a.py": THREE_FINDINGS, "b.py": THREE_FINDINGS.replace("finally:\n        return 0", "finally:\n        pass")})
     out = bgcheck_cli("check", ".", "--statistics", "--quiet").stdout.splitlines()
     assert out[-3:] == [
-        "    2  BG101      cancellation-swallowed",
         "    2  BG102      broad-except-swallows-cancellation",
+        "    2  BG105      stop-request-swallowed",
         "    1  BG103      finally-swallows-cancellation",
     ]
     unsafe = bgcheck_cli("check", ".", "--statistics", "--quiet", "--unsafe-fixes").stdout.splitlines()
     assert unsafe[-3:] == [
-        "    2  BG101  [*] cancellation-swallowed",
         "    2  BG102  [*] broad-except-swallows-cancellation",
+        "    2  BG105  [*] stop-request-swallowed",
         "    1  BG103      finally-swallows-cancellation",
     ]
 
@@ -652,11 +652,11 @@ def test_explain_unknown_rule_exits_2():
     assert result.stderr == "bgcheck: error: unknown rule 'BG999' (see `bgcheck rules`)\n"
 
 
-@pytest.mark.parametrize("key", ["BG101", "bg101", "cancellation-swallowed"])
+@pytest.mark.parametrize("key", ["BG105", "bg105", "stop-request-swallowed"])
 def test_explain_by_code_or_name(key):
     result = bgcheck_cli("explain", key)
     assert result.exit_code == 0, result.stderr
-    assert "BG101" in result.stdout
+    assert "BG105" in result.stdout
 
 
 # ---------------------------------------------------------------------------
@@ -671,7 +671,7 @@ def test_bg000_syntax_error_with_its_line(in_tmp):
     assert (broken["code"], broken["name"], broken["severity"]) == ("BG000", "file-not-analysed", "error")
     assert broken["line"] == 3
     assert "syntax error" in broken["message"]
-    assert [c for p, _, c in result.found() if p == "app.py"] == ["BG101", "BG102", "BG103"]
+    assert [c for p, _, c in result.found() if p == "app.py"] == ["BG105", "BG102", "BG103"]
     assert result.json()["summary"]["files_checked"] == 2
 
 
@@ -703,7 +703,7 @@ def test_bg000_undecodable_bytes(in_tmp):
     (latin,) = [d for d in result.json()["diagnostics"] if d["path"] == "latin.py"]
     assert latin["code"] == "BG000"
     assert "decode" in latin["message"]
-    assert ("app.py", 6, "BG101") in result.found()
+    assert ("app.py", 6, "BG105") in result.found()
 
 
 def test_a_coding_cookie_or_a_bom_is_honoured(in_tmp):
@@ -714,7 +714,7 @@ def test_a_coding_cookie_or_a_bom_is_honoured(in_tmp):
             "bom.py": b"\xef\xbb\xbf" + THREE_FINDINGS.encode(),
         },
     )
-    assert check_json().found() == [("bom.py", 6, "BG101"), ("bom.py", 12, "BG102"), ("bom.py", 19, "BG103")]
+    assert check_json().found() == [("bom.py", 6, "BG105"), ("bom.py", 12, "BG102"), ("bom.py", 19, "BG103")]
 
 
 def test_bg000_unknown_coding_cookie(in_tmp):
@@ -730,7 +730,7 @@ def test_bg000_nul_byte(in_tmp):
     (nul,) = [d for d in result.json()["diagnostics"] if d["path"] == "nul.py"]
     assert nul["code"] == "BG000"
     assert "NUL" in nul["message"]
-    assert ("app.py", 6, "BG101") in result.found()
+    assert ("app.py", 6, "BG105") in result.found()
 
 
 def test_bg000_file_over_the_size_limit(in_tmp, monkeypatch):
@@ -742,7 +742,7 @@ def test_bg000_file_over_the_size_limit(in_tmp, monkeypatch):
     (big,) = [d for d in result.json()["diagnostics"] if d["path"] == "generated.py"]
     assert big["code"] == "BG000"
     assert "limit" in big["message"]
-    assert ("app.py", 6, "BG101") in result.found()
+    assert ("app.py", 6, "BG105") in result.found()
 
 
 @pytest.mark.parametrize(
@@ -759,7 +759,7 @@ def test_bg000_too_deeply_nested(in_tmp, source):
     (deep,) = [d for d in result.json()["diagnostics"] if d["path"] == "deep.py"]
     assert (deep["code"], deep["line"]) == ("BG000", 1)
     assert "nested too deeply" in deep["message"]
-    assert ("app.py", 6, "BG101") in result.found()
+    assert ("app.py", 6, "BG105") in result.found()
 
 
 def test_bg000_deep_nesting_with_items_between(in_tmp):
@@ -771,12 +771,12 @@ def test_bg000_is_reported_like_other_codes(in_tmp):
     project(in_tmp, {"app.py": THREE_FINDINGS, "broken.py": "x = = 1\n"})
     assert "BG000" in check_json().codes()
     # --select keeps BG000 only when it is selected: a run narrowed to one rule reports that rule only
-    assert check_json("--select", "BG101").codes() == ["BG101"]
-    assert check_json("--select", "BG101,BG000").codes() == ["BG101", "BG000"]
+    assert check_json("--select", "BG105").codes() == ["BG105"]
+    assert check_json("--select", "BG105,BG000").codes() == ["BG105", "BG000"]
     assert check_json("--select", "BG0").codes() == ["BG000"]
-    assert check_json("--ignore", "BG000").codes() == ["BG101", "BG102", "BG103"]
+    assert check_json("--ignore", "BG000").codes() == ["BG105", "BG102", "BG103"]
     # the unanalysable file still counts as checked
-    assert check_json("--select", "BG101").json()["summary"]["files_checked"] == 2
+    assert check_json("--select", "BG105").json()["summary"]["files_checked"] == 2
 
 
 def test_bg000_honours_per_file_ignores_and_noqa(in_tmp):
@@ -811,14 +811,14 @@ def _noqa_project(root: Path, comment: str) -> None:
     [
         ("# noqa", ["BG102", "BG103"]),
         ("# NOQA", ["BG102", "BG103"]),
-        ("# noqa: BG101", ["BG102", "BG103"]),
-        ("# noqa:BG101,BG102", ["BG102", "BG103"]),  # BG102 is on another line
-        ("# noqa: BG1", ["BG101", "BG102", "BG103"]),  # noqa takes whole codes, not prefixes
-        ("# noqa: BG102", ["BG101", "BG102", "BG103"]),
-        ("# noqa: E722", ["BG101", "BG102", "BG103"]),  # another tool's code
-        ("# noqa: E722, BG101", ["BG102", "BG103"]),
-        ("# type: ignore  # noqa: BG101", ["BG102", "BG103"]),
-        ("# noqa: see the ticket", ["BG101", "BG102", "BG103"]),  # a list without codes hides nothing
+        ("# noqa: BG105", ["BG102", "BG103"]),
+        ("# noqa:BG105,BG102", ["BG102", "BG103"]),  # BG102 is on another line
+        ("# noqa: BG1", ["BG105", "BG102", "BG103"]),  # noqa takes whole codes, not prefixes
+        ("# noqa: BG102", ["BG105", "BG102", "BG103"]),
+        ("# noqa: E722", ["BG105", "BG102", "BG103"]),  # another tool's code
+        ("# noqa: E722, BG105", ["BG102", "BG103"]),
+        ("# type: ignore  # noqa: BG105", ["BG102", "BG103"]),
+        ("# noqa: see the ticket", ["BG105", "BG102", "BG103"]),  # a list without codes hides nothing
     ],
 )
 def test_noqa(in_tmp, comment, expected):
@@ -828,7 +828,7 @@ def test_noqa(in_tmp, comment, expected):
 
 def test_noqa_inside_a_string_is_not_a_comment(in_tmp):
     project(in_tmp, {"app.py": THREE_FINDINGS.replace("        pass\n", "        note = '# noqa'\n", 1)})
-    assert check_json().codes() == ["BG101", "BG102", "BG103"]
+    assert check_json().codes() == ["BG105", "BG102", "BG103"]
 
 
 def test_noqa_on_the_first_line_of_a_multi_line_statement(in_tmp):
@@ -855,7 +855,7 @@ def test_noqa_on_the_first_line_of_a_multi_line_statement(in_tmp):
 @pytest.mark.parametrize(
     ("source", "code"),
     [
-        (THREE_FINDINGS.replace("    try:\n        await queue.get()", "    try:  # noqa: BG101\n        await queue.get()"), "BG101"),
+        (THREE_FINDINGS.replace("    try:\n        await queue.get()", "    try:  # noqa: BG105\n        await queue.get()"), "BG105"),
         (
             """\
             import time

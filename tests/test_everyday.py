@@ -13,7 +13,7 @@ from test_cli import THREE_FINDINGS, project
 from test_interface import cli
 
 # THREE_FINDINGS' findings in concise form, by code.
-BG101 = "{path}:6:5: BG101 `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed"
+BG105 = "{path}:6:5: BG105 `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed"
 BG102 = "{path}:12:5: BG102 `except:` catches the cancellation and can finish without re-raising"
 BG103 = "{path}:19:9: BG103 `return` inside `finally:` discards the CancelledError in flight"
 
@@ -48,7 +48,7 @@ def configured(root, config: str, files=None):
 
 def test_force_exclude_skips_named_files_the_configuration_excludes(app):
     configured(app, 'extend-exclude = ["legacy"]\n', {"legacy/old.py": THREE_FINDINGS, "app.py": "x = 1\n"})
-    assert concise("legacy/old.py") == (1, findings(BG101, BG102, BG103, path="legacy/old.py"), "")
+    assert concise("legacy/old.py") == (1, findings(BG105, BG102, BG103, path="legacy/old.py"), "")
     assert concise("legacy/old.py", "--force-exclude") == (0, findings(files=0), "bgcheck: warning: no Python files found in legacy/old.py\n")
     # a named folder inside an excluded one, and a named file matched by a path pattern
     assert concise("legacy", "--force-exclude")[0] == 0
@@ -60,7 +60,7 @@ def test_force_exclude_skips_named_files_the_configuration_excludes(app):
 def test_force_exclude_can_be_configured_and_turned_off(app):
     configured(app, 'extend-exclude = ["legacy"]\nforce-exclude = true\n', {"legacy/old.py": THREE_FINDINGS})
     assert concise("legacy/old.py")[:2] == (0, findings(files=0))
-    assert concise("legacy/old.py", "--no-force-exclude")[:2] == (1, findings(BG101, BG102, BG103, path="legacy/old.py"))
+    assert concise("legacy/old.py", "--no-force-exclude")[:2] == (1, findings(BG105, BG102, BG103, path="legacy/old.py"))
 
 
 def test_force_exclude_leaves_the_default_exclusions_to_folders_walked(app):
@@ -77,15 +77,15 @@ def test_force_exclude_leaves_the_default_exclusions_to_folders_walked(app):
 @pytest.mark.parametrize(
     ("config", "args", "expected"),
     [
-        ('ignore = ["BG101"]\n', ("--select", "BG101"), [BG101]),  # --select starts over
-        ('ignore = ["BG1"]\n', ("--select", "BG101,BG103"), [BG101, BG103]),
-        ('select = ["BG102"]\nignore = ["BG101"]\n', ("--select", "BG1"), [BG101, BG102, BG103]),
-        ('ignore = ["BG101"]\n', ("--extend-select", "BG101"), [BG101, BG102, BG103]),  # over the configured ignore
+        ('ignore = ["BG105"]\n', ("--select", "BG105"), [BG105]),  # --select starts over
+        ('ignore = ["BG1"]\n', ("--select", "BG105,BG103"), [BG105, BG103]),
+        ('select = ["BG102"]\nignore = ["BG105"]\n', ("--select", "BG1"), [BG105, BG102, BG103]),
+        ('ignore = ["BG105"]\n', ("--extend-select", "BG105"), [BG105, BG102, BG103]),  # over the configured ignore
         ('select = ["BG102"]\n', ("--extend-select", "BG103"), [BG102, BG103]),
-        ('select = ["BG102"]\n', ("--extend-select", "cancellation-swallowed"), [BG101, BG102]),  # a rule name
+        ('select = ["BG102"]\n', ("--extend-select", "cancellation-swallowed"), [BG105, BG102]),  # a rule name
         ('ignore = ["BG1"]\n', ("--extend-select", "BG103", "--ignore", "BG103"), []),  # the command line's ignore wins
-        ('select = ["BG101"]\n', ("--ignore", "BG101"), []),
-        ("", ("--select", "BG101", "--extend-select", "BG102"), [BG101, BG102]),
+        ('select = ["BG105"]\n', ("--ignore", "BG105"), []),
+        ("", ("--select", "BG105", "--extend-select", "BG102"), [BG105, BG102]),
     ],
 )
 def test_the_command_line_wins_over_the_configured_selection(app, config, args, expected):
@@ -95,11 +95,11 @@ def test_the_command_line_wins_over_the_configured_selection(app, config, args, 
 
 
 def test_extend_select_names_a_rule_that_runs_only_when_named(app):
-    configured(app, "", {"app.py": "x = 1  # noqa: BG101\n"})
+    configured(app, "", {"app.py": "x = 1  # noqa: BG105\n"})
     assert concise()[:2] == (0, findings())
     assert concise("--extend-select", "BG001")[:2] == (
         1,
-        "app.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG101`)\nFound 1 problem (1 warning); 1 file checked.\n",
+        "app.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG105`)\nFound 1 problem (1 warning); 1 file checked.\n",
     )
 
 
@@ -109,23 +109,23 @@ def test_extend_select_names_a_rule_that_runs_only_when_named(app):
 
 def test_exclude_replaces_and_extend_exclude_adds(app):
     configured(app, 'extend-exclude = ["one.py"]\n', {"one.py": THREE_FINDINGS, "two.py": THREE_FINDINGS})
-    assert concise("--select", "BG101")[:2] == (1, findings(BG101, path="two.py"))
-    assert concise("--select", "BG101", "--extend-exclude", "two.py")[:2] == (0, findings(files=0))
+    assert concise("--select", "BG105")[:2] == (1, findings(BG105, path="two.py"))
+    assert concise("--select", "BG105", "--extend-exclude", "two.py")[:2] == (0, findings(files=0))
     # --exclude replaces the configured exclude (not extend-exclude), as ruff's does
-    assert concise("--select", "BG101", "--exclude", "two.py")[:2] == (0, findings(files=0))
+    assert concise("--select", "BG105", "--exclude", "two.py")[:2] == (0, findings(files=0))
     # the default exclusions are part of `exclude`: replacing them checks a build folder
     configured(app, "", {"build/gen.py": THREE_FINDINGS})
     (app / "one.py").unlink()
     (app / "two.py").unlink()
-    assert concise("--select", "BG101", "--exclude", "nothing")[:2] == (1, findings(BG101, path="build/gen.py"))
+    assert concise("--select", "BG105", "--exclude", "nothing")[:2] == (1, findings(BG105, path="build/gen.py"))
 
 
 def test_per_file_ignores_on_the_command_line(app):
-    configured(app, '[tool.bgcheck.per-file-ignores]\n"one.py" = ["BG101"]\n', {"one.py": THREE_FINDINGS, "two.py": THREE_FINDINGS})
-    base = ("--select", "BG101,BG102")
-    assert concise(*base)[1] == findings(BG102.format(path="one.py"), BG101, BG102, path="two.py", files=2)
+    configured(app, '[tool.bgcheck.per-file-ignores]\n"one.py" = ["BG105"]\n', {"one.py": THREE_FINDINGS, "two.py": THREE_FINDINGS})
+    base = ("--select", "BG105,BG102")
+    assert concise(*base)[1] == findings(BG102.format(path="one.py"), BG105, BG102, path="two.py", files=2)
     # replaces the configured table
-    assert concise(*base, "--per-file-ignores", "two.py:BG101,BG102")[1] == findings(BG101, BG102, path="one.py", files=2)
+    assert concise(*base, "--per-file-ignores", "two.py:BG105,BG102")[1] == findings(BG105, BG102, path="one.py", files=2)
     # added to it
     assert concise(*base, "--extend-per-file-ignores", "two.py:BG1")[1] == findings(BG102, path="one.py", files=2)
 
@@ -185,7 +185,7 @@ def test_show_settings_prints_each_value_and_where_it_came_from(app):
         "# show-explanations: not set\n"
         "\n"
         "Command line, over the configured selection: --select BG104,BG1 --ignore BG102\n"
-        "Rules checked (1): BG104\n"  # BG101, BG103 and BG105 are preview rules
+        "Rules checked (1): BG104\n"  # BG105, BG103 and BG105 are preview rules
     )
     assert not (app / ".bgcheck_cache").exists()  # it checks nothing, writes nothing
 
@@ -212,7 +212,7 @@ def test_add_noqa_suppresses_every_current_finding(app):
     raw = cli("check", "--no-cache", "--add-noqa")
     assert (raw.exit_code, raw.stdout, raw.stderr) == (0, "", "Added 3 noqa directives.\n")
     assert (app / "app.py").read_text(encoding="utf-8") == (
-        source.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa: BG101 - TODO: say why this is safe\n")
+        source.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa: BG105 - TODO: say why this is safe\n")
         .replace("# noqa: E722\n", "# noqa: E722, BG102\n")
         .replace("        return 0\n", "        return 0  # noqa: BG103 - TODO: say why this is safe\n")
     )
@@ -325,10 +325,10 @@ def test_diff_with_only_unsafe_fixes_says_how_many_are_hidden(app):
 
 
 def test_diff_with_safe_fixes_counts_the_unsafe_ones_too(app):
-    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG101\n"})
+    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG105\n"})
     raw = cli("check", "--no-cache", "--diff", "--extend-select", "BG001")
     assert raw.exit_code == 1
-    assert raw.stdout == "--- a/noqa.py\n+++ b/noqa.py\n@@ -1 +1 @@\n-x = 1  # noqa: BG101\n+x = 1\n"
+    assert raw.stdout == "--- a/noqa.py\n+++ b/noqa.py\n@@ -1 +1 @@\n-x = 1  # noqa: BG105\n+x = 1\n"
     assert raw.stderr == "Would fix 1 problem (2 additional fixes available with `--unsafe-fixes`).\n"
 
 
@@ -341,7 +341,7 @@ def test_show_fixes_prints_each_fixable_findings_diff_under_it(app):
     raw = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--show-fixes", "--unsafe-fixes")
     assert raw.exit_code == 1
     assert raw.stdout == (
-        "app.py:6:5: BG101 [*] `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed\n"
+        "app.py:6:5: BG105 [*] `except asyncio.CancelledError` can finish without re-raising: the stop request is swallowed\n"
         "  fix: Re-raise the stop at the end of the handler (unsafe)\n"
         "    @@ -7 +7 @@\n"
         "    -        pass\n"
@@ -363,14 +363,14 @@ def test_show_fixes_prints_each_fixable_findings_diff_under_it(app):
 def test_show_fixes_shows_only_what_this_run_could_fix(app):
     """Without --unsafe-fixes the unsafe fixes are not fixable: no diff, the hidden count as before;
     a safe fix (BG001's) is shown; --no-show-fixes and other formats print no diff."""
-    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG101\n"})
+    configured(app, "", {"app.py": THREE_FINDINGS, "noqa.py": "x = 1  # noqa: BG105\n"})
     raw = cli("check", "--no-cache", "--no-show-source", "--no-show-explanations", "--show-fixes", "--extend-select", "BG001")
     assert raw.stdout == (
-        BG101.format(path="app.py") + "\n" + BG102.format(path="app.py") + "\n" + BG103.format(path="app.py") + "\n"
-        "noqa.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG101`)\n"
+        BG105.format(path="app.py") + "\n" + BG102.format(path="app.py") + "\n" + BG103.format(path="app.py") + "\n"
+        "noqa.py:1:8: BG001 [*] Unused `noqa` directive (unused: `BG105`)\n"
         "  fix: Remove the unused `noqa` codes (safe)\n"
         "    @@ -1 +1 @@\n"
-        "    -x = 1  # noqa: BG101\n"
+        "    -x = 1  # noqa: BG105\n"
         "    +x = 1\n"
         "\n"
         "[*] 1 fixable with `--fix`.\n"
@@ -397,7 +397,7 @@ def test_readme_show_fixes_sample_is_real(monkeypatch):
 # ---------------------------------------------------------------------------
 # 10. a malformed `# noqa` is warned of (ruff's words), once per directive, and never fails the run
 
-MALFORMED = THREE_FINDINGS.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa BG101\n").replace(
+MALFORMED = THREE_FINDINGS.replace("    except asyncio.CancelledError:\n", "    except asyncio.CancelledError:  # noqa BG105\n").replace(
     "    except:\n", "    except:  # noqa: see the ticket\n"
 )
 MISSING_COLON = "bgcheck: warning: Invalid `# noqa` directive on {path}:6: expected `:` followed by a comma-separated list of codes (e.g., `# noqa: BG101, BG102`).\n"
@@ -405,9 +405,9 @@ MISSING_CODES = "bgcheck: warning: Invalid `# noqa` directive on {path}:12: expe
 
 
 def test_a_malformed_noqa_is_warned_of_and_suppresses_nothing(app):
-    configured(app, "", {"app.py": MALFORMED, "ok.py": "x = 1  # noqa\ny = 2  # noqa: BG101 because\nfrom m import z  # noqa F401\n"})
+    configured(app, "", {"app.py": MALFORMED, "ok.py": "x = 1  # noqa\ny = 2  # noqa: BG105 because\nfrom m import z  # noqa F401\n"})
     raw = cli("check", "--no-cache", "--format", "concise")
-    assert (raw.exit_code, raw.stdout) == (1, findings(BG101, BG102, BG103, files=2))
+    assert (raw.exit_code, raw.stdout) == (1, findings(BG105, BG102, BG103, files=2))
     assert raw.stderr == MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py")
 
 
@@ -417,8 +417,8 @@ def test_malformed_noqa_warnings_on_cached_runs_named_files_and_stdin(app):
     expected = MISSING_COLON.format(path="app.py") + MISSING_CODES.format(path="app.py") + other
     cold = cli("check", "--format", "concise")
     warm = cli("check", "--format", "concise")
-    assert (cold.stdout, cold.stderr) == (warm.stdout, warm.stderr) == (findings(BG101, BG102, BG103, files=2), expected)
-    (app / "other.py").write_text("x = 1  # noqa BG102\ny = 2  # noqa BG101\n", encoding="utf-8")  # app.py's from the last run
+    assert (cold.stdout, cold.stderr) == (warm.stdout, warm.stderr) == (findings(BG105, BG102, BG103, files=2), expected)
+    (app / "other.py").write_text("x = 1  # noqa BG102\ny = 2  # noqa BG105\n", encoding="utf-8")  # app.py's from the last run
     edited = cli("check", "--format", "concise")
     assert edited.stderr == expected + other.replace("other.py:1", "other.py:2")
     (app / "other.py").write_text("x = 1  # noqa BG102\n", encoding="utf-8")

@@ -252,7 +252,7 @@ def test_sarif_fingerprints_differ_for_identical_lines(tmp_path):
     project = write(tmp_path / "p", {"consumers.py": TWO_IDENTICAL})
     _, out, _ = check(project, "--format", "sarif")
     results = run_of(json.loads(out))["results"]
-    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results] == [("BG101", 7), ("BG101", 14)]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in results] == [("BG105", 7), ("BG105", 14)]
     first, second = (r["partialFingerprints"]["bgcheck/v1"] for r in results)
     assert first != second
 

@@ -216,13 +216,13 @@ def test_stdin_filename_with_other_paths_is_a_usage_error(three):
 @pytest.mark.parametrize(
     ("config", "args", "expected"),
     [
-        ('select = ["BG101"]\nextend-select = ["BG103"]\n', (), ["BG101", "BG103"]),
-        ('select = ["BG101"]\nextend-select = ["cancellation-swallowed"]\n', None, None),  # names: not in the file
-        ('select = ["BG101"]\n', (), ["BG101"]),
-        ('extend-select = ["BG103"]\n', (), ["BG101", "BG102", "BG103"]),  # no select: every rule already
-        ('select = ["BG101"]\nextend-select = ["ALL"]\n', (), ["BG101", "BG102", "BG103"]),
-        ('select = ["BG101"]\nextend-select = ["BG103"]\n', ("--select", "BG102"), ["BG102"]),  # the CLI replaces both
-        ('select = ["BG101"]\nextend-select = ["BG10"]\nignore = ["BG102"]\n', (), ["BG101", "BG103"]),
+        ('select = ["BG105"]\nextend-select = ["BG103"]\n', (), ["BG105", "BG103"]),
+        ('select = ["BG105"]\nextend-select = ["stop-request-swallowed"]\n', None, None),  # names: not in the file
+        ('select = ["BG105"]\n', (), ["BG105"]),
+        ('extend-select = ["BG103"]\n', (), ["BG105", "BG102", "BG103"]),  # no select: every rule already
+        ('select = ["BG105"]\nextend-select = ["ALL"]\n', (), ["BG105", "BG102", "BG103"]),
+        ('select = ["BG105"]\nextend-select = ["BG103"]\n', ("--select", "BG102"), ["BG102"]),  # the CLI replaces both
+        ('select = ["BG105"]\nextend-select = ["BG10"]\nignore = ["BG102"]\n', (), ["BG105", "BG103"]),
     ],
 )
 def test_extend_select_adds_to_select(three, config, args, expected):
@@ -239,7 +239,7 @@ def test_extend_select_adds_to_select(three, config, args, expected):
     ("value", "message"),
     [
         ('["BG999"]', "extend-select: unknown rule code 'BG999'"),
-        ('"BG101"', "extend-select: expected a list of rule codes such as 'BG101', prefixes such as 'BG1', or 'ALL', got 'BG101'"),
+        ('"BG105"', "extend-select: expected a list of rule codes such as 'BG101', prefixes such as 'BG1', or 'ALL', got 'BG105'"),
     ],
 )
 def test_extend_select_is_validated_like_select(three, value, message):
@@ -315,7 +315,7 @@ def test_configured_explanations_and_source(three, config, args, shown):
 def test_force_color(three, env, args, coloured):
     out = cli("check", "--no-cache", *args, ".", env=env).stdout
     assert ("\x1b[" in out) is coloured
-    assert "BG101" in out
+    assert "BG105" in out
 
 
 def test_force_color_output_is_the_plain_output_painted(three):
@@ -331,9 +331,9 @@ def test_force_color_output_is_the_plain_output_painted(three):
 
 
 TABLE = [  # the fixable column: BG102's fix is unsafe, not applied without --unsafe-fixes
-    "    1  BG101      cancellation-swallowed",
     "    1  BG102      broad-except-swallows-cancellation",
     "    1  BG103      finally-swallows-cancellation",
+    "    1  BG105      stop-request-swallowed",
 ]
 
 
@@ -369,12 +369,12 @@ def test_python_files_found_no_warning(three):
 
 
 def test_empty_selection_is_said_on_stderr(three):
-    raw = cli("check", "--no-cache", "--select", "BG101", "--ignore", "BG101", ".")
+    raw = cli("check", "--no-cache", "--select", "BG105", "--ignore", "BG105", ".")
     assert raw.exit_code == 0
     assert raw.stderr == (
         "bgcheck: warning: no rules selected: select, extend-select, ignore and preview leave nothing to check\n"
     )
-    assert cli("check", "--no-cache", "--select", "BG101", ".").stderr == ""
+    assert cli("check", "--no-cache", "--select", "BG105", ".").stderr == ""
 
 
 # ---------------------------------------------------------------------------
@@ -411,10 +411,10 @@ def test_help_and_version_still_exit_0():
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (("--select", "cancellation-swallowed"), ["BG101"]),
-        (("--select", "Cancellation-Swallowed,BG103"), ["BG101", "BG103"]),
-        (("--ignore", "cancellation-swallowed"), ["BG102", "BG103"]),
-        (("--select", "BG1", "--ignore", "finally-swallows-cancellation"), ["BG101", "BG102"]),
+        (("--select", "stop-request-swallowed"), ["BG105"]),
+        (("--select", "Cancellation-Swallowed,BG103"), ["BG105", "BG103"]),
+        (("--ignore", "stop-request-swallowed"), ["BG102", "BG103"]),
+        (("--select", "BG1", "--ignore", "finally-swallows-cancellation"), ["BG105", "BG102"]),
     ],
 )
 def test_select_and_ignore_take_rule_names(three, args, expected):
@@ -462,7 +462,7 @@ def test_stdin_as_a_lone_file_outside_any_project(tmp_path, monkeypatch):
     raw = cli("check", "--format", "concise", "--preview", "-", "--stdin-filename", "scratch/lone.py", input=THREE_FINDINGS)
     assert raw.exit_code == 1
     assert [line.split(" ", 2)[:2] for line in raw.stdout.splitlines()[:-1]] == [
-        ["scratch/lone.py:6:5:", "BG101"],
+        ["scratch/lone.py:6:5:", "BG105"],
         ["scratch/lone.py:12:5:", "BG102"],
         ["scratch/lone.py:19:9:", "BG103"],
     ]

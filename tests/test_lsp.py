@@ -24,7 +24,7 @@ from bgcheck.diagnostics import BG000_SUMMARY  # noqa: E402
 from bgcheck.rules import catalog  # noqa: E402
 from bgcheck.rules.pages import page_path  # noqa: E402
 
-BG101_SUMMARY = next(row[3] for row in catalog.RULES if row[0] == "BG101")
+BG105_SUMMARY = next(row[3] for row in catalog.RULES if row[0] == "BG105")
 
 
 def page_links(code: str) -> str:
@@ -226,12 +226,12 @@ async def test_open_change_shutdown_and_exit(client: LanguageClient, workspace: 
 
     published: list = []
     open_document(client, bad, SWALLOWS)
-    (diagnostic,) = await diagnostics_for(client, bad, has("BG101"), published)
-    assert diagnostic.code == "BG101"
+    (diagnostic,) = await diagnostics_for(client, bad, has("BG105"), published)
+    assert diagnostic.code == "BG105"
     assert diagnostic.source == "bgcheck"
     assert diagnostic.severity == types.DiagnosticSeverity.Error
     assert (diagnostic.range.start.line, diagnostic.range.start.character) == (SWALLOWS_LINE, 4)  # 0-based
-    assert diagnostic.code_description.href.endswith("BG101.md")
+    assert diagnostic.code_description.href.endswith("BG105.md")
     assert published[-1].version == 1
     # on `initialized` (so before these diagnostics) the server asked to watch files: pyproject.toml
     # changes reload the configuration
@@ -267,7 +267,7 @@ async def test_broken_document_reports_bg000_and_server_lives_on(client: Languag
     )
 
     change_document(client, uri, SWALLOWS, version=2)
-    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    assert codes(await diagnostics_for(client, uri, has("BG105"))) == ["BG105"]
 
 
 def no_error_popups(client: LanguageClient) -> bool:
@@ -296,7 +296,7 @@ async def test_malformed_requests_get_an_error_response_and_no_popup(client: Lan
     client.protocol._send_data([1, 2, 3])
     # the server still answers and analyses
     open_document(client, uri, SWALLOWS)
-    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    assert codes(await diagnostics_for(client, uri, has("BG105"))) == ["BG105"]
     hover = await client.text_document_hover_async(hover_params(uri, types.Position(line=0, character=0)))
     assert hover is None
     assert no_error_popups(client), client.messages
@@ -306,12 +306,12 @@ async def test_malformed_requests_get_an_error_response_and_no_popup(client: Lan
 async def test_did_change_after_did_close_is_ignored(client: LanguageClient, workspace: Path):
     uri, other = uri_of(workspace, "swallows.py"), uri_of(workspace, "clean.py")
     open_document(client, uri, SWALLOWS)
-    await diagnostics_for(client, uri, has("BG101"))
+    await diagnostics_for(client, uri, has("BG105"))
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     change_document(client, uri, CLEAN, version=2)  # a late change for the closed document
     change_document(client, uri_of(workspace, "never_opened.py"), CLEAN, version=1)
     open_document(client, other, SWALLOWS)  # the server lives on
-    assert codes(await diagnostics_for(client, other, has("BG101"))) == ["BG101"]
+    assert codes(await diagnostics_for(client, other, has("BG105"))) == ["BG105"]
     assert no_error_popups(client), client.messages
     # opened again: analysed from the new text
     open_document(client, uri, FIXED, version=3)
@@ -324,12 +324,12 @@ async def test_a_hostile_file_in_the_workspace_leaves_other_documents_their_diag
     open_document(client, hostile, HOSTILE_FOLDING)
     uri = uri_of(workspace, "swallows.py")
     open_document(client, uri, SWALLOWS)
-    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    assert codes(await diagnostics_for(client, uri, has("BG105"))) == ["BG105"]
     deep = uri_of(workspace, "deep.py")
     open_document(client, deep, SWALLOWS + "x = (1\n" + " + 1\n" * 4000 + ")\n")  # job code a rule reads, then the chain
     (diagnostic,) = await diagnostics_for(client, deep, has("BG000"))
     assert "nested more than 500 levels" in diagnostic.message
-    assert codes(await diagnostics_for(client, uri, has("BG101"))) == ["BG101"]
+    assert codes(await diagnostics_for(client, uri, has("BG105"))) == ["BG105"]
     assert no_error_popups(client), client.messages
 
 
@@ -366,7 +366,7 @@ async def test_burst_of_edits_publishes_the_final_state(client: LanguageClient, 
         change_document(client, uri, text, version=1 + i)
     final_line = 20 + SWALLOWS_LINE
     found = await diagnostics_for(
-        client, uri, lambda d: codes(d) == ["BG101"] and d[0].range.start.line == final_line, published
+        client, uri, lambda d: codes(d) == ["BG105"] and d[0].range.start.line == final_line, published
     )
     assert len(found) == 1
     mine = [p for p in published if p.uri == uri]
@@ -406,14 +406,14 @@ async def test_workspace_context(client: LanguageClient, workspace: Path):
     outside.parent.mkdir()
     outside.write_text(SWALLOWS, encoding="utf-8")
     open_document(client, outside.as_uri(), SWALLOWS)
-    assert codes(await diagnostics_for(client, outside.as_uri(), has("BG101"))) == ["BG101"]
+    assert codes(await diagnostics_for(client, outside.as_uri(), has("BG105"))) == ["BG105"]
 
 
 @pytest.mark.asyncio
 async def test_noqa_code_action_and_hover(client: LanguageClient, workspace: Path):
     uri = uri_of(workspace, "swallows.py")
     open_document(client, uri, SWALLOWS)
-    (diagnostic,) = await diagnostics_for(client, uri, has("BG101"))
+    (diagnostic,) = await diagnostics_for(client, uri, has("BG105"))
 
     # hover inside the diagnostic's range: the rule's summary, the finding's message and explanation,
     # and a link to the page (not the page: it is one click away, as is the code's codeDescription)
@@ -422,50 +422,50 @@ async def test_noqa_code_action_and_hover(client: LanguageClient, workspace: Pat
     assert hover is not None
     assert hover.contents.kind == types.MarkupKind.Markdown
     assert shown(hover) == (
-        f"**BG101** `cancellation-swallowed`: {BG101_SUMMARY}\n\n"
+        f"**BG105** `stop-request-swallowed`: {BG105_SUMMARY}\n\n"
         f"{diagnostic.message}\n\nThe work goes on, so TaskGroup, asyncio.timeout() and shutdown wait for "
-        "work that never stops. Re-raise it (`raise`) after cleanup.\n\n" + page_links("BG101")
+        "work that never stops. Re-raise it (`raise`) after cleanup.\n\n" + page_links("BG105")
     )
     assert len(hover.contents.value) < 1000  # the page (9.6 KB for BG102) is not embedded
-    assert diagnostic.code_description.href == "https://github.com/bgcheck/bgcheck/blob/main/rules/BG101.md"
+    assert diagnostic.code_description.href == "https://github.com/bgcheck/bgcheck/blob/main/rules/BG105.md"
     assert hover.range == diagnostic.range
     assert await client.text_document_hover_async(hover_params(uri, types.Position(line=0, character=0))) is None
 
-    # the code action adds `# noqa: BG101`, and applying it clears the diagnostic
+    # the code action adds `# noqa: BG105`, and applying it clears the diagnostic
     (action,) = [a for a in await code_actions(client, uri, diagnostic) if "noqa" in a.title]
     assert action.kind == types.CodeActionKind.QuickFix
     (edit,) = action.edit.changes[uri]
     fixed = apply_edit(SWALLOWS, edit)
-    assert fixed.split("\n")[SWALLOWS_LINE] == "    except asyncio.CancelledError:  # noqa: BG101"
+    assert fixed.split("\n")[SWALLOWS_LINE] == "    except asyncio.CancelledError:  # noqa: BG105"
     change_document(client, uri, fixed, version=2)
     assert await diagnostics_for(client, uri, empty) == []
 
     # ... merged into an existing `# noqa:` list of another tool's codes
     text = SWALLOWS.replace("CancelledError:", "CancelledError:  # noqa: E501")
     change_document(client, uri, text, version=3)
-    (diagnostic,) = await diagnostics_for(client, uri, has("BG101"))
+    (diagnostic,) = await diagnostics_for(client, uri, has("BG105"))
     (action,) = [a for a in await code_actions(client, uri, diagnostic) if "noqa" in a.title]
     (edit,) = action.edit.changes[uri]
-    assert apply_edit(text, edit).split("\n")[SWALLOWS_LINE] == "    except asyncio.CancelledError:  # noqa: E501, BG101"
+    assert apply_edit(text, edit).split("\n")[SWALLOWS_LINE] == "    except asyncio.CancelledError:  # noqa: E501, BG105"
 
     # hover over the code in a noqa comment shows its page too
     noqa_line = apply_edit(text, edit).split("\n")[SWALLOWS_LINE]
     change_document(client, uri, apply_edit(text, edit), version=4)
     await diagnostics_for(client, uri, empty)
-    on_code = types.Position(line=SWALLOWS_LINE, character=noqa_line.index("BG101") + 2)
+    on_code = types.Position(line=SWALLOWS_LINE, character=noqa_line.index("BG105") + 2)
     hover = await client.text_document_hover_async(hover_params(uri, on_code))
-    assert hover is not None and shown(hover) == f"**BG101** `cancellation-swallowed`: {BG101_SUMMARY}\n\n" + page_links("BG101")
+    assert hover is not None and shown(hover) == f"**BG105** `stop-request-swallowed`: {BG105_SUMMARY}\n\n" + page_links("BG105")
 
 
 @pytest.mark.asyncio
 async def test_quick_fix_applies_the_rules_fix(client: LanguageClient, workspace: Path):
     uri = uri_of(workspace, "swallows.py")
     open_document(client, uri, SWALLOWS)
-    (diagnostic,) = await diagnostics_for(client, uri, has("BG101"))
+    (diagnostic,) = await diagnostics_for(client, uri, has("BG105"))
     actions = await code_actions(client, uri, diagnostic)
     (action,) = [a for a in actions if "noqa" not in a.title]
     assert action.kind == types.CodeActionKind.QuickFix
-    assert action.title == "Re-raise the stop at the end of the handler (unsafe fix: see BG101's page)"
+    assert action.title == "Re-raise the stop at the end of the handler (unsafe fix: see BG105's page)"
     assert not action.is_preferred, "an unsafe fix is offered, not preferred"
     (edit,) = action.edit.changes[uri]
     fixed = apply_edit(SWALLOWS, edit)
@@ -489,7 +489,7 @@ async def fix_all_actions(client: LanguageClient, uri: str) -> list:
 async def test_fix_all_applies_every_safe_fix(client: LanguageClient, workspace: Path):
     assert "source.fixAll.bgcheck" in client.initialize_result.capabilities.code_action_provider.code_action_kinds
     uri = uri_of(workspace, "clean.py")
-    text = CLEAN.replace("def add(a, b):", "def add(a, b):  # noqa: BG102").replace("a + b", "a + b  # noqa: E501, BG101")
+    text = CLEAN.replace("def add(a, b):", "def add(a, b):  # noqa: BG102").replace("a + b", "a + b  # noqa: E501, BG105")
     open_document(client, uri, text)
     found = await diagnostics_for(client, uri, lambda ds: codes(ds) == ["BG001", "BG001"])
     assert all(d.message.startswith("Unused `noqa` directive") for d in found)
@@ -503,10 +503,10 @@ async def test_fix_all_applies_every_safe_fix(client: LanguageClient, workspace:
     assert await diagnostics_for(client, uri, empty) == []
     assert await fix_all_actions(client, uri) == [], "nothing left to fix"
 
-    # only safe fixes: BG101's (unsafe) is not applied by fixAll
+    # only safe fixes: BG105's (unsafe) is not applied by fixAll
     swallows = uri_of(workspace, "swallows.py")
     open_document(client, swallows, SWALLOWS)
-    await diagnostics_for(client, swallows, has("BG101"))
+    await diagnostics_for(client, swallows, has("BG105"))
     assert await fix_all_actions(client, swallows) == []
 
 
@@ -515,7 +515,7 @@ async def test_configuration_reloads_and_a_broken_one_is_reported(client: Langua
     uri = uri_of(workspace, "swallows.py")
     pyproject = workspace / "pyproject.toml"
     open_document(client, uri, SWALLOWS)
-    await diagnostics_for(client, uri, has("BG101"))
+    await diagnostics_for(client, uri, has("BG105"))
 
     def changed() -> None:
         client.workspace_did_change_watched_files(
@@ -524,7 +524,7 @@ async def test_configuration_reloads_and_a_broken_one_is_reported(client: Langua
             )
         )
 
-    pyproject.write_text('[tool.bgcheck]\npreview = true\nignore = ["BG101"]\n', encoding="utf-8")
+    pyproject.write_text('[tool.bgcheck]\npreview = true\nignore = ["BG105"]\n', encoding="utf-8")
     changed()
     await diagnostics_for(client, uri, empty)
 
@@ -535,7 +535,7 @@ async def test_configuration_reloads_and_a_broken_one_is_reported(client: Langua
     assert message.type == types.MessageType.Error
     assert "ignore" in message.message and "previous configuration" in message.message
 
-    # the previous configuration (BG101 ignored) still applies
+    # the previous configuration (BG105 ignored) still applies
     published: list = []
     change_document(client, uri, "\n" + SWALLOWS, version=2)
     await diagnostics_for(client, uri, lambda d: any(p.uri == uri and p.version == 2 for p in published), published)
@@ -549,18 +549,18 @@ async def test_configuration_reloads_and_a_broken_one_is_reported(client: Langua
 @pytest.mark.parametrize(
     "line, expected",
     [
-        ("x = 1", "x = 1  # noqa: BG101"),
-        ("x = 1   ", "x = 1  # noqa: BG101"),
-        ("x = 1  # type: ignore", "x = 1  # type: ignore  # noqa: BG101"),
-        ("x = 1  # noqa: E501", "x = 1  # noqa: E501, BG101"),
-        ("x = 1  # noqa:E501,BG102 because", "x = 1  # noqa:E501,BG102, BG101 because"),
-        ("x = 1  # noqa: see below", "x = 1  # noqa: BG101 see below"),
-        ("x = '\u00e9\U0001f600'", "x = '\u00e9\U0001f600'  # noqa: BG101"),
+        ("x = 1", "x = 1  # noqa: BG105"),
+        ("x = 1   ", "x = 1  # noqa: BG105"),
+        ("x = 1  # type: ignore", "x = 1  # type: ignore  # noqa: BG105"),
+        ("x = 1  # noqa: E501", "x = 1  # noqa: E501, BG105"),
+        ("x = 1  # noqa:E501,BG102 because", "x = 1  # noqa:E501,BG102, BG105 because"),
+        ("x = 1  # noqa: see below", "x = 1  # noqa: BG105 see below"),
+        ("x = '\u00e9\U0001f600'", "x = '\u00e9\U0001f600'  # noqa: BG105"),
     ],
 )
 def test_noqa_edit(line: str, expected: str):
     text = f"import os\n{line}\n"
-    edit = noqa_edit(text, 1, "BG101")
+    edit = noqa_edit(text, 1, "BG105")
     assert edit is not None
     # positions are UTF-16: map back to code points for the check
     encoded = line.encode("utf-16-le")
@@ -573,13 +573,13 @@ def test_noqa_edit(line: str, expected: str):
     "text, line",
     [
         ("x = 1  # noqa\n", 0),  # a bare noqa suppresses everything already
-        ("x = 1  # noqa: BG101\n", 0),  # already listed
+        ("x = 1  # noqa: BG105\n", 0),  # already listed
         ('x = """\nabc\n"""\n', 0),  # the line ends inside a string
         ("x = 1 + \\\n    2\n", 0),  # a backslash continuation
     ],
 )
 def test_noqa_edit_declines(text: str, line: int):
-    assert noqa_edit(text, line, "BG101") is None
+    assert noqa_edit(text, line, "BG105") is None
 
 
 # ---------------------------------------------------------------------------
@@ -601,7 +601,7 @@ def test_one_failing_document_does_not_hide_the_others(workspace: Path, monkeypa
 
     monkeypatch.setattr(lsp, "check_units", check_units)
     findings, messages, errors = state.run([], [(crashing, CLEAN), (good, SWALLOWS)], [crashing, good])
-    assert [f.diagnostic.code for f in findings[good]] == ["BG101"]
+    assert [f.diagnostic.code for f in findings[good]] == ["BG105"]
     assert findings[crashing] == []
     assert messages == []
     assert len(errors) == 1 and "clean.py" in errors[0] and "a rule crashed" in errors[0]
@@ -612,7 +612,7 @@ def test_a_rules_fix_becomes_an_lsp_edit():
     from bgcheck.diagnostics import Applicability, Diagnostic, Edit, Fix, Location, Severity
 
     fix = Fix(Applicability.SAFE, "Re-raise", (Edit(2, 5, 2, 9, "raise"),))
-    d = Diagnostic("BG101", "cancellation-swallowed", Severity.ERROR, "m", Location("a.py", 2, 5, 2, 9), fix=fix)
+    d = Diagnostic("BG105", "stop-request-swallowed", Severity.ERROR, "m", Location("a.py", 2, 5, 2, 9), fix=fix)
     title, changes = lsp._fix_edit(d, {"a.py": "x = 1\n\u00e9   pass\n"})
     assert title == "Re-raise"
     (uri,) = changes

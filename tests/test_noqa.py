@@ -348,7 +348,7 @@ def test_noqa_with_another_code_does_not_suppress(bg):
                 pass
         """
     )
-    assert found_codes(found) == [("BG101", 7)]
+    assert found_codes(found) == [("BG105", 7)]
 
 
 @pytest.mark.parametrize("line, codes, expected", [

@@ -133,7 +133,7 @@ def test_a_quadratic_file_does_not_stop_the_others(tmp_path, monkeypatch):
     relevant = {f"job_{name}": text + SWALLOWS for name, text in HOSTILE_PARSE.items()}
     root = write(tmp_path / "p", {"app.py": SWALLOWS, **relevant, **HOSTILE_PARSE})
     result = found(root, monkeypatch)
-    assert ("app.py", SWALLOWS_LINE, "BG101") in result
+    assert ("app.py", SWALLOWS_LINE, "BG105") in result
     # (CPython refuses 300 nested parentheses itself: a syntax error wherever it is)
     assert sorted(path for path, _line, code in result if code == "BG000") == sorted([*relevant, "nested_calls.py"])
 
@@ -143,7 +143,7 @@ def test_a_quadratic_file_does_not_stop_the_others(tmp_path, monkeypatch):
 
 
 def test_lone_cr_line_endings_give_the_real_lines_and_noqa_works(tmp_path, monkeypatch):
-    with_noqa = SWALLOWS.replace("except asyncio.CancelledError:", "except asyncio.CancelledError:  # noqa: BG101")
+    with_noqa = SWALLOWS.replace("except asyncio.CancelledError:", "except asyncio.CancelledError:  # noqa: BG105")
     root = write(
         tmp_path / "p",
         {
@@ -154,9 +154,9 @@ def test_lone_cr_line_endings_give_the_real_lines_and_noqa_works(tmp_path, monke
         },
     )
     assert found(root, monkeypatch) == [
-        ("cr.py", SWALLOWS_LINE, "BG101"),
-        ("crlf.py", SWALLOWS_LINE, "BG101"),
-        ("mixed.py", SWALLOWS_LINE + 2, "BG101"),
+        ("cr.py", SWALLOWS_LINE, "BG105"),
+        ("crlf.py", SWALLOWS_LINE, "BG105"),
+        ("mixed.py", SWALLOWS_LINE + 2, "BG105"),
     ]
     # the code frame shows the real line
     monkeypatch.chdir(root)
@@ -165,7 +165,7 @@ def test_lone_cr_line_endings_give_the_real_lines_and_noqa_works(tmp_path, monke
 
 
 def test_noqa_reads_lone_cr_lines():
-    assert parse_noqa("a = 1\rb = 2  # noqa: BG101\rc = 3\r") == {2: frozenset({"BG101"})}
+    assert parse_noqa("a = 1\rb = 2  # noqa: BG105\rc = 3\r") == {2: frozenset({"BG105"})}
     assert parse_noqa("a = (\rb  # noqa\r") == {2: parse_noqa("x  # noqa\n")[1]}  # the broken-file fallback
 
 
@@ -201,7 +201,7 @@ def test_valid_python_libcst_cannot_parse_says_why(tmp_path, monkeypatch):
         ("annotated_attribute.py", below + 4, "BG000"),
         ("strings.py", below + 2, "BG000"),
     ]
-    assert ("app.py", SWALLOWS_LINE, "BG101") in result and ("fine.py", SWALLOWS_LINE, "BG101") in result
+    assert ("app.py", SWALLOWS_LINE, "BG105") in result and ("fine.py", SWALLOWS_LINE, "BG105") in result
     (annotated,) = bg000(root, monkeypatch, "annotated.py")
     # the message is one short line, the detail in the explanation (--verbose, --show-explanations)
     assert annotated.message == "file not analysed: valid Python that libcst (the parser bgcheck's rules use) cannot parse"
@@ -245,7 +245,7 @@ def test_an_exception_in_one_file_is_that_files_bg000(tmp_path, monkeypatch, pha
 
         monkeypatch.setattr(build_module, "build_index", build_index)
     result = found(root, monkeypatch, jobs=jobs)
-    assert ("app.py", SWALLOWS_LINE, "BG101") in result
+    assert ("app.py", SWALLOWS_LINE, "BG105") in result
     assert ("boom.py", 1, "BG000") in result
     assert not [r for r in result if r[0] == "boom.py" and r[2] != "BG000"]
     assert not [r for r in result if r[0] != "boom.py" and r[2] == "BG000"]
@@ -261,7 +261,7 @@ def test_isolation_in_the_cli_exit_status_and_output(tmp_path, monkeypatch):
     raw = CliRunner().invoke(main, ["check", "--format", "json", "--no-cache"])
     assert raw.exit_code == 1, raw.output
     # boom.py has nothing a rule could find: it is never walked, so nothing fails
-    assert [(d["path"], d["code"]) for d in json.loads(raw.stdout)["diagnostics"]] == [("app.py", "BG101")]
+    assert [(d["path"], d["code"]) for d in json.loads(raw.stdout)["diagnostics"]] == [("app.py", "BG105")]
 
 
 # ---------------------------------------------------------------------------
@@ -308,14 +308,14 @@ NOT_PARSED = {
 }
 # (file, line, code) that must be found among the ordinary files
 ORDINARY = {
-    "app.py": (SWALLOWS, [("app.py", SWALLOWS_LINE, "BG101")]),
-    "cr.py": (SWALLOWS.replace("\n", "\r"), [("cr.py", SWALLOWS_LINE, "BG101")]),
+    "app.py": (SWALLOWS, [("app.py", SWALLOWS_LINE, "BG105")]),
+    "cr.py": (SWALLOWS.replace("\n", "\r"), [("cr.py", SWALLOWS_LINE, "BG105")]),
     "pkg/__init__.py": ("", []),
-    "pkg/later.py": ("\n" * 50 + SWALLOWS, [("pkg/later.py", SWALLOWS_LINE + 50, "BG101")]),
+    "pkg/later.py": ("\n" * 50 + SWALLOWS, [("pkg/later.py", SWALLOWS_LINE + 50, "BG105")]),
     # 3,000 elif branches: libcst needs a big stack for it (the CLI and the workers have one)
     "elif_chain.py": (
         "a = 1\nif a:\n    pass\n" + "elif a:\n    pass\n" * 3000 + SWALLOWS,
-        [("elif_chain.py", 3 + 6000 + SWALLOWS_LINE, "BG101")],
+        [("elif_chain.py", 3 + 6000 + SWALLOWS_LINE, "BG105")],
     ),
 }
 

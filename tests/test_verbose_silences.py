@@ -54,7 +54,7 @@ PROJECT = {
 NOTES = [
     "bgcheck: note: app/tasks.py:21:5: BG605 not reported: `guarded()` catches every Exception and never re-raises: the dropped future holds no error",
     "bgcheck: note: app/tasks.py:27:9: BG604 not reported: the transaction writes nothing a rollback would take back",
-    "bgcheck: note: app/tasks.py:34:5: BG101 not reported: it awaits a task it has just cancelled itself: that task's cancellation, not this one's",
+    "bgcheck: note: app/tasks.py:34:5: BG105 not reported: it awaits a task it has just cancelled itself: that task's cancellation, not this one's",
 ]
 
 
@@ -88,4 +88,4 @@ def test_silences_are_never_findings(tmp_path, monkeypatch):
     assert [d["code"] for d in data["diagnostics"]] == ["BG203"]
     assert data["summary"]["total"] == 1
     # a rule that is not selected says nothing about where it would have stayed silent
-    assert [n.split(": ")[3].split()[0] for n in _notes(_run("--no-cache", "--verbose", "--select", "BG101").stderr)] == ["BG101"]
+    assert [n.split(": ")[3].split()[0] for n in _notes(_run("--no-cache", "--verbose", "--select", "BG105").stderr)] == ["BG105"]

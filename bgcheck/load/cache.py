@@ -153,8 +153,10 @@ def version_tag() -> str:
 # 33: the execution model leaves out of the stopped jobs the main-thread jobs of a project whose
 # signal handlers raise nothing (knowledge.SIGNAL_STOPPED_FRAMEWORKS); 34: BG104 is silent inside an
 # except clause that always re-raises; 35: a noqa or per-file ignore of a code also covers the codes
-# split from it (catalog.SPLIT_FROM); 36: no money name patterns by default (a name never makes money).
-ENTRY_FORMAT = 36
+# split from it (catalog.SPLIT_FROM); 36: no money name patterns by default (a name never makes money);
+# 37: BG105 split from BG101 (BG101 keeps the loop that goes on), InterruptedError is no stop, and
+# BG101 follows the deferred re-raise and a loop whose flag its canceller sets.
+ENTRY_FORMAT = 37
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

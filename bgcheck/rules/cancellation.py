@@ -27,6 +27,7 @@ from bgcheck.rules.done_futures import awaits_only_done_futures, done_callback_m
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 from bgcheck.rules.edits import name_for_import
+from bgcheck.rules.endings import loop_flag_set_elsewhere
 from bgcheck.rules.notes import notes_from
 from bgcheck.rules.relevance import calls_any, handlers
 
@@ -198,7 +199,7 @@ def _cancellation_taken_earlier(node, ctx: FileContext) -> bool:
         if handler is node:
             return False
         kinds = {k for k in map(_cancellation_kind, _caught_names(handler, ctx)) if k}
-        if kinds - knowledge.PROCESS_INTERRUPTS - {knowledge.EINTR, "concurrent.futures.CancelledError"}:
+        if kinds - knowledge.PROCESS_INTERRUPTS - {knowledge.FUTURE_CANCELLATION}:
             return True
     return False
 
@@ -210,7 +211,7 @@ def _stops_that_can_arrive(kinds: list, try_node, ctx: FileContext) -> list:
     code it calls raises one there, as that work's outcome), unless its ``try`` body yields (a
     generator run as a coroutine); concurrent.futures' only around a read of a future's outcome."""
     context = ctx.thread_context
-    library = lambda k: k not in knowledge.PROCESS_INTERRUPTS and k not in (knowledge.EINTR, "concurrent.futures.CancelledError")  # noqa: E731
+    library = lambda k: k not in knowledge.PROCESS_INTERRUPTS and k != knowledge.FUTURE_CANCELLATION  # noqa: E731
     result = []
     for kind in kinds:
         if library(kind) and context == execution.COROUTINE and not _can_receive_cancellation(try_node.body, ctx):
@@ -487,6 +488,119 @@ _LOGGING_CALLS = frozenset(
 )
 
 
+def _flags_set_by(handler) -> set[str]:
+    """Local names the handler assigns (``pending_cancel = True``, ``pending = exc``), outside
+    nested functions: where it may keep the stop for later."""
+    names = set()
+    for assign in find_all(handler.body, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+        targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+        names.update(t.value for t in targets if isinstance(t, cst.Name))
+    return names
+
+
+def _tests_a_flag(test: cst.BaseExpression, flags: set[str]) -> bool:
+    """``flag``, ``flag is not None`` or either ``and``-ed with other tests: true only once the flag
+    was set."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _tests_a_flag(test.left, flags) or _tests_a_flag(test.right, flags)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, cst.IsNot) and isinstance(target.comparator, cst.Name) and target.comparator.value == "None":
+            test = test.left
+    return isinstance(test, cst.Name) and test.value in flags
+
+
+def _raises_the_stop(block, flags: set[str], ctx: FileContext) -> bool:
+    """Every way out of ``block`` raises, and it raises the stop: a cancellation class anew
+    (``raise asyncio.CancelledError()``) or the kept exception (``raise pending_cancel``)."""
+    if not always_raises(block, ctx.is_exit_call):
+        return False
+    for node in find_all(block, (cst.Raise,)):
+        exc = node.exc
+        target = exc.func if isinstance(exc, cst.Call) else exc
+        if isinstance(target, cst.Name) and target.value in flags:
+            continue
+        if target is None or not _cancellation_kind(ctx.resolve(target)):
+            return False
+    return True
+
+
+def _defers_the_reraise(handler, ctx: FileContext) -> bool:
+    """The deferred re-raise: the handler keeps the stop in a local flag (``pending_cancel =
+    True``) and finishes its cleanup, and the function raises the stop once the flag is set, after
+    the ``try`` statement (``if pending_cancel: raise asyncio.CancelledError()``) or in a ``finally:``
+    around it (which also overrides a ``return`` in the handler). The stop is held off until the
+    cleanup is done, not lost. A handler nested in one that defers (a second cancel during the same
+    cleanup) defers with it."""
+    function = ctx.function_node
+    if function is None or not isinstance(function, cst.FunctionDef):
+        return False
+    around = []  # the handlers and the ``finally:`` blocks the handler is in, up to its function
+    for node in reversed(ctx.ancestors):
+        if node is function:
+            break
+        if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)):
+            around.append(node)
+        elif isinstance(node, (cst.Try, cst.TryStar)) and node.finalbody is not None:
+            around.append(node.finalbody)
+    finally_ifs = {id(test) for block in around if isinstance(block, cst.Finally) for test in find_all(block, (cst.If,))}
+    returns = RETURN in _handler_exits(handler, ctx)
+    for candidate in (block for block in around if not isinstance(block, cst.Finally)):
+        flags = _flags_set_by(candidate)
+        if not flags:
+            continue
+        end = ctx.position(candidate).end.line
+        for test in find_all(function.body, (cst.If,)):
+            if not _tests_a_flag(test.test, flags) or not _raises_the_stop(test.body, flags, ctx):
+                continue
+            if id(test) in finally_ifs or (not returns and ctx.position(test).start.line > end):
+                return True
+    return False
+
+
+def _innermost_loop(ctx: FileContext):
+    """The loop around the current node in its function, if any."""
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.For, cst.While)):
+            return node
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            return None
+    return None
+
+
+def _loop_stops_on_its_cancellers_flag(ctx: FileContext) -> bool:
+    """The handler is in ``while not self.should_stop:``, and the method of the class that sets
+    that flag cancels the work after setting it (``stop()``: ``self.should_stop = True`` then
+    ``self.consume_task.cancel()``): once the handler is done the loop tests its flag and ends.
+    The cancel only cut the current wait short."""
+    loop = _innermost_loop(ctx)
+    return isinstance(loop, cst.While) and loop_flag_set_elsewhere(loop, ctx, then_cancels=True)
+
+
+def _awaits_a_shield(body, ctx: FileContext) -> bool:
+    """Does ``body`` await ``asyncio.shield(...)``: a wait for work that a cancellation does not stop?"""
+    return any(
+        isinstance(node.expression, cst.Call) and ctx.resolve_call(node.expression) in knowledge.SHIELD_CALLS
+        for node in find_all(body, (cst.Await,))
+    )
+
+
+def _goes_round_again(kinds: list, body, handler_exits: set, ctx: FileContext) -> bool:
+    """BG101's sure case, the rule's example: a task's own cancellation (asyncio, trio, anyio)
+    caught in a coroutine, inside a loop of that coroutine, by a handler that falls through or
+    ``continue``s, so the loop goes round again and the task keeps working after it was asked to
+    stop. A loop that awaits ``asyncio.shield()`` (waiting for cleanup through repeated cancels) is
+    not the work going on. Every other swallowed stop is BG105's: whether work goes on there depends
+    on the callers, the program's stop protocol, or which signal arrives."""
+    return (
+        ctx.in_coroutine
+        and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
+        and _innermost_loop(ctx) is not None
+        and bool(handler_exits & {FALL, CONTINUE})
+        and not _awaits_a_shield(body, ctx)
+    )
+
+
 def _hands_over_exception(handler) -> bool:
     """``except BaseException as exc: outcome["error"] = exc`` (or ``future.set_exception(exc)``,
     ``errors.put(exc)``, ``return exc``): the exception is handed to someone who deals with it, not
@@ -547,7 +661,7 @@ def _stop_reraised_earlier(node, ctx: FileContext) -> bool:
         if always_raises(handler.body, ctx.is_exit_call):
             kinds.update(k for k in map(_cancellation_kind, _caught_names(handler, ctx)) if k)
     if ctx.in_coroutine:
-        return bool(kinds - knowledge.PROCESS_INTERRUPTS - {knowledge.EINTR})
+        return bool(kinds - knowledge.PROCESS_INTERRUPTS)
     return knowledge.PROCESS_INTERRUPTS <= kinds
 
 
@@ -738,20 +852,29 @@ def _is_return_statement(statement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Return)
 
 
-def _is_retry_shape(handler: cst.ExceptHandler) -> bool:
-    """A handler whose body is only ``continue`` or ``pass`` (EINTR retry loops); a string on a
-    line of its own does nothing and does not count."""
-    statements = handler.body.body
-    for statement in statements:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            return False
-        if not all(isinstance(small, (cst.Continue, cst.Pass)) or _is_string_statement(small) for small in statement.body):
-            return False
-    return True
-
-
 def _is_string_statement(small: cst.BaseSmallStatement) -> bool:
     return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
+def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: set[str]) -> Optional[str]:
+    """The stop protocol that makes a swallowing handler (one that does not yield) right, said as
+    --verbose says it ("" when there is nothing worth a note), or None when none is followed."""
+    if _hands_on_every_stop_it_is_asked(node, ctx):
+        return "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)"
+    if _defers_the_reraise(node, ctx):
+        return "it keeps the stop in a flag and the function raises it once its cleanup is done"
+    if _loop_stops_on_its_cancellers_flag(ctx) and not handler_exits & {CONTINUE}:
+        return "its loop tests a flag that the method cancelling it sets first: the loop then ends"
+    if _records_the_stop_in_a_flag(node, ctx):
+        return "it records the stop in a flag of its object, which the class tests to stop"
+    if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
+        # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
+        return "the handler ends the program's (or the coroutine's) outermost work: the stop is honoured"
+    if _ends_the_task(ctx, handler_exits):
+        return "the task ends when asked (as a success), and nothing goes on from it"
+    if ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
+        return ""  # a second cancel during cleanup: the exception in flight goes on after it
+    return None
 
 
 # (short message, explanation) per kind of stop.
@@ -765,11 +888,6 @@ _MESSAGES = {
         "`{clause}` swallows `sys.exit()`: the {where} keeps running",
         "The handler can finish without re-raising: `sys.exit()` (how a SIGTERM handler usually stops a worker) "
         "is swallowed, and the {where} keeps running. Re-raise after cleanup.",
-    ),
-    "InterruptedError": (
-        "`{clause}` can finish without re-raising: an interrupted call is treated as done",
-        "Since PEP 475 Python retries interrupted system calls itself; InterruptedError now means a signal handler "
-        "asked to stop. Re-raise it.",
     ),
     "concurrent.futures.CancelledError": (
         "`{clause}` can finish without re-raising: a cancelled future counts as a result",
@@ -786,6 +904,11 @@ _YIELD_MESSAGE = (
     "The consumer runs on as if nothing happened, and may never resume the generator. Clean up without yielding, "
     "then re-raise.",
 )
+_LOOP_MESSAGE = (
+    "`{clause}` swallows the stop request, and the loop goes round again",
+    "The task was asked to stop, but the handler lets the loop start its next round, so the task keeps working: "
+    "TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it (`raise`) after cleanup.",
+)
 _DEFAULT_MESSAGE = (
     "`{clause}` can finish without re-raising: the stop request is swallowed",
     "The work goes on, so TaskGroup, asyncio.timeout() and shutdown wait for work that never stops. Re-raise it "
@@ -801,7 +924,9 @@ class CancellationSwallowed(Rule):
     name = "cancellation-swallowed"
     severity = Severity.ERROR
     reads = ("execution", "job_code")
-    summary = "A handler catches a cancellation exception and carries on, so the stop request is lost."
+    summary = "A coroutine catches its own cancellation inside a loop and goes round again, so the task never stops."
+    # This code reports the loop that goes on; StopRequestSwallowed (BG105) every other swallowed stop.
+    goes_round_again = True
 
     def is_relevant(self, unit) -> bool:
         # visit_ExceptHandler: a clause naming a cancellation exception; visit_With: contextlib.suppress()
@@ -818,6 +943,10 @@ class CancellationSwallowed(Rule):
         kinds = _stops_that_can_arrive(kinds, try_node, ctx)
         if not kinds:
             return
+        yielded = _yields(node.body) if ctx.in_coroutine or ctx.in_job_code else None
+        handler_exits = _handler_exits(node, ctx)
+        if (yielded is None and _goes_round_again(kinds, try_node.body, handler_exits, ctx)) != self.goes_round_again:
+            return  # the other code's handler (BG101: the loop that goes on; BG105: the rest)
         if "SystemExit" in kinds and not _system_exit_can_arrive(try_node.body, ctx):
             kinds = [k for k in kinds if k != "SystemExit"]
             if not kinds:
@@ -826,33 +955,18 @@ class CancellationSwallowed(Rule):
         if _is_cancel_then_await(try_node.body, ctx):
             ctx.silence(self, node, "it awaits a task it has just cancelled itself: that task's cancellation, not this one's")
             return
-        yielded = _yields(node.body) if ctx.in_coroutine or ctx.in_job_code else None
-        handler_exits = _handler_exits(node, ctx)
         kinds = _counts_future_as_result(kinds, handler_exits)
         if not kinds or yielded is None and (handler_exits <= {RAISE} or _hands_over_exception(node)):
             return
         if kinds == [knowledge.FUTURE_CANCELLATION] and yielded is None and _done_callback_handles_cancel(ctx, try_node.body, handler_exits):
             ctx.silence(self, node, "a done-callback handling its own future's cancellation, and ending there: nothing counts it as a result")
             return
-        if yielded is None and _hands_on_every_stop_it_is_asked(node, ctx):
-            ctx.silence(self, node, "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)")
-            return
-        if yielded is None and _records_the_stop_in_a_flag(node, ctx):
-            ctx.silence(self, node, "it records the stop in a flag of its object, which the class tests to stop")
-            return
-        if yielded is None and set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
-            # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
-            ctx.silence(self, node, "the handler ends the program's (or the coroutine's) outermost work: the stop is honoured")
-            return
-        if kinds == [knowledge.EINTR] and _in_loop(ctx) and _is_retry_shape(node):
-            return  # the legacy EINTR retry loop
-        if kinds == [knowledge.EINTR] and "BlockingIOError" in _caught_names(node, ctx):
-            return  # ``except (BlockingIOError, InterruptedError)``: non-blocking I/O's "try again later"
-        if yielded is None and _ends_the_task(ctx, handler_exits):
-            ctx.silence(self, node, "the task ends when asked (as a success), and nothing goes on from it")
-            return
-        if yielded is None and ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
-            return  # a second cancel during cleanup: the exception in flight goes on after it
+        if yielded is None:
+            protocol = _stop_protocol_followed(node, ctx, kinds, handler_exits)
+            if protocol is not None:
+                if protocol:
+                    ctx.silence(self, node, protocol)
+                return
         what = kinds[0] if len(kinds) == 1 else "(" + ", ".join(kinds) + ")"
         clause = f"{_except_keyword(node)} {what}"
         if yielded is not None:
@@ -861,6 +975,8 @@ class CancellationSwallowed(Rule):
             template = _CONVERT_MESSAGE
         else:
             template = _MESSAGES.get(kinds[0], _DEFAULT_MESSAGE) if len(kinds) == 1 else _DEFAULT_MESSAGE
+        if self.goes_round_again:
+            template = _LOOP_MESSAGE
         where = "coroutine" if ctx.in_coroutine else "job" if ctx.in_job_code else "program"
         message, explanation = (text.format(clause=clause, where=where) for text in template)
         fix = _reraise_fix(node, ctx) if yielded is None and FALL in handler_exits and handler_exits <= {FALL, RAISE} else None
@@ -889,6 +1005,8 @@ class CancellationSwallowed(Rule):
                 continue  # a second cancel during cleanup: the exception in flight goes on after it
             if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, {FALL}):
                 continue
+            if _goes_round_again(kinds, node.body, {FALL}, ctx) != self.goes_round_again:
+                continue  # the other code's finding
             what = ", ".join(dict.fromkeys(kinds))
             ctx.report(
                 self,
@@ -923,6 +1041,24 @@ def _raise_at_end(body: cst.IndentedBlock, ctx) -> Edit:
     line = ctx.position(last).end.line + 1
     return Edit(line, 1, line, 1, f"{ctx.indentation(last)}raise{ctx.module.default_newline}")
 
+
+@register
+class StopRequestSwallowed(CancellationSwallowed):
+    """BG101's other findings, split off as their own code: the handler swallows a stop request
+    (a cancellation, Ctrl-C, ``sys.exit()``) where no loop of its own goes round again: it returns,
+    falls to the end of its function, converts the stop, or it is Ctrl-C or ``sys.exit()`` in a
+    loop. Whether work goes on then depends on its callers or the program's stop protocol, which
+    judges of real projects found right far less often."""
+
+    code = "BG105"
+    split_from = "BG101"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
+    name = "stop-request-swallowed"
+    summary = (
+        "A handler catches a stop request (a cancellation, Ctrl-C, sys.exit()) and returns, converts it or ends "
+        "its function without re-raising it, so whatever called the work may carry on."
+    )
+    goes_round_again = False
 
 @register
 class BroadExceptSwallowsCancellation(Rule):

@@ -10,7 +10,7 @@ RULES = (
      "A `# noqa: BGxxx` code silences nothing on its line (off unless selected by its code, as ruff's RUF100).",
      False, 'safe'),
     ('BG101', 'cancellation-swallowed', 'error',
-     'A handler catches a cancellation exception and carries on, so the stop request is lost.',
+     'A coroutine catches its own cancellation inside a loop and goes round again, so the task never stops.',
      True, 'unsafe'),
     ('BG102', 'broad-except-swallows-cancellation', 'error',
      'A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on.',
@@ -21,6 +21,9 @@ RULES = (
     ('BG104', 'soft-time-limit-swallowed', 'error',
      'In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on.',
      False, 'unsafe'),
+    ('BG105', 'stop-request-swallowed', 'error',
+     'A handler catches a stop request (a cancellation, Ctrl-C, sys.exit()) and returns, converts it or ends its function without re-raising it, so whatever called the work may carry on.',
+     True, 'unsafe'),
     ('BG201', 'infinite-loop-in-job', 'error',
      'A `while True` loop with no stop signal in a scheduled job or queued task: the run never ends and cannot be stopped.',
      False, ''),
@@ -98,6 +101,7 @@ RULES = (
 # A rule split off another: its code -> the code its findings had before. A suppression, an
 # ignore/select entry or a baseline entry of the old code still covers them (former_codes).
 SPLIT_FROM = {
+    'BG105': 'BG101',
     'BG206': 'BG203',
     'BG605': 'BG602',
 }

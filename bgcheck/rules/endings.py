@@ -327,7 +327,7 @@ class UnboundedLocalWaitInJob(Rule):
         if _waits_for_a_signal_message(node, ctx):  # ``while control.empty():``, the message never taken
             ctx.silence(self, node, "the loop waits for a stop message: it is the stop signal itself")
             return
-        if _tests_a_flag_set_elsewhere(node, ctx):  # ``while not self._shut_down:``, set by stop()
+        if loop_flag_set_elsewhere(node, ctx):  # ``while not self._shut_down:``, set by stop()
             ctx.silence(self, node, "the loop's condition is a flag another method of the class sets: its stop")
             return
         if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
@@ -400,12 +400,15 @@ def _reads_a_clock(side: cst.BaseExpression, ctx: FileContext) -> bool:
     return isinstance(side, cst.Call) and ctx.index.reads_a_clock(ctx.resolve_call(side))
 
 
-def _tests_a_flag_set_elsewhere(loop: cst.While, ctx: FileContext) -> bool:
+def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: bool = False) -> bool:
     """``while not self._shut_down:`` / ``while self.spinning:`` (alone, negated, or ``and``-ed with
     other tests), where another method of the class assigns that attribute (``stop()`` sets
     ``self._shut_down = True``, ``__exit__`` sets ``self.spinning = False``): the flag is the loop's
     stop, and whoever stops the work flips it. ``__init__`` giving the flag its first value, or the
-    loop's own function setting it, does not count; neither does an attribute no other method sets."""
+    loop's own function setting it, does not count; neither does an attribute no other method sets.
+    ``then_cancels`` (BG101): that method also cancels something after setting the flag, so the
+    cancellation the loop catches comes with its flag already set (``stop()``: ``self.should_stop =
+    True`` then ``self.task.cancel()``)."""
     function = ctx.function_node
     owner = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.ClassDef)), None)
     if function is None or owner is None:
@@ -422,22 +425,29 @@ def _tests_a_flag_set_elsewhere(loop: cst.While, ctx: FileContext) -> bool:
             flags.add(test.attr.value)
     if not flags:
         return False
-    found = False
+    found = flag_set = False
 
     class _Finder(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
             return node is not function and node.name.value != "__init__"
 
         def visit_Assign(self, node: cst.Assign) -> None:
-            nonlocal found
+            nonlocal flag_set
             for target in node.targets:
                 written = target.target
                 if isinstance(written, cst.Attribute) and isinstance(written.value, cst.Name) and written.value.value == "self":
-                    found = found or written.attr.value in flags
+                    flag_set = flag_set or written.attr.value in flags
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            if flag_set and isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel":
+                found = True
 
     for statement in owner.body.body:
         if isinstance(statement, cst.FunctionDef) and statement is not function and statement.name.value != "__init__":
+            flag_set = False  # per method, in source order
             walk(statement, _Finder())
+            found = found or (flag_set and not then_cancels)
     return found
 
 

@@ -20,7 +20,7 @@ async def poll(source, stop: asyncio.Event):
 async def drain(source, stop: asyncio.Event):
     try:
         await source.flush()
-    except asyncio.CancelledError:  # error: BG101
+    except asyncio.CancelledError:  # error: BG105
         if not stop.is_set():
             return
         raise
@@ -29,7 +29,7 @@ async def drain(source, stop: asyncio.Event):
 async def read_once(source, stop: asyncio.Event, retry):
     try:
         await source.read()
-    except asyncio.CancelledError:  # error: BG101
+    except asyncio.CancelledError:  # error: BG105
         if retry or stop.is_set():
             return
         raise

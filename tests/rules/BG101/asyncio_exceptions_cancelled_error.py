@@ -1,8 +1,0 @@
-# Flagged: asyncio exceptions cancelled error.
-import asyncio
-
-async def worker():
-    try:
-        await asyncio.sleep(1)
-    except asyncio.exceptions.CancelledError:  # error: BG101
-        pass

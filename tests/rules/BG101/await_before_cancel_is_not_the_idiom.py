@@ -1,9 +1,0 @@
-# Flagged: await before cancel is not the idiom.
-import asyncio
-
-async def run(task):
-    try:
-        await task
-    except asyncio.CancelledError:  # error: BG101
-        pass
-    task.cancel()

@@ -1,9 +1,0 @@
-# Flagged: cancel of another task is not the idiom.
-import asyncio
-
-async def stop(task, other):
-    task.cancel()
-    try:
-        await other
-    except asyncio.CancelledError:  # error: BG101
-        pass

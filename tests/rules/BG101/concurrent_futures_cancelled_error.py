@@ -1,8 +1,0 @@
-# Flagged: concurrent futures cancelled error.
-import concurrent.futures
-
-def collect(future):
-    try:
-        return future.result()
-    except concurrent.futures.CancelledError:  # error: BG101
-        return None

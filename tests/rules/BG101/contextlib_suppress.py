@@ -1,7 +1,0 @@
-# Flagged: contextlib suppress.
-import asyncio
-import contextlib
-
-async def worker():
-    with contextlib.suppress(asyncio.CancelledError):  # error: BG101
-        await asyncio.sleep(1)

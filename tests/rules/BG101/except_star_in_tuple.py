@@ -1,8 +1,0 @@
-# Flagged: except star in tuple.
-import asyncio
-
-async def worker():
-    try:
-        await asyncio.sleep(1)
-    except* (ValueError, asyncio.CancelledError):  # error: BG101
-        return None

@@ -1,9 +1,0 @@
-# Flagged: handler reraises in if without else.
-import asyncio
-
-async def worker(strict):
-    try:
-        await asyncio.sleep(1)
-    except asyncio.CancelledError:  # error: BG101
-        if strict:
-            raise

@@ -1,8 +1,0 @@
-# Flagged: handler returns.
-import asyncio
-
-async def worker():
-    try:
-        await asyncio.sleep(1)
-    except asyncio.CancelledError:  # error: BG101
-        return "stopped"

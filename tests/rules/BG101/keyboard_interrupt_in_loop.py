@@ -1,7 +1,0 @@
-# Flagged: keyboard interrupt in loop.
-def serve(poll):
-    while True:
-        try:
-            poll()
-        except KeyboardInterrupt:  # error: BG101
-            print("press again to quit")

@@ -1,0 +1,80 @@
+# BG101 reports a task's own cancellation caught inside a loop of the coroutine by a handler
+# that lets the loop go round again: the task keeps working after it was asked to stop.
+import asyncio
+import contextlib
+
+import anyio
+import trio
+
+
+async def relay(reader, writer):
+    while True:
+        try:
+            data = await reader.read(1024)
+        except asyncio.CancelledError:  # error: BG101
+            data = b""
+        if data:
+            await writer.write(data)
+
+
+async def forward(source, sink):
+    async for item in source:
+        try:
+            await sink.send(item)
+        except trio.Cancelled:  # error: BG101
+            continue
+
+
+async def pump(stream):
+    while True:
+        try:
+            await stream.receive()
+        except anyio.get_cancelled_exc_class():  # error: BG101
+            pass
+
+
+async def heartbeat(client):
+    while True:
+        with contextlib.suppress(asyncio.CancelledError):  # error: BG101
+            await client.ping()
+        await asyncio.sleep(10)
+
+
+# Not BG101 (BG105 reports it): outside a loop the coroutine returns, and whether work goes on
+# depends on its callers.
+async def fetch(client):
+    try:
+        return await client.get()
+    except asyncio.CancelledError:  # error: BG105
+        return None
+
+
+# Not BG101 (BG105 reports it): the handler leaves the loop.
+async def listen(source, handle):
+    while True:
+        try:
+            handle(await source.get())
+        except asyncio.CancelledError:  # error: BG105
+            break
+    await source.close()
+
+
+# Not BG101 (BG105 reports it): a loop that awaits asyncio.shield() waits for its cleanup
+# through repeated cancels; the loop ends when the shielded work is done.
+async def finish(task):
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:  # error: BG105
+            continue
+    return task.result()
+
+
+# Not BG101 (BG105 reports it): Ctrl-C in a coroutine's loop is the program's stop signal,
+# which the program's own protocol may honour elsewhere.
+async def serve(server):
+    while True:
+        try:
+            await server.handle_one()
+        except KeyboardInterrupt:  # error: BG105
+            server.log("interrupted")

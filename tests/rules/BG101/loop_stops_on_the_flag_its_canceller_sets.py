@@ -1,0 +1,61 @@
+import asyncio
+
+
+# Not flagged: stop() sets the loop's flag before it cancels the task, so once the cancelled
+# wait is swallowed the loop tests the flag and ends.
+class Consumer:
+    def __init__(self, queue):
+        self.queue = queue
+        self.should_stop = False
+        self.task = None
+
+    async def consume(self):
+        while not self.should_stop:
+            try:
+                await self.handle(await self.queue.get())
+            except asyncio.CancelledError:
+                pass
+
+    async def handle(self, item):
+        await asyncio.sleep(0)
+
+    def stop(self):
+        self.should_stop = True
+        if self.task:
+            self.task.cancel()
+
+
+# Flagged: the flag is set by a method that cancels nothing; the cancel comes from elsewhere
+# (a reconnect), the flag stays unset and the loop goes round again.
+class Poller:
+    def __init__(self):
+        self.stopping = False
+
+    async def run(self, fetch):
+        while not self.stopping:
+            try:
+                await fetch()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    def close(self):
+        self.stopping = True
+
+
+# Flagged: the canceller cancels first and sets the flag after, so the loop may test the flag
+# before it is set.
+class Listener:
+    def __init__(self):
+        self.running = True
+        self.task = None
+
+    async def listen(self, source):
+        while self.running:
+            try:
+                await source.read()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    def stop(self):
+        self.task.cancel()
+        self.running = False

@@ -1,8 +1,0 @@
-# Flagged: message for except star.
-import asyncio
-
-async def worker():
-    try:
-        await asyncio.sleep(1)
-    except* asyncio.CancelledError:  # error: BG101
-        pass

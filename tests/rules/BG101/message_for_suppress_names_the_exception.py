@@ -1,7 +1,0 @@
-# Flagged: message for suppress names the exception.
-import asyncio
-from contextlib import suppress
-
-async def worker():
-    with suppress(asyncio.CancelledError):  # error: BG101
-        await asyncio.sleep(1)

@@ -1,8 +1,0 @@
-import asyncio
-from pkg import Stop
-
-async def worker():
-    try:
-        await asyncio.sleep(1)
-    except Stop:  # error: BG101
-        pass

@@ -1,7 +1,0 @@
-# Flagged: suppress imported from contextlib.
-import asyncio
-from contextlib import suppress
-
-async def worker():
-    with suppress(ValueError, asyncio.CancelledError):  # error: BG101
-        await asyncio.sleep(1)

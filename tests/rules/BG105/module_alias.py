@@ -1,0 +1,8 @@
+# Flagged: module alias.
+import asyncio as aio
+
+async def worker():
+    try:
+        await aio.sleep(1)
+    except aio.CancelledError:  # error: BG105
+        pass

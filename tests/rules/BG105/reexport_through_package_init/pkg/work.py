@@ -1,0 +1,8 @@
+import asyncio
+from pkg import Stop
+
+async def worker():
+    try:
+        await asyncio.sleep(1)
+    except Stop:  # error: BG105
+        pass
