@@ -71,6 +71,7 @@ FIFTH_BATCH = "2026-12-05"
 SIXTH_BATCH = "2026-12-05b"
 SEVENTH_BATCH = "2026-12-05c"
 EIGHTH_BATCH = "2026-12-05d"
+NINTH_BATCH = "2026-12-05e"
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,19 @@ PROJECTS = [
     _app("beets==2.14.1", "beets", "beetsplug", batch=EIGHTH_BATCH),
     _app("jellyfin-mpv-shim==3.3.0", "jellyfin_mpv_shim", batch=EIGHTH_BATCH),
     _app("invenio-rdm-records==36.0.0", "invenio_rdm_records", batch=EIGHTH_BATCH),
+    # ninth batch, chosen by kind before any run (a Lightning wallet, Django + Celery document and
+    # repository managers, a 3D-printer server, an archiver on huey, a trading framework, a P2P
+    # client, backup and game-server daemons)
+    _app("lnbits==1.6.2", "lnbits", batch=NINTH_BATCH),
+    _app("mayan-edms==4.12.2", "mayan", batch=NINTH_BATCH),
+    _app("octoprint==1.11.8", "src/octoprint", batch=NINTH_BATCH),
+    _app("archivebox==0.9.73", "archivebox", batch=NINTH_BATCH),
+    _app("kallithea==0.7.0", "kallithea", batch=NINTH_BATCH),
+    _app("pulpcore==3.123.1", "pulpcore", batch=NINTH_BATCH),
+    _app("vnpy==4.5.0", "vnpy", batch=NINTH_BATCH),
+    _app("tribler==7.13.1", "src/tribler", batch=NINTH_BATCH),
+    _app("pghoard==2.1.0", "pghoard", batch=NINTH_BATCH),
+    _app("mcdreforged==2.16.2", "mcdreforged", batch=NINTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
