@@ -782,7 +782,9 @@ FANOUT_LIMITER_NAMES = LazyPattern(r"semaphore|limiter|^_*sem$", re.IGNORECASE)
 # A ``for`` over what these calls return walks something already in memory, of a known size: it
 # does not feed a queue faster than a consumer can drain it (BG301). By canonical name, or method name.
 SIZED_ITERATION_CALLS = frozenset(
-    {"range", "enumerate", "zip", "list", "tuple", "sorted", "reversed", "set", "dict", "frozenset", "len", "map", "filter"}
+    {"range", "enumerate", "zip", "list", "tuple", "sorted", "reversed", "set", "dict", "frozenset", "len", "map", "filter",
+     # a directory listing: the files already on disk, read at once, not a stream that keeps coming
+     "os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"}
 )
 SIZED_ITERATION_METHODS = frozenset({"items", "keys", "values", "copy"})
 QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.queues.QueueFull", "multiprocessing.queues.Full"})

@@ -27,6 +27,7 @@ import argparse
 import csv
 import sys
 from collections import Counter, defaultdict
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,14 +95,41 @@ def read_cases(path: Path = CASES) -> list[Case]:
 def is_found(case: Case, findings: list[ecosystem.Finding]) -> bool:
     """A finding of the case's code in the case's file, on one of its lines, or one of that code
     whose note is there: BG604 reports a call, made inside a transaction, of a function that
-    publishes, at the call, with the publish as a note (``found_at_a_note`` tells these apart)."""
+    publishes, at the call, with the publish as a note (``found_at_a_note`` tells these apart).
+    A code split from the case's code counts as it (BG105 from BG101): the same finding, reported
+    under the code the split gave it (``found_as`` says which)."""
     return _on_its_lines(case, findings) or found_at_a_note(case, findings)
+
+
+def codes_for(case: Case) -> set[str]:
+    """The case's code and every code split from it (ecosystem.SPLIT_FROM: new code -> old)."""
+    codes = {case.code}
+    for code in ecosystem.SPLIT_FROM:
+        former = code
+        while former in ecosystem.SPLIT_FROM:
+            former = ecosystem.SPLIT_FROM[former]
+            if former == case.code:
+                codes.add(code)
+                break
+    return codes
+
+
+def found_as(case: Case, findings: list[ecosystem.Finding]) -> str:
+    """The code the case was found under: its own when reported so, else a code split from it."""
+    codes = codes_for(case)
+    hits = {f.code for f in findings if f.code in codes and f.path == case.checked_path and case.first <= f.line <= case.last}
+    hits |= {
+        f.code for f in findings
+        if f.code in codes and any(n.get("path") == case.checked_path and case.first <= (n.get("line") or 0) <= case.last for n in f.detail.get("notes") or ())
+    }
+    return case.code if case.code in hits or not hits else sorted(hits)[0]
 
 
 def found_at_a_note(case: Case, findings: list[ecosystem.Finding]) -> bool:
     """A finding of the case's code elsewhere whose note points at the case's lines."""
+    codes = codes_for(case)
     return any(
-        f.code == case.code and any(
+        f.code in codes and any(
             n.get("path") == case.checked_path and case.first <= (n.get("line") or 0) <= case.last
             for n in f.detail.get("notes") or ()
         )
@@ -110,14 +138,15 @@ def found_at_a_note(case: Case, findings: list[ecosystem.Finding]) -> bool:
 
 
 def _on_its_lines(case: Case, findings: list[ecosystem.Finding]) -> bool:
-    return any(f.code == case.code and f.path == case.checked_path and case.first <= f.line <= case.last for f in findings)
+    codes = codes_for(case)
+    return any(f.code in codes and f.path == case.checked_path and case.first <= f.line <= case.last for f in findings)
 
 
 def others_in_range(case: Case, findings: list[ecosystem.Finding]) -> list[str]:
     """Other codes reported on the case's lines (a neighbouring rule may have it)."""
     return sorted({
         f.code for f in findings
-        if f.code != case.code and f.path == case.checked_path and case.first <= f.line <= case.last
+        if f.code not in codes_for(case) and f.path == case.checked_path and case.first <= f.line <= case.last
     })
 
 
@@ -155,6 +184,9 @@ def build_report(
     cases: list[Case], findings: dict[str, list[ecosystem.Finding]], preview_codes: set[str]
 ) -> str:
     results = [(case, is_found(case, findings[case.label])) for case in cases]
+    # Counted under the code that found it: a case found only under a split code counts for that
+    # code (its place, default or preview, is that code's).
+    counted = [(dataclasses.replace(case, code=found_as(case, findings[case.label])) if found else case, found) for case, found in results]
     lines = [
         "# Recall check",
         "",
@@ -164,7 +196,7 @@ def build_report(
         "call made inside a transaction, the publish below it as a note), with the preview rules on.",
         "Produced by `python scripts/recall.py`.",
         "",
-        *rule_table(results, preview_codes),
+        *rule_table(counted, preview_codes),
         "",
         "| | rule | project | where | bug, and where the fix is known from |",
         "|---|---|---|---|---|",
@@ -172,6 +204,8 @@ def build_report(
     for case, found in results:
         mark = ("found at a note" if found_at_a_note(case, findings[case.label]) and not _on_its_lines(case, findings[case.label])
                 else "found") if found else "**missed**"
+        code = found_as(case, findings[case.label]) if found else case.code
+        mark += f" as {code}" if code != case.code else ""
         lines.append(f"| {mark} | {case.code} | {case.pin} | `{case.where}` | {case.source} |")
     lines.append("")
     missed = [case for case, found in results if not found]

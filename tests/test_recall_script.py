@@ -80,3 +80,21 @@ def test_report_counts_default_and_preview_rules_apart(tmp_path):
     assert "| **preview rules** | 1 | 1 | 0 | 100% |" in report
     assert "- BG602 demo==1.0 `demo/a.py:8`: the helper's return is not followed" in report
     assert "remove the note (stale note)" in report
+
+
+def test_a_case_found_under_a_code_split_from_its_code_counts_for_that_code(tmp_path):
+    """BG105 split from BG101: a BG101 case reported as BG105 is found (the same finding, under the
+    code the split gave it), marked so, and counted for BG105, whose place (preview) it takes; a
+    case of the new code is not found by the old one."""
+    cases = recall.read_cases(write_cases(
+        tmp_path,
+        "demo==1.0\tdemo\tdemo/a.py\t3\t3\tBG101\treader breaks out on cancel\t",
+        "demo==1.0\tdemo\tdemo/a.py\t9\t9\tBG105\tswallowed on return\t",
+    ))
+    findings = {"demo-1.0": [Finding("demo", "demo/a.py", 3, "BG105", "m"), Finding("demo", "demo/a.py", 9, "BG101", "m")]}
+    assert recall.is_found(cases[0], findings["demo-1.0"]) and recall.found_as(cases[0], findings["demo-1.0"]) == "BG105"
+    assert not recall.is_found(cases[1], findings["demo-1.0"])
+    report = recall.build_report(cases, findings, preview_codes={"BG101", "BG105"})
+    assert "| found as BG105 | BG101 | demo==1.0 | `demo/a.py:3` |" in report
+    assert "| BG105 (preview) | 2 | 1 | 1 | 50% |" in report
+    assert "BG101 (preview)" not in report

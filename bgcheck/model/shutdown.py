@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, as_call, as_seconds, call_name, callee_name, ref_name, seq_items
+from bgcheck.load.summary import STAR_IMPORT
 from bgcheck.model.project import ProjectIndex, reads_facts
 
 
@@ -220,10 +221,41 @@ def _from_web_apps(index: ProjectIndex, model: ShutdownModel, summary) -> None:
                         _add_root(model, ShutdownRoot(function, "shutdown event handler", summary.path))
 
 
+def _imported_names(index: ProjectIndex) -> dict[str, set[str]]:
+    """Qualified name -> the project modules that import it (``from pkg.cli import main``,
+    ``import pkg.util.comm``)."""
+    found: dict[str, set[str]] = {}
+    for summary in index.modules.values():
+        for key, target in summary.imports.items():
+            if not key.startswith(STAR_IMPORT):
+                found.setdefault(target, set()).add(summary.module)
+    return found
+
+
+def _main_block_is_a_harness(index: ProjectIndex, summary, imported: dict[str, set[str]]) -> bool:
+    """A ``__main__`` block run by hand, not how the program starts: its module is a library module
+    of the project (another project module imports it or a name from it), and nothing its top level
+    calls is imported by another module (``python -m pkg.util.comm`` runs a developer's tool; a
+    ``cli.py`` whose ``main`` a ``__main__.py`` imports is the program's start). Like tests, such
+    harnesses are not the deployed service, so they are no entry point (BG404)."""
+    module = summary.module
+    if module.rsplit(".", 1)[-1] == "__main__":
+        return False
+    prefix = module + "."
+    if not any(importers - {module} for name, importers in imported.items() if name == module or name.startswith(prefix)):
+        return False
+    for target in summary.module_calls:
+        function = index.resolve_function(target)
+        if function and imported.get(function, set()) - {module}:
+            return False
+    return True
+
+
 def _entry_points(index: ProjectIndex, console_scripts: dict[str, str]) -> list[EntryPoint]:
     entries: list[EntryPoint] = []
+    imported = _imported_names(index)
     for summary in sorted(index.modules.values(), key=lambda s: s.path):
-        if summary.has_main_block:
+        if summary.has_main_block and not _main_block_is_a_harness(index, summary, imported):
             entries.append(EntryPoint("main block", summary.module, summary.path))
         for call, scope in summary.recorded_calls:
             if scope == summary.module and index.canonical(call_name(call)) in knowledge.ASYNCIO_RUN and not summary.has_main_block:

@@ -14,7 +14,7 @@ from bgcheck.syntax.lazy import cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
-from bgcheck.syntax.flow import always_raises, left_after
+from bgcheck.syntax.flow import CONTINUE, FALL, always_raises, exits, left_after
 from bgcheck.syntax.ir import UNKNOWN
 from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name
 from bgcheck.rules.base import Rule, register
@@ -593,6 +593,9 @@ class WorkDroppedWhenFull(Rule):
         puts = _puts(try_node.body, ctx) if isinstance(try_node, (cst.Try, cst.TryStar)) else []
         if puts and all(not _can_drop_work(call, ctx) for call in puts):
             return  # a queue with no bound is never full; a wake-up sentinel is not work
+        if puts and _retries_the_put(node, try_node, ctx):
+            ctx.silence(self, node, "the loop around it tries the put again until it succeeds: nothing is dropped")
+            return
         ctx.report(
             self,
             node,
@@ -616,6 +619,29 @@ class WorkDroppedWhenFull(Rule):
                         "The work is lost and nobody can tell how much. Block with a timeout, reject upstream, or log "
                         "and count it.",
                     )
+
+
+def _retries_the_put(handler, try_node, ctx: FileContext) -> bool:
+    """Back-pressure, not a drop: the ``try`` is in a loop that leaves once the put succeeds (the
+    ``try`` body ends with ``break`` or ``return``) and the handler goes round again (``continue``,
+    or falls through to a sleep): ``while True: try: q.put_nowait(x); break except Full: pass``."""
+    inside_loop = False
+    for node in reversed(ctx.ancestors[:-2]):
+        if isinstance(node, (cst.For, cst.While)):
+            inside_loop = True
+            break
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            break
+    if not inside_loop or not exits(handler.body, ctx.is_exit_call) <= {FALL, CONTINUE}:
+        return False
+    statements = list(try_node.body.body) if isinstance(try_node.body, cst.IndentedBlock) else []
+    smalls = [small for line in statements[-1:] if isinstance(line, cst.SimpleStatementLine) for small in line.body if not _is_string(small)]
+    return bool(smalls) and isinstance(smalls[-1], (cst.Break, cst.Return))
+
+
+def _is_string(small) -> bool:
+    """A string on its own as a statement: it does nothing."""
+    return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 def _puts(body: cst.CSTNode, ctx: FileContext) -> list:

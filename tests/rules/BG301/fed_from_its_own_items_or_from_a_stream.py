@@ -20,3 +20,17 @@ class Relay:
     def load(self):
         for row in fetch_rows():
             self.outbox.put(row)
+
+
+# Not flagged: fed once per file of a directory listing, read at once: it holds at most the files
+# already on disk.
+import os
+
+
+class Compressor:
+    def __init__(self):
+        self.pending = queue.Queue()
+
+    def startup_walk(self, folder):
+        for name in os.listdir(folder):
+            self.pending.put(os.path.join(folder, name))

@@ -1,0 +1,3 @@
+from printer.cli import main
+
+main()

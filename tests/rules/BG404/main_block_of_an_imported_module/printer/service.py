@@ -1,0 +1,5 @@
+from printer.comm import Connection
+
+
+def connect():
+    return Connection()
