@@ -585,7 +585,7 @@ def _awaits_a_shield(body, ctx: FileContext) -> bool:
     )
 
 
-def _goes_round_again(kinds: list, body, handler_exits: set, ctx: FileContext) -> bool:
+def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileContext) -> bool:
     """BG101's sure case, the rule's example: a task's own cancellation (asyncio, trio, anyio)
     caught in a coroutine, inside a loop of that coroutine, by a handler that falls through or
     ``continue``s, so the loop goes round again and the task keeps working after it was asked to
@@ -598,6 +598,17 @@ def _goes_round_again(kinds: list, body, handler_exits: set, ctx: FileContext) -
         and _innermost_loop(ctx) is not None
         and bool(handler_exits & {FALL, CONTINUE})
         and not _awaits_a_shield(body, ctx)
+        and not (handler is not None and _leaves_once_stopped(handler, ctx))
+    )
+
+
+def _leaves_once_stopped(handler, ctx: FileContext) -> bool:
+    """The handler leaves when the work's stop event says so (``if self.event.is_set(): return``):
+    a stop asked through that event ends the loop; whether the loop goes on after a cancel depends
+    on whether every canceller sets the event first, which is BG105's to judge."""
+    return any(
+        _is_stop_state_test(test.test) and not exits(test.body, ctx.is_exit_call) & {FALL, CONTINUE}
+        for test in find_all(handler.body, (cst.If,))
     )
 
 
@@ -945,7 +956,7 @@ class CancellationSwallowed(Rule):
             return
         yielded = _yields(node.body) if ctx.in_coroutine or ctx.in_job_code else None
         handler_exits = _handler_exits(node, ctx)
-        if (yielded is None and _goes_round_again(kinds, try_node.body, handler_exits, ctx)) != self.goes_round_again:
+        if (yielded is None and _goes_round_again(kinds, node, try_node.body, handler_exits, ctx)) != self.goes_round_again:
             return  # the other code's handler (BG101: the loop that goes on; BG105: the rest)
         if "SystemExit" in kinds and not _system_exit_can_arrive(try_node.body, ctx):
             kinds = [k for k in kinds if k != "SystemExit"]
@@ -1005,7 +1016,7 @@ class CancellationSwallowed(Rule):
                 continue  # a second cancel during cleanup: the exception in flight goes on after it
             if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, {FALL}):
                 continue
-            if _goes_round_again(kinds, node.body, {FALL}, ctx) != self.goes_round_again:
+            if _goes_round_again(kinds, None, node.body, {FALL}, ctx) != self.goes_round_again:
                 continue  # the other code's finding
             what = ", ".join(dict.fromkeys(kinds))
             ctx.report(

@@ -1,4 +1,4 @@
-# Flagged: the handler tests its stop event, but swallows other cancellations too (it falls
+# Flagged (BG105): the handler tests its stop event, but swallows other cancellations too (it falls
 # through when the event is not set, or returns when the event is not set).
 import asyncio
 import logging
@@ -10,7 +10,7 @@ async def poll(source, stop: asyncio.Event):
     while not stop.is_set():
         try:
             await source.refresh()
-        except asyncio.CancelledError:  # error: BG101
+        except asyncio.CancelledError:  # error: BG105
             if stop.is_set():
                 return
             log.warning("refresh interrupted, polling again")
