@@ -72,6 +72,7 @@ SIXTH_BATCH = "2026-12-05b"
 SEVENTH_BATCH = "2026-12-05c"
 EIGHTH_BATCH = "2026-12-05d"
 NINTH_BATCH = "2026-12-05e"
+TENTH_BATCH = "2026-12-05f"
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,19 @@ PROJECTS = [
     _app("tribler==7.13.1", "src/tribler", batch=NINTH_BATCH),
     _app("pghoard==2.1.0", "pghoard", batch=NINTH_BATCH),
     _app("mcdreforged==2.16.2", "mcdreforged", batch=NINTH_BATCH),
+    # tenth batch, chosen by kind before any run: asyncio applications above all (a network
+    # emulator's server, crawlers and a browser agent, a workflow orchestrator, a notebook server,
+    # a market-data feed handler, two Matrix bridges, a Telegram uploader) and a Django + Celery shop
+    _app("gns3-server==3.0.6", "gns3server", batch=TENTH_BATCH),
+    _app("crawl4ai==0.9.5", "crawl4ai", batch=TENTH_BATCH),
+    _app("browser-use==0.13.14", "browser_use", batch=TENTH_BATCH),
+    _app("prefect==3.9.1", "src/prefect", batch=TENTH_BATCH),
+    _app("voila==0.5.13", "voila", batch=TENTH_BATCH),
+    _app("cryptofeed==3.0.1", "cryptofeed", batch=TENTH_BATCH),
+    _app("mautrix-twitter==0.1.8", "mautrix_twitter", "mautwitdm", batch=TENTH_BATCH),
+    _app("mautrix-signal==0.4.3", "mautrix_signal", "mausignald", batch=TENTH_BATCH),
+    _app("telegram-upload==0.7.1", "telegram_upload", batch=TENTH_BATCH),
+    _app("saleor==2.10.1", "saleor", batch=TENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
