@@ -603,13 +603,44 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
 
 
 def _leaves_once_stopped(handler, ctx: FileContext) -> bool:
-    """The handler leaves when the work's stop event says so (``if self.event.is_set(): return``):
-    a stop asked through that event ends the loop; whether the loop goes on after a cancel depends
-    on whether every canceller sets the event first, which is BG105's to judge."""
-    return any(
-        _is_stop_state_test(test.test) and not exits(test.body, ctx.is_exit_call) & {FALL, CONTINUE}
-        for test in find_all(handler.body, (cst.If,))
-    )
+    """The handler leaves when the work's stop event or flag says so (``if self.event.is_set():
+    return``, ``if stopping: return`` of a flag another function sets): a stop asked through that
+    event or flag ends the loop; whether the loop goes on after a cancel depends on whether every
+    canceller sets it first, which is BG105's to judge."""
+    flags = None
+    for test in find_all(handler.body, (cst.If,)):
+        if exits(test.body, ctx.is_exit_call) & {FALL, CONTINUE}:
+            continue
+        if _is_stop_state_test(test.test):
+            return True
+        name = dotted_name(test.test)
+        if name:
+            flags = _flags_set_elsewhere(ctx) if flags is None else flags
+            if name in flags:
+                return True
+    return False
+
+
+def _flags_set_elsewhere(ctx: FileContext) -> set[str]:
+    """Names and ``self.`` attributes assigned outside the current function, in its module (the
+    enclosing function's ``stopping = True`` before it cancels, a ``stop()`` method's
+    ``self._stopping = True``)."""
+    inside: set[int] = set()
+    found: set[str] = set()
+
+    class _Mark(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            inside.add(id(node))
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if id(node) not in inside:
+                found.update(n for n in (dotted_name(t.target) for t in node.targets) if n)
+
+    if ctx.function_node is not None:
+        walk(ctx.function_node, _Mark())
+    walk(ctx.module, _Collect())
+    return found
 
 
 def _hands_over_exception(handler) -> bool:
