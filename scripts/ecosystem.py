@@ -73,6 +73,7 @@ SEVENTH_BATCH = "2026-12-05c"
 EIGHTH_BATCH = "2026-12-05d"
 NINTH_BATCH = "2026-12-05e"
 TENTH_BATCH = "2026-12-05f"
+ELEVENTH_BATCH = "2026-12-05g"
 
 
 @dataclass(frozen=True)
@@ -264,6 +265,17 @@ PROJECTS = [
     _app("mautrix-signal==0.4.3", "mautrix_signal", "mausignald", batch=TENTH_BATCH),
     _app("telegram-upload==0.7.1", "telegram_upload", batch=TENTH_BATCH),
     _app("saleor==2.10.1", "saleor", batch=TENTH_BATCH),
+    # eleventh batch, chosen by kind before any run: Django + Celery applications and job plugins
+    # (a dose-monitoring service, a network-topology collector, Pulp's RPM and container plugins,
+    # two Nautobot apps of jobs), a threat-intelligence bot pipeline, an alert server's housekeeping
+    _app("openrem==0.10.0", "openrem", batch=ELEVENTH_BATCH),
+    _app("intelmq==3.5.0", "intelmq", batch=ELEVENTH_BATCH),
+    _app("alerta-server==9.1.0", "alerta", batch=ELEVENTH_BATCH),
+    _app("openwisp-network-topology==1.3.1", "openwisp_network_topology", batch=ELEVENTH_BATCH),
+    _app("pulp-rpm==3.39.4", "pulp_rpm", batch=ELEVENTH_BATCH),
+    _app("nautobot-golden-config==3.0.8", "nautobot_golden_config", batch=ELEVENTH_BATCH),
+    _app("pulp-container==2.30.0", "pulp_container", batch=ELEVENTH_BATCH),
+    _app("nautobot-device-lifecycle-mgmt==4.2.1", "nautobot_device_lifecycle_mgmt", batch=ELEVENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
