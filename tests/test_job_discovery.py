@@ -522,3 +522,46 @@ def test_a_star_import_resolves_only_public_names_the_module_defines(tmp_path, m
     monkeypatch.chdir(tmp_path)
     # _private(hidden) does not resolve: its own registration of a parameter stays, with no function
     assert [f for f, _fw, _v in jobs("--no-cache") if f] == ["app.use.work"]
+
+
+def test_subclasses_of_a_library_job_class_that_define_its_run_are_jobs(tmp_path, monkeypatch):
+    """Nautobot's jobs and NetBox's JobRunner subclasses (plugins of theirs, where the base class is
+    the library's): each subclass that defines run() is a job its framework's worker runs; a mixin
+    that defines no run() is not one, nor is a class of another base with a run()."""
+    write_project(tmp_path, {
+        "golden/__init__.py": "",
+        "golden/jobs.py": """
+            from nautobot.apps.jobs import Job, register_jobs
+
+
+            class GoldenMixin(Job):
+                def __init__(self, *args, **kwargs):
+                    super().__init__(*args, **kwargs)
+
+
+            class BackupJob(GoldenMixin):
+                def run(self, *args, **data):
+                    return "done"
+
+
+            class Report:
+                def run(self):
+                    return "not a job"
+
+
+            register_jobs(BackupJob)
+            """,
+        "golden/sync.py": """
+            from netbox.jobs import JobRunner
+
+
+            class SyncJob(JobRunner):
+                def run(self, *args, **kwargs):
+                    return "synced"
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [
+        ("golden.jobs.BackupJob.run", "Nautobot", "subclass of nautobot.apps.jobs.Job with run()"),
+        ("golden.sync.SyncJob.run", "NetBox", "subclass of netbox.jobs.JobRunner with run()"),
+    ]

@@ -157,8 +157,9 @@ def version_tag() -> str:
 # 37: BG105 split from BG101 (BG101 keeps the loop that goes on), InterruptedError is no stop, and
 # BG101 follows the deferred re-raise and a loop whose flag its canceller sets; 38: a directory listing
 # is a sized iteration (BG301), a put retried until it fits is no drop (BG304); 39: a handler that
-# leaves once its stop event or flag is set is BG105's, not BG101's.
-ENTRY_FORMAT = 39
+# leaves once its stop event or flag is set is BG105's, not BG101's; 40: Nautobot's and NetBox's job
+# classes are jobs (knowledge.LIBRARY_JOB_CLASSES).
+ENTRY_FORMAT = 40
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

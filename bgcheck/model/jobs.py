@@ -431,6 +431,12 @@ class _JobFinder:
                          via="subclass of threading.Thread with run()")
             elif "execute" in cls.methods and bases & set(knowledge.DJANGO_EXTENSIONS_JOB_BASES):
                 self.django_extensions_job(qualname, summary, bases)
+            elif bases & set(knowledge.LIBRARY_JOB_CLASSES):
+                base = min(bases & set(knowledge.LIBRARY_JOB_CLASSES))
+                framework, method = knowledge.LIBRARY_JOB_CLASSES[base]
+                if method in cls.methods:
+                    self.add(knowledge.LIBRARY_JOB_SOURCES[framework], f"{qualname}.{method}", qualname, summary.path, name=qualname,
+                             options={}, via=f"subclass of {base} with {method}()")
             self.arq_settings(qualname, summary, cls)
 
     def from_worker_commands(self) -> None:
