@@ -219,6 +219,10 @@ RAISING_SELF_METHODS = frozenset({"retry"})
 # --- Celery (BG104, and the job model) -------------------------------------
 
 CELERY_APP_CLASSES = frozenset({"celery.Celery", "celery.app.Celery", "celery.app.base.Celery"})
+# Methods only a Celery app has, which a project calls on its app as it builds it: an object the
+# project makes from a class bgcheck cannot name (mayan's ``import_string(setting.value)(main=...)``)
+# and then configures with one of these at import time is a Celery app, in a project that imports celery.
+CELERY_APP_SETUP_METHODS = frozenset({"autodiscover_tasks", "config_from_object"})
 # The app a process made current, used where the project holds no app of its own.
 CELERY_CURRENT_APPS = frozenset({"celery.current_app", "celery.app.current_app", "celery._state.current_app"})
 # Decorators that turn a function into a Celery task.

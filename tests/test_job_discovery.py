@@ -565,3 +565,57 @@ def test_subclasses_of_a_library_job_class_that_define_its_run_are_jobs(tmp_path
         ("golden.jobs.BackupJob.run", "Nautobot", "subclass of nautobot.apps.jobs.Job with run()"),
         ("golden.sync.SyncJob.run", "NetBox", "subclass of netbox.jobs.JobRunner with run()"),
     ]
+
+
+def test_an_app_built_from_a_class_loaded_by_a_setting_is_celerys_when_configured_as_one(tmp_path, monkeypatch):
+    """mayan-edms: the Celery app is made from a class imported by a dotted path read from a setting
+    (``import_string(setting.value)(main="mayan")``), which bgcheck cannot name; the project then
+    configures it as only a Celery app is (``config_from_object``, ``autodiscover_tasks``), so its
+    ``@app.task`` functions are Celery jobs. An object of an unknown class that is not configured
+    so, or a project without celery, has no jobs."""
+    files = {
+        "proj/__init__.py": "",
+        "proj/settings.py": """
+            class Setting:
+                def __init__(self, default):
+                    self.default = default
+
+                @property
+                def value(self):
+                    return self.default
+
+
+            app_class = Setting(default="celery.Celery")
+            """,
+        "proj/celery.py": """
+            from django.utils.module_loading import import_string
+
+            from proj.settings import app_class
+
+            celery_class = import_string(dotted_path=app_class.value)
+            app = celery_class(main="proj")
+            app.config_from_object(namespace="CELERY", obj="django.conf:settings")
+            app.autodiscover_tasks()
+
+            worker = celery_class(main="other")
+            """,
+        "proj/tasks.py": """
+            from proj.celery import app, worker
+
+
+            @app.task(ignore_result=True)
+            def remove_metadata(document_id):
+                return document_id
+
+
+            @worker.task
+            def not_a_job(x):
+                return x
+            """,
+        "proj/uses_celery.py": "import celery\n",
+    }
+    write_project(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    assert [(f, fw) for f, fw, _via in jobs("--no-cache")] == [("proj.tasks.remove_metadata", "Celery")]
+    (tmp_path / "proj" / "uses_celery.py").write_text("import json\n", encoding="utf-8")
+    assert jobs("--no-cache") == []

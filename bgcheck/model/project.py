@@ -223,10 +223,35 @@ class ProjectIndex:
         if binding is None:
             star = self._star_imported(summary, name)
             return _join(star + ("()" if is_instance else ""), tail) if star else None
-        base = self._imported_by_path(binding) or irmod.ir_path(binding)
+        base = self._imported_by_path(binding) or self._celery_app_by_use(summary, name, binding) or irmod.ir_path(binding)
         if base is None or base == qualified:
             return None
         return _join(base + ("()" if is_instance else ""), tail)
+
+    def _celery_app_by_use(self, summary: ModuleSummary, name: str, binding: IR) -> Optional[str]:
+        """``app = celery_class(main="mayan")`` of a class bgcheck cannot name, then
+        ``app.autodiscover_tasks()`` or ``app.config_from_object(...)`` at the module's top level, in a
+        project that imports celery: the project builds its Celery app there (knowledge.CELERY_APP_SETUP_METHODS)."""
+        call = as_call(binding)
+        if call is None or not call.target:
+            return None
+        made = self.canonical(call.target) or call.target
+        if made in self.classes or made in self.functions or any(made.startswith(cls) for cls in knowledge.CELERY_APP_CLASSES):
+            return None  # a class or factory of the project, or Celery itself: resolved as such
+        qualified = f"{summary.module}.{name}."
+        if not any(target.startswith(qualified) and target[len(qualified):] in knowledge.CELERY_APP_SETUP_METHODS for target in summary.module_calls):
+            return None
+        if not self._imports_celery():
+            return None
+        return "celery.Celery()"
+
+    def _imports_celery(self) -> bool:
+        cached = self._memo.get("imports_celery")
+        if cached is None:
+            cached = self._memo["imports_celery"] = any(
+                target == "celery" or target.startswith("celery.") for summary in self.modules.values() for target in summary.imports.values()
+            )
+        return cached
 
     def _star_imported(self, summary: ModuleSummary, name: str) -> Optional[str]:
         """``from .jobs import *`` in ``summary``: the qualified name ``name`` has in the first
