@@ -33,6 +33,9 @@ IMPORT_BY_PATH = frozenset(
     {"django.utils.module_loading.import_string", "werkzeug.utils.import_string",
      "celery.utils.imports.symbol_by_name", "kombu.utils.imports.symbol_by_name"}
 )
+# The path by keyword: Django's ``import_string(dotted_path=...)``, werkzeug's ``import_name=``,
+# celery's and kombu's ``symbol_by_name(name=...)``.
+IMPORT_PATH_KEYWORDS = ("dotted_path", "import_name", "name")
 
 # Calls that return an instance of a known class: ``redis.from_url(...)`` is a
 # ``redis.Redis()``. The index rewrites these prefixes when it canonicalises.

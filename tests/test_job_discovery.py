@@ -136,10 +136,16 @@ PROJECT = {
 
         celery_app = create_app()
         loaded = import_string("proj.celery_factory.celery_app")
+        loaded_by_keyword = import_string(dotted_path="proj.celery_factory.celery_app")
 
 
         @celery_app.task
         def from_factory():
+            pass
+
+
+        @loaded_by_keyword.task
+        def from_import_string_by_keyword():
             pass
 
 
@@ -402,6 +408,7 @@ EXPECTED = [
     ("proj.celery_factory.from_current_app", "Celery", "decorator celery.current_app.task"),
     ("proj.celery_factory.from_factory", "Celery", "decorator proj.celery_factory.celery_app.task"),
     ("proj.celery_factory.from_import_string", "Celery", "decorator proj.celery_factory.loaded.task"),
+    ("proj.celery_factory.from_import_string_by_keyword", "Celery", "decorator proj.celery_factory.loaded_by_keyword.task"),
     ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
     ("proj.galaxy_tasks.purge_history", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
     ("proj.galaxy_tasks.touch", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),

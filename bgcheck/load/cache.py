@@ -159,8 +159,9 @@ def version_tag() -> str:
 # is a sized iteration (BG301), a put retried until it fits is no drop (BG304); 39: a handler that
 # leaves once its stop event or flag is set is BG105's, not BG101's; 40: Nautobot's and NetBox's job
 # classes are jobs (knowledge.LIBRARY_JOB_CLASSES); 41: an object of a class bgcheck cannot name that the
-# project configures as a Celery app is one (knowledge.CELERY_APP_SETUP_METHODS).
-ENTRY_FORMAT = 41
+# project configures as a Celery app is one (knowledge.CELERY_APP_SETUP_METHODS); 42: import_string's
+# path given by keyword (``dotted_path=``) is followed.
+ENTRY_FORMAT = 42
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

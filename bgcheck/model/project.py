@@ -272,11 +272,14 @@ class ProjectIndex:
     def _imported_by_path(self, binding: IR) -> Optional[str]:
         """``import_string("proj.celery.app")`` with a constant path: the object that path names."""
         call = as_call(binding)
-        if call is None or not call.args or not call.target:
+        if call is None or not call.target:
             return None
         if call.target not in knowledge.IMPORT_BY_PATH and self.canonical(call.target) not in knowledge.IMPORT_BY_PATH:
             return None
-        path = self.fold(call.first_arg)
+        argument = call.first_arg or next((call.keyword(key) for key in knowledge.IMPORT_PATH_KEYWORDS if call.keyword(key) is not None), None)
+        if argument is None:
+            return None
+        path = self.fold(argument)
         if not isinstance(path, str) or not path or " " in path:
             return None
         return path.replace(":", ".")
