@@ -590,12 +590,13 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
     caught in a coroutine, inside a loop of that coroutine, by a handler that falls through or
     ``continue``s, so the loop goes round again and the task keeps working after it was asked to
     stop. A loop that awaits ``asyncio.shield()`` (waiting for cleanup through repeated cancels) is
-    not the work going on. Every other swallowed stop is BG105's: whether work goes on there depends
-    on the callers, the program's stop protocol, or which signal arrives."""
+    not the work going on, nor is a handler that leaves once the work's stop event or flag is set
+    (``handler``; None for ``contextlib.suppress``). Every other swallowed stop is BG105's: whether
+    work goes on there depends on the callers, the program's stop protocol, or which signal arrives."""
     return (
         ctx.in_coroutine
         and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
-        and _innermost_loop(ctx) is not None
+        and _in_loop(ctx)
         and bool(handler_exits & {FALL, CONTINUE})
         and not _awaits_a_shield(body, ctx)
         and not (handler is not None and _leaves_once_stopped(handler, ctx))
@@ -708,12 +709,7 @@ def _stop_reraised_earlier(node, ctx: FileContext) -> bool:
 
 
 def _in_loop(ctx: FileContext) -> bool:
-    for node in reversed(ctx.ancestors[:-1]):
-        if isinstance(node, (cst.For, cst.While)):
-            return True
-        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            return False
-    return False
+    return _innermost_loop(ctx) is not None
 
 
 def _during_cleanup(ctx: FileContext, finally_blocks: bool = True) -> bool:
@@ -1101,6 +1097,7 @@ class StopRequestSwallowed(CancellationSwallowed):
         "its function without re-raising it, so whatever called the work may carry on."
     )
     goes_round_again = False
+
 
 @register
 class BroadExceptSwallowsCancellation(Rule):
