@@ -547,10 +547,15 @@ def read_verdicts(path: Path = VERDICTS_FILE) -> dict[tuple[str, str, int, str],
     return verdicts
 
 
+def codes_split_from(code: str) -> set[str]:
+    """The codes split off ``code`` (SPLIT_FROM: new code -> old)."""
+    return {new for new, old in SPLIT_FROM.items() if old == code}
+
+
 def _same_place(key) -> list:
     """``key`` and the same place under each code a split relates to its code (SPLIT_FROM, either way)."""
     code = key[3]
-    related = {new for new, old in SPLIT_FROM.items() if old == code} | ({SPLIT_FROM[code]} if code in SPLIT_FROM else set())
+    related = codes_split_from(code) | ({SPLIT_FROM[code]} if code in SPLIT_FROM else set())
     return [key] + [(*key[:3], other) for other in sorted(related)]
 
 

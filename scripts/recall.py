@@ -102,44 +102,41 @@ def is_found(case: Case, findings: list[ecosystem.Finding]) -> bool:
 
 
 def codes_for(case: Case) -> set[str]:
-    """The case's code and every code split from it (ecosystem.SPLIT_FROM: new code -> old)."""
-    codes = {case.code}
-    for code in ecosystem.SPLIT_FROM:
-        former = code
-        while former in ecosystem.SPLIT_FROM:
-            former = ecosystem.SPLIT_FROM[former]
-            if former == case.code:
-                codes.add(code)
-                break
-    return codes
+    """The case's code and the codes split from it (ecosystem.codes_split_from)."""
+    return {case.code} | ecosystem.codes_split_from(case.code)
+
+
+def _codes_on_its_lines(case: Case, findings: list[ecosystem.Finding]) -> set[str]:
+    """The case's codes (codes_for) reported in the case's file on one of its lines."""
+    codes = codes_for(case)
+    return {f.code for f in findings if f.code in codes and f.path == case.checked_path and case.first <= f.line <= case.last}
+
+
+def _codes_at_a_note(case: Case, findings: list[ecosystem.Finding]) -> set[str]:
+    """The case's codes reported elsewhere with a note pointing at the case's lines."""
+    codes = codes_for(case)
+    return {
+        f.code for f in findings
+        if f.code in codes and any(
+            n.get("path") == case.checked_path and case.first <= (n.get("line") or 0) <= case.last
+            for n in f.detail.get("notes") or ()
+        )
+    }
 
 
 def found_as(case: Case, findings: list[ecosystem.Finding]) -> str:
     """The code the case was found under: its own when reported so, else a code split from it."""
-    codes = codes_for(case)
-    hits = {f.code for f in findings if f.code in codes and f.path == case.checked_path and case.first <= f.line <= case.last}
-    hits |= {
-        f.code for f in findings
-        if f.code in codes and any(n.get("path") == case.checked_path and case.first <= (n.get("line") or 0) <= case.last for n in f.detail.get("notes") or ())
-    }
+    hits = _codes_on_its_lines(case, findings) | _codes_at_a_note(case, findings)
     return case.code if case.code in hits or not hits else sorted(hits)[0]
 
 
 def found_at_a_note(case: Case, findings: list[ecosystem.Finding]) -> bool:
     """A finding of the case's code elsewhere whose note points at the case's lines."""
-    codes = codes_for(case)
-    return any(
-        f.code in codes and any(
-            n.get("path") == case.checked_path and case.first <= (n.get("line") or 0) <= case.last
-            for n in f.detail.get("notes") or ()
-        )
-        for f in findings
-    )
+    return bool(_codes_at_a_note(case, findings))
 
 
 def _on_its_lines(case: Case, findings: list[ecosystem.Finding]) -> bool:
-    codes = codes_for(case)
-    return any(f.code in codes and f.path == case.checked_path and case.first <= f.line <= case.last for f in findings)
+    return bool(_codes_on_its_lines(case, findings))
 
 
 def others_in_range(case: Case, findings: list[ecosystem.Finding]) -> list[str]:

@@ -235,14 +235,15 @@ class ProjectIndex:
         call = as_call(binding)
         if call is None or not call.target:
             return None
-        made = self.canonical(call.target) or call.target
-        if made in self.classes or made in self.functions or any(made.startswith(cls) for cls in knowledge.CELERY_APP_CLASSES):
-            return None  # a class or factory of the project, or Celery itself: resolved as such
+        # the cheap tests first: this runs for every binding a name is resolved through
         qualified = f"{summary.module}.{name}."
         if not any(target.startswith(qualified) and target[len(qualified):] in knowledge.CELERY_APP_SETUP_METHODS for target in summary.module_calls):
             return None
         if not self._imports_celery():
             return None
+        made = self.canonical(call.target) or call.target
+        if made in self.classes or made in self.functions or any(made.startswith(cls) for cls in knowledge.CELERY_APP_CLASSES):
+            return None  # a class or factory of the project, or Celery itself: resolved as such
         return "celery.Celery()"
 
     def _imports_celery(self) -> bool:

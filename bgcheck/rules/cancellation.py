@@ -21,7 +21,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.syntax.ir import UNKNOWN, as_seconds
-from bgcheck.syntax.cst_ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name, is_string_statement
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.done_futures import awaits_only_done_futures, done_callback_methods
 from bgcheck.syntax.walk import find_all, walk
@@ -446,7 +446,7 @@ def _current_task_assignment(statement, ctx: FileContext) -> Optional[str]:
     """The name a statement ``name = asyncio.current_task()`` binds, else None."""
     if not isinstance(statement, cst.SimpleStatementLine):
         return None
-    smalls = [small for small in statement.body if not _is_string_statement(small)]  # a string does nothing
+    smalls = [small for small in statement.body if not is_string_statement(small)]  # a string does nothing
     if len(smalls) != 1:
         return None
     small = smalls[0]
@@ -525,7 +525,7 @@ def _raises_the_stop(block, flags: set[str], ctx: FileContext) -> bool:
     return True
 
 
-def _defers_the_reraise(handler, ctx: FileContext) -> bool:
+def _defers_the_reraise(handler, ctx: FileContext, handler_exits: set[str]) -> bool:
     """The deferred re-raise: the handler keeps the stop in a local flag (``pending_cancel =
     True``) and finishes its cleanup, and the function raises the stop once the flag is set, after
     the ``try`` statement (``if pending_cancel: raise asyncio.CancelledError()``) or in a ``finally:``
@@ -544,13 +544,14 @@ def _defers_the_reraise(handler, ctx: FileContext) -> bool:
         elif isinstance(node, (cst.Try, cst.TryStar)) and node.finalbody is not None:
             around.append(node.finalbody)
     finally_ifs = {id(test) for block in around if isinstance(block, cst.Finally) for test in find_all(block, (cst.If,))}
-    returns = RETURN in _handler_exits(handler, ctx)
+    returns = RETURN in handler_exits
+    tests = find_all(function.body, (cst.If,))
     for candidate in (block for block in around if not isinstance(block, cst.Finally)):
         flags = _flags_set_by(candidate)
         if not flags:
             continue
         end = ctx.position(candidate).end.line
-        for test in find_all(function.body, (cst.If,)):
+        for test in tests:
             if not _tests_a_flag(test.test, flags) or not _raises_the_stop(test.body, flags, ctx):
                 continue
             if id(test) in finally_ifs or (not returns and ctx.position(test).start.line > end):
@@ -890,16 +891,12 @@ def _is_return_statement(statement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0], cst.Return)
 
 
-def _is_string_statement(small: cst.BaseSmallStatement) -> bool:
-    return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
-
-
 def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: set[str]) -> Optional[str]:
     """The stop protocol that makes a swallowing handler (one that does not yield) right, said as
     --verbose says it ("" when there is nothing worth a note), or None when none is followed."""
     if _hands_on_every_stop_it_is_asked(node, ctx):
         return "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)"
-    if _defers_the_reraise(node, ctx):
+    if _defers_the_reraise(node, ctx, handler_exits):
         return "it keeps the stop in a flag and the function raises it once its cleanup is done"
     if _loop_stops_on_its_cancellers_flag(ctx) and not handler_exits & {CONTINUE}:
         return "its loop tests a flag that the method cancelling it sets first: the loop then ends"

@@ -16,7 +16,7 @@ from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import CONTINUE, FALL, always_raises, exits, left_after
 from bgcheck.syntax.ir import UNKNOWN
-from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name
+from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, is_string_statement
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, assigned_name, holder_of, work_start
 from bgcheck.rules.relevance import calls_any, values_caught
@@ -635,13 +635,8 @@ def _retries_the_put(handler, try_node, ctx: FileContext) -> bool:
     if not inside_loop or not exits(handler.body, ctx.is_exit_call) <= {FALL, CONTINUE}:
         return False
     statements = list(try_node.body.body) if isinstance(try_node.body, cst.IndentedBlock) else []
-    smalls = [small for line in statements[-1:] if isinstance(line, cst.SimpleStatementLine) for small in line.body if not _is_string(small)]
+    smalls = [small for line in statements[-1:] if isinstance(line, cst.SimpleStatementLine) for small in line.body if not is_string_statement(small)]
     return bool(smalls) and isinstance(smalls[-1], (cst.Break, cst.Return))
-
-
-def _is_string(small) -> bool:
-    """A string on its own as a statement: it does nothing."""
-    return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 def _puts(body: cst.CSTNode, ctx: FileContext) -> list:

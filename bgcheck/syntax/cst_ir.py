@@ -58,6 +58,11 @@ def dotted_name(node: cst.CSTNode) -> str | None:
         return None
 
 
+def is_string_statement(small: cst.BaseSmallStatement) -> bool:
+    """A string on its own as a statement (``"why"`` on a handler's line): it does nothing."""
+    return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
 def _literal_string(node: cst.BaseString) -> IR:
     """The value of a string literal (implicit concatenations folded, iteratively: they can be
     thousands of parts long), or UNKNOWN_IR past MAX_STR_CHARS."""
