@@ -74,6 +74,8 @@ EIGHTH_BATCH = "2026-12-05d"
 NINTH_BATCH = "2026-12-05e"
 TENTH_BATCH = "2026-12-05f"
 ELEVENTH_BATCH = "2026-12-05g"
+TWELFTH_BATCH = "2026-12-05h"
+THIRTEENTH_BATCH = "2026-12-05i"
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,8 @@ def _app(pin: str, *folders: str, batch: str = FIRST_BATCH) -> Project:
     return Project(pin, folders, APPLICATION, batch)
 
 
-def _lib(pin: str, *folders: str) -> Project:
-    return Project(pin, folders, LIBRARY)
+def _lib(pin: str, *folders: str, batch: str = FIRST_BATCH) -> Project:
+    return Project(pin, folders, LIBRARY, batch)
 
 
 # Applications more than libraries: asyncio services and bots, trading engines, downloaders,
@@ -276,6 +278,35 @@ PROJECTS = [
     _app("nautobot-golden-config==3.0.8", "nautobot_golden_config", batch=ELEVENTH_BATCH),
     _app("pulp-container==2.30.0", "pulp_container", batch=ELEVENTH_BATCH),
     _app("nautobot-device-lifecycle-mgmt==4.2.1", "nautobot_device_lifecycle_mgmt", batch=ELEVENTH_BATCH),
+    # twelfth batch, chosen by kind before any run: asyncio applications above all (an agent
+    # server, an MQTT broker, a kernel gateway, a database monitor, a music player's server, an LLM
+    # serving controller and workers, a flow builder's server, two Matrix clients and bots), thread
+    # applications (a Dropbox client, a package index server, a downloader), and asyncio
+    # frameworks whose code runs as the worker (voice-agent pipelines, a cloud client, Modbus)
+    _app("letta==0.16.8", "letta", batch=TWELFTH_BATCH),
+    _app("amqtt==0.12.1", "amqtt", batch=TWELFTH_BATCH),
+    _app("jupyter-enterprise-gateway==3.3.0", "enterprise_gateway", batch=TWELFTH_BATCH),
+    _app("dolphie==6.18.0", "dolphie", batch=TWELFTH_BATCH),
+    _app("feeluown==5.1.2", "feeluown", batch=TWELFTH_BATCH),
+    _app("fschat==0.2.36", "fastchat", batch=TWELFTH_BATCH),
+    _app("langflow-base==0.0.96", "langflow", batch=TWELFTH_BATCH),
+    _app("matrix-reminder-bot==0.4.0", "matrix_reminder_bot", batch=TWELFTH_BATCH),
+    _app("matrix-commander==8.0.6", "matrix_commander", batch=TWELFTH_BATCH),
+    _app("maestral==1.9.6", "src/maestral", batch=TWELFTH_BATCH),
+    _app("devpi-server==6.20.3", "devpi_server", batch=TWELFTH_BATCH),
+    _app("ytdl-sub==2026.10.27", "src/ytdl_sub", batch=TWELFTH_BATCH),
+    # thirteenth batch, chosen by kind before any run: Django, Flask and Pulp applications and
+    # plugins whose work runs in Celery, RQ or their framework's tasks (a federated music server,
+    # CKAN's harvester and data loader, CKAN's DCAT harvesters, an Invenio job scheduler, a
+    # Nautobot app of sync jobs, Open edX's assessment service, Pulp's Ansible plugin)
+    _app("funkwhale-api==1.2.8", "funkwhale_api", batch=THIRTEENTH_BATCH),
+    _app("ckanext-harvest==1.6.3", "ckanext", batch=THIRTEENTH_BATCH),
+    _app("ckanext-xloader==2.6.0", "ckanext", batch=THIRTEENTH_BATCH),
+    _app("ckanext-dcat==2.4.4", "ckanext", batch=THIRTEENTH_BATCH),
+    _app("invenio-jobs==11.1.0", "invenio_jobs", batch=THIRTEENTH_BATCH),
+    _app("nautobot-ssot==4.7.0", "nautobot_ssot", batch=THIRTEENTH_BATCH),
+    _app("ora2==7.1.1", "openassessment", batch=THIRTEENTH_BATCH),
+    _app("pulp-ansible==0.30.3", "pulp_ansible", batch=THIRTEENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
@@ -304,6 +335,10 @@ PROJECTS = [
     _lib("tornado==6.6.1", "tornado"),
     _lib("hypercorn==0.18.0", "src/hypercorn"),
     _lib("slack-bolt==1.30.0", "slack_bolt"),
+    _lib("pipecat-ai==1.14.0", "src/pipecat", batch=TWELFTH_BATCH),
+    _lib("livekit-agents==1.8.9", "livekit", batch=TWELFTH_BATCH),
+    _lib("hass-nabucasa==0.82.0", "hass_nabucasa", batch=TWELFTH_BATCH),
+    _lib("pymodbus==3.16.1", "pymodbus", batch=TWELFTH_BATCH),
 ]
 BY_NAME = {p.name: p for p in PROJECTS}
 

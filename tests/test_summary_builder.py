@@ -197,6 +197,12 @@ def test_coroutines_that_never_suspend():
     )
     never = {name for name, function in summary.functions.items() if function.never_suspends}
     assert never == {"m.record", "m.defines_a_waiter"}
+    at = {name: function.suspends_only_at for name, function in summary.functions.items()}
+    assert at == {
+        "m.record": (), "m.defines_a_waiter": (), "m.defines_a_waiter.<locals>.waiter": ("asyncio.sleep",),
+        "m.awaits": ("asyncio.sleep",), "m.iterates": None, "m.enters": None, "m.comprehends": None,
+        "m.generates": (), "m.plain": None,
+    }
 
 
 def test_a_loop_that_drains_a_queue_until_it_is_empty_is_sized():

@@ -160,8 +160,10 @@ def version_tag() -> str:
 # leaves once its stop event or flag is set is BG105's, not BG101's; 40: Nautobot's and NetBox's job
 # classes are jobs (knowledge.LIBRARY_JOB_CLASSES); 41: an object of a class bgcheck cannot name that the
 # project configures as a Celery app is one (knowledge.CELERY_APP_SETUP_METHODS); 42: import_string's
-# path given by keyword (``dotted_path=``) is followed.
-ENTRY_FORMAT = 42
+# path given by keyword (``dotted_path=``) is followed; 43: function summaries record the calls at an
+# async function's suspension points (suspends_only_at), and an await of a project coroutine that
+# never suspends is no point a cancellation can arrive at (ProjectIndex.never_suspending).
+ENTRY_FORMAT = 43
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -400,7 +400,7 @@ FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
-    "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "never_suspends",
+    "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -414,7 +414,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         [_int(i) for i in f.conditional_calls], [_int(i) for i in f.cleanup_calls], _triples_to_data(f.ref_handoffs),
         f.keeps_its_errors, list(f.awaits_through), [[param, path] for param, path in f.param_stores], list(f.item_calls),
         list(f.calls_beside_kept_try), [_int(i) for i in f.tail_calls], [[param, path] for param, path in f.param_attrs],
-        f.never_suspends,
+        None if f.suspends_only_at is None else list(f.suspends_only_at),
     ]
 
 
@@ -569,7 +569,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
      conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
-     item_calls, calls_beside_kept_try, tail_calls, param_attrs, never_suspends) = _record(data, len(FUNCTION_FIELDS))
+     item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -599,7 +599,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         calls_beside_kept_try=_strs(calls_beside_kept_try),
         tail_calls=tuple(_int(i) for i in _list(tail_calls)),
         param_attrs=tuple((_str(param), _str(path)) for param, path in (_record(item, 2) for item in _list(param_attrs))),
-        never_suspends=_bool(never_suspends),
+        suspends_only_at=None if suspends_only_at is None else _strs(suspends_only_at),
     )
 
 

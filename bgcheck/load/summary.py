@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
-from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, never_suspends
+from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
@@ -99,9 +99,17 @@ class FunctionSummary:
     # (parameter, ``pkg.mod.Cls().attr``) for each ``self.attr = parameter`` of a method: where an
     # object handed to the constructor is kept (BG301: a queue made as a local and handed on).
     param_attrs: tuple = ()
-    # A coroutine function with no ``await``, ``async for`` or ``async with`` (ast_flow.never_suspends):
-    # run as a task, it runs to its end in one step (BG602).
-    never_suspends: bool = False
+    # The targets of the calls at an async function's suspension points when each is ``await f()``
+    # or ``async for _ in f()`` (ast_flow.suspension_calls; () when it has none); None when one is
+    # anything else, and for plain functions and stubs. Whether those calls suspend is the index's
+    # to say (ProjectIndex.never_suspending): if none does, the function never lets the loop run
+    # anything else (BG602: its task runs to its end in one step; BG101: no cancellation can arrive).
+    suspends_only_at: Optional[tuple] = None
+
+    @property
+    def never_suspends(self) -> bool:
+        """A coroutine function (not an async generator) with no suspension point of its own."""
+        return self.suspends_only_at == () and not self.is_generator
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -888,7 +896,6 @@ class SummaryBuilder:
                 endless_loop=scope.endless_loop,
                 is_generator=scope.is_generator,
                 keeps_its_errors=keeps_its_errors(node),
-                never_suspends=never_suspends(node),
                 awaits_through=awaited_through(node),
             )
         for qualname, (node, scope) in self.classes.items():
@@ -921,6 +928,9 @@ class SummaryBuilder:
             if type(node) is ast.AsyncFunctionDef and not scope.is_generator:
                 func.tail_calls = _tail_calls(node, scope, func.calls, targets)
             func.param_attrs = tuple(dict.fromkeys(scope.param_attrs))
+            suspending = suspension_calls(node)
+            if suspending is not None:
+                func.suspends_only_at = tuple(dict.fromkeys(targets.get(id(call)) or "?" for call in suspending))
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
 

@@ -193,6 +193,10 @@ def _default_timeouts(index: ProjectIndex) -> object:
     return sorted(index.default_timeouts())
 
 
+def _never_suspending(index: ProjectIndex) -> object:
+    return sorted(index.never_suspending)
+
+
 def _threads(index: ProjectIndex) -> object:
     """Which threads are kept where, what they run, and whether anything joins them."""
     return sorted(index.thread_join_facts())
@@ -217,6 +221,7 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "message_callbacks": _message_callbacks,  # functions a message library calls per message (BG301)
     "threads": _threads,
     "default_timeouts": _default_timeouts,
+    "never_suspending": _never_suspending,  # async functions that never let the loop run other work
 }
 
 # The facts whose values hold positions (``Pos``); tests/test_facts.py checks that a line added at
@@ -257,6 +262,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
     "default_timeouts": ("default_timeouts",),
+    "never_suspending": ("never_suspending",),
 }
 
 # Members that resolve names through the modules a file imports (covered by their interfaces),

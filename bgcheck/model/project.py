@@ -644,6 +644,45 @@ class ProjectIndex:
         beside = summary.calls_beside_kept_try
         return bool(beside) and all(knowledge.NON_RAISING_CALLS.fullmatch(self.canonical(t.lstrip("?")) or "") for t in beside)
 
+    def overridden(self, summary: FunctionSummary) -> bool:
+        """Is this method defined again in a project class derived from its class? ``self.run()``
+        may then run the override."""
+        owner = summary.class_qualname
+        return owner is not None and f"{owner}.{summary.name}" in self._overridden_methods
+
+    @cached_property
+    def _overridden_methods(self) -> frozenset:
+        """``Class.method`` for every method a project class derived from ``Class`` defines again."""
+        found = set()
+        for name, (_summary, cls) in self.classes.items():
+            for ancestor in self.mro(name)[1:]:
+                found.update(f"{ancestor}.{method}" for method in cls.methods)
+        return frozenset(found)
+
+    @cached_property
+    def never_suspending(self) -> frozenset:
+        """The async functions that never let the event loop run other work: no suspension point
+        of their own but awaits of (and ``async for`` over) project async functions that never
+        suspend either (FunctionSummary.suspends_only_at), a method a project subclass overrides
+        excepted. The least fixpoint, so a cycle suspends and the set does not depend on the order
+        anything asks. Such a coroutine run as a task ends in its first step (BG602), and a
+        cancellation cannot arrive while it is awaited (BG101, BG105)."""
+        waits_on: dict[str, list] = {}
+        for name, (_summary, func) in self.functions.items():
+            if func.is_async and func.suspends_only_at is not None and not self.overridden(func):
+                callees = [self.resolve_function(target) for target in func.suspends_only_at]
+                if None not in callees:
+                    waits_on[name] = callees
+        found: set[str] = set()
+        grown = True
+        while grown:
+            grown = False
+            for name, callees in waits_on.items():
+                if name not in found and all(callee in found for callee in callees):
+                    found.add(name)
+                    grown = True
+        return frozenset(found)
+
     def resolve_function(self, path: Optional[str]) -> Optional[str]:
         """The qualname of the project function a call target denotes, or None. Memoised: the
         summaries, and so what a name resolves to, never change once the index is made."""

@@ -76,10 +76,21 @@ def _is_cancel_then_await(body: cst.CSTNode, ctx: FileContext) -> bool:
 
 def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Can a cancellation of the running coroutine arrive in ``body``: does it suspend, other than
-    by awaiting a task already done (which hands back its outcome without suspending)?"""
-    if not suspension.can_suspend(body):
+    by awaiting a task already done (which hands back its outcome without suspending) or a project
+    coroutine that never suspends (nor what it awaits: ProjectIndex.never_suspending)?"""
+    points = suspension.suspension_points(body)
+    if not points or all(_never_suspends_at(point, ctx) for point in points):
         return False
     return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call)
+
+
+def _never_suspends_at(point: cst.CSTNode, ctx: FileContext) -> bool:
+    """``await f()`` or ``async for _ in f()`` of a project async function that never suspends."""
+    call = point.expression if isinstance(point, cst.Await) else point.iter if isinstance(point, cst.For) else None
+    if not isinstance(call, cst.Call):
+        return False
+    function = ctx.index.resolve_function(ctx.resolve_call(call))
+    return function is not None and function in ctx.index.never_suspending
 
 
 def _method_class(ctx: FileContext) -> Optional[cst.ClassDef]:
@@ -958,7 +969,7 @@ class CancellationSwallowed(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
-    reads = ("execution", "job_code")
+    reads = ("execution", "job_code", "never_suspending")
     summary = "A coroutine catches its own cancellation inside a loop and goes round again, so the task never stops."
     # This code reports the loop that goes on; StopRequestSwallowed (BG105) every other swallowed stop.
     goes_round_again = True
@@ -1103,7 +1114,7 @@ class BroadExceptSwallowsCancellation(Rule):
     name = "broad-except-swallows-cancellation"
     severity = Severity.ERROR
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
-    reads = ("execution", "job_code")
+    reads = ("execution", "job_code", "never_suspending")
     summary = "A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on."
 
     def is_relevant(self, unit) -> bool:

@@ -49,18 +49,6 @@ def _function_of(node: Optional[cst.BaseExpression], ctx: FileContext) -> Option
     return ctx.index.resolve_function(ctx.resolve(node))
 
 
-def _overridden(index, summary) -> bool:
-    """Is this method defined again in a project class derived from its class? ``self.run()`` may
-    then run the override."""
-    owner = summary.class_qualname
-    if owner is None:
-        return False
-    return any(
-        name != owner and owner in index.mro(name) and index.function(f"{name}.{summary.name}") is not None
-        for name in index.classes
-    )
-
-
 def _waited_for(ctx: FileContext, variable: Optional[str], how: str) -> bool:
     """Is the spawned work waited for later in the same function (await, gather, result(), join())?"""
     parent = ctx.parent()
@@ -206,6 +194,7 @@ class _ResultDiscarded(Rule):
 
     discarded = ""  # "task" (BG602) or "future" (BG605)
     methods: frozenset = frozenset()
+    reads = ("never_suspending",)
 
     def is_relevant(self, unit) -> bool:
         # visit_Call: a call written with a discarded start's method name (``x.create_task(...)``, or a
@@ -303,7 +292,7 @@ def _nothing_to_lose(call: cst.Call, start: knowledge.WorkStart, ctx: FileContex
     if summary is None:
         return None
     if start.discarded == "task":
-        if isinstance(handed, cst.Call) and summary.never_suspends and not _overridden(ctx.index, summary):
+        if isinstance(handed, cst.Call) and not summary.is_generator and function in ctx.index.never_suspending:
             return f"`{summary.name}()` never suspends: the task runs to its end in one step, held by the loop"
         return None
     if start.discarded != "future":

@@ -444,24 +444,34 @@ def _takes_every_error(handler: ast.ExceptHandler) -> bool:
     return any(dotted_name(n) in knowledge.EXCEPTION or dotted_name(n) in knowledge.BASE_EXCEPTION for n in names)
 
 
-def never_suspends(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool:
-    """Is this a coroutine function whose body has no suspension point: no ``await``, ``async for``
-    or ``async with`` (nor ``yield``: an async generator), outside the functions defined in it? Run
-    as a task, it runs to its end in the task's first step (BG602)."""
+def suspension_calls(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> Optional[list]:
+    """The calls at an async function's suspension points (outside the functions defined in it),
+    when every one is ``await f(...)`` or ``async for ... in f(...)``: [] when it has none. None when
+    one is anything else (``await`` of a name or attribute, ``async with``, an async comprehension),
+    and for a plain function or a stub. A ``yield`` of an async generator hands a value to its
+    consumer and is no point where the loop runs other work. Whether the awaited calls themselves
+    suspend is the index's to say (ProjectIndex.never_suspending)."""
     if type(function) is not ast.AsyncFunctionDef or _is_stub(function.body):
-        return False
+        return None
+    calls = []
     todo = list(function.body)
     while todo:
         node = todo.pop()
         kind = type(node)
         if kind in _DEFS_AND_LAMBDA:
             continue
-        if kind in (ast.Await, ast.AsyncFor, ast.AsyncWith, ast.Yield, ast.YieldFrom):
-            return False
-        if kind is ast.comprehension and node.is_async:
-            return False
+        if kind is ast.Await:
+            if type(node.value) is not _Call:
+                return None
+            calls.append(node.value)
+        elif kind is _AsyncFor:
+            if type(node.iter) is not _Call:
+                return None
+            calls.append(node.iter)
+        elif kind is _AsyncWith or (kind is ast.comprehension and node.is_async):
+            return None
         todo.extend(ast.iter_child_nodes(node))
-    return True
+    return calls
 
 
 def _is_stub(body: list) -> bool:
