@@ -409,6 +409,9 @@ JOB_CALLS: tuple[JobSource, ...] = (
     # pulpcore's ``dispatch(func, args=..., kwargs=..., exclusive_resources=[...])`` (and ``adispatch``): a Task row
     # its workers pick up; plugins import it from pulpcore.plugin.tasking
     JobSource(r"pulpcore(\.plugin\.tasking|\.tasking\.tasks)\.a?dispatch$", "pulpcore", "queued", ("arg", 0, "func")),
+    # CKAN's ``toolkit.enqueue_job(fn, args, kwargs, title, queue, rq_kwargs)`` (ckan.lib.jobs.enqueue):
+    # an RQ job that ``ckan jobs worker`` runs; extensions import it from ckan.plugins.toolkit
+    JobSource(r"ckan\.plugins\.toolkit\.enqueue_job$|ckan\.lib\.jobs\.enqueue$", "RQ", "queued", ("arg", 0, "fn")),
 )
 # Threads, tasks and pool submissions are jobs too: ``JOB_CALLS`` ends with the rows of
 # ``WORK_STARTS`` (below) that name a job framework.
@@ -540,6 +543,7 @@ RECORDED_CALL_NAMES = frozenset(
         "async_task",
         "submit_task",
         "dispatch",  # pulpcore
+        "enqueue_job",  # CKAN's toolkit
         "adispatch",
         "Consumer",  # kombu's per-message callbacks (MESSAGE_CALLBACK_CALLS)
         "register_callback",
@@ -1074,6 +1078,7 @@ PUBLISH_APIS = LazyPattern("|".join((
     r"rq_scheduler(\.\w+)*\.Scheduler\(\)\.(enqueue_in|enqueue_at|schedule|cron)",
     r"django_q\.tasks\.(async_task|async_chain|async_iter)",
     r"arq(\.\w+)*\.(ArqRedis\(\)|create_pool\(\))\.enqueue_job",
+    r"ckan\.plugins\.toolkit\.enqueue_job|ckan\.lib\.jobs\.enqueue",
     KAFKA_SEND_PATTERN,
     r"confluent_kafka(\.\w+)*\.Producer\(\)\.produce",
     r"pika(\.\w+)*\.(BlockingConnection|SelectConnection)\(\)\.channel\(\)\.basic_publish",

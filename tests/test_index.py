@@ -171,3 +171,69 @@ def test_a_path_imported_from_another_sys_path_folder_names_the_projects_module(
     assert index.canonical("galaxy.other.thing") == "galaxy.other.thing"
     # a name the project's own top package starts with is never rewritten
     assert index.canonical("site.core.redis.start_job") == "site.core.redis.start_job"
+
+
+def test_calls_through_self_run_the_override_of_the_class_the_work_started_on(tmp_path, monkeypatch):
+    """``super().run()`` runs the next ``run`` in the ancestry; a base method's ``self.load()``,
+    reached from a subclass's method, runs that subclass's ``load`` (and so on down the calls through
+    ``self``); a call of another class's method starts afresh; reached from the base itself, the
+    base's own ``load``."""
+    write_project(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/sync.py": """
+                class Base:
+                    def run(self):
+                        self.sync()
+
+                    def sync(self):
+                        self.load()
+                        Audit().check()
+
+                    def load(self):
+                        pass
+
+
+                class Audit:
+                    def check(self):
+                        self.load()
+
+                    def load(self):
+                        pass
+
+
+                class Middle(Base):
+                    pass
+
+
+                class Crm(Middle):
+                    def run(self):
+                        super().run()
+
+                    def load(self):
+                        pass
+
+                    def check(self):
+                        pass
+
+
+                class Other(Base):
+                    def load(self):
+                        pass
+                """,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    config = load_config(start=tmp_path)
+    units = load_units([Path(".")], config, jobs=1)
+    index = build_index([u.summary for u in units if u.summary is not None], config)
+    assert index.callees("app.sync.Crm.run") == ["app.sync.Base.run"]
+    from_crm = index.reachable(["app.sync.Crm.run"])
+    assert sorted(from_crm) == [
+        "app.sync.Audit.check", "app.sync.Audit.load", "app.sync.Base.run", "app.sync.Base.sync", "app.sync.Crm.load", "app.sync.Crm.run",
+    ]
+    assert index.call_path(["app.sync.Crm.run"], "app.sync.Crm.load") == ["app.sync.Crm.run", "app.sync.Base.run", "app.sync.Base.sync", "app.sync.Crm.load"]
+    assert sorted(index.reachable(["app.sync.Base.run"])) == [
+        "app.sync.Audit.check", "app.sync.Audit.load", "app.sync.Base.load", "app.sync.Base.run", "app.sync.Base.sync",
+    ]

@@ -384,6 +384,30 @@ PROJECT = {
         def run_inline():
             run_now("x", [not_dispatched])
         """,
+    # --- a CKAN extension: toolkit.enqueue_job() queues an RQ job for `ckan jobs worker`, by
+    # position or by keyword; a function only called inline is not one
+    "proj/ckan_jobs.py": """
+        import ckan.plugins as p
+        from ckan.plugins.toolkit import enqueue_job
+
+
+        def load_resource(resource_id):
+            return resource_id
+
+
+        def purge_resource(resource_id):
+            return resource_id
+
+
+        def inline(resource_id):
+            return resource_id
+
+
+        def notify(resource):
+            enqueue_job(load_resource, [resource["id"]], title="load", rq_kwargs={"timeout": 3600})
+            p.toolkit.enqueue_job(fn=purge_resource, args=[resource["id"]])
+            inline(resource["id"])
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -409,6 +433,8 @@ EXPECTED = [
     ("proj.celery_factory.from_factory", "Celery", "decorator proj.celery_factory.celery_app.task"),
     ("proj.celery_factory.from_import_string", "Celery", "decorator proj.celery_factory.loaded.task"),
     ("proj.celery_factory.from_import_string_by_keyword", "Celery", "decorator proj.celery_factory.loaded_by_keyword.task"),
+    ("proj.ckan_jobs.load_resource", "RQ", "call ckan.plugins.toolkit.enqueue_job"),
+    ("proj.ckan_jobs.purge_resource", "RQ", "call ckan.plugins.toolkit.enqueue_job"),
     ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
     ("proj.galaxy_tasks.purge_history", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
     ("proj.galaxy_tasks.touch", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
@@ -454,6 +480,7 @@ def test_what_is_not_a_job(project):
     assert "proj.sync.Report.run" not in functions  # a run() no job reaches
     assert "proj.awx_jobs.NotDispatched.run" not in functions  # a class no job decorator takes
     assert "proj.management.commands.rebuild_index.Command.handle" not in functions  # a command that returns
+    assert "proj.ckan_jobs.inline" not in functions  # called inline, never enqueued
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace

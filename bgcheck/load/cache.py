@@ -162,8 +162,10 @@ def version_tag() -> str:
 # project configures as a Celery app is one (knowledge.CELERY_APP_SETUP_METHODS); 42: import_string's
 # path given by keyword (``dotted_path=``) is followed; 43: function summaries record the calls at an
 # async function's suspension points (suspends_only_at), and an await of a project coroutine that
-# never suspends is no point a cancellation can arrive at (ProjectIndex.never_suspending).
-ENTRY_FORMAT = 43
+# never suspends is no point a cancellation can arrive at (ProjectIndex.never_suspending); 44: calls
+# of CKAN's ``enqueue_job`` are recorded (an RQ job start); calls through ``self`` and ``super()`` run the
+# job class's methods (job code reaches a subclass's override).
+ENTRY_FORMAT = 44
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

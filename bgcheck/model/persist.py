@@ -50,7 +50,7 @@ from bgcheck.model.shutdown import EntryPoint, ShutdownModel, ShutdownRoot
 from bgcheck.model.transactions import Step, TransactionModel
 from bgcheck.syntax.ir import UNKNOWN, TimeDelta
 
-ENTRY_VERSION = 13  # 2: ShutdownModel.atexit_only; 3: the files' keys, for relocation; 4: frameworks_without_jobs; 5: jobs found through runner classes and decorator classes; 6: paths imported from an inner sys.path folder; 7: ExecutionModel.exit_raising and signals_raise_exit; 8: Tornado jobs, never_suspends, main-thread jobs that get no stop; 9: a library module's __main__ block (a harness) is no entry point; 10: Nautobot and NetBox job classes; 11: a Celery app known by how the project configures it; 12: import_string's path by keyword; 13: suspends_only_at and the never-suspending fact
+ENTRY_VERSION = 14  # 2: ShutdownModel.atexit_only; 3: the files' keys, for relocation; 4: frameworks_without_jobs; 5: jobs found through runner classes and decorator classes; 6: paths imported from an inner sys.path folder; 7: ExecutionModel.exit_raising and signals_raise_exit; 8: Tornado jobs, never_suspends, main-thread jobs that get no stop; 9: a library module's __main__ block (a harness) is no entry point; 10: Nautobot and NetBox job classes; 11: a Celery app known by how the project configures it; 12: import_string's path by keyword; 13: suspends_only_at and the never-suspending fact; 14: CKAN's enqueue_job starts RQ jobs, calls through self and super() run the job class's methods
 _CLASSES: dict[str, type] = {
     cls.__qualname__: cls
     for cls in (CeleryConfig, Setting, ExecutionModel, Job, Schedule, LockSite, Link, MoneyModel, EntryPoint, ShutdownModel,

@@ -51,7 +51,7 @@ class ProjectIndex:
                     self.classes[qualname] = (summary, cls)
         self._canonical_cache: dict[str, str] = {}
         self._resolved: dict[Optional[str], Optional[str]] = {}  # call target -> project function (resolve_function)
-        self._callees: dict[str, tuple[str, ...]] = {}  # qualname -> the project functions it calls (callees)
+        self._callees: dict[tuple, tuple] = {}  # (qualname, class of self) -> what it calls, so (_callees_as)
         self._reach_by_kind: dict[frozenset, dict[str, str]] = {}
         self._memo: dict[str, object] = {}  # what is computed once on first use (call targets, thread holders)
         self.job_roots = {}  # no jobs until the job model is set: nothing is job code yet
@@ -703,17 +703,50 @@ class ProjectIndex:
     def callees(self, qualname: str) -> list[str]:
         """The project functions ``qualname`` calls, in the order of their first call (memoised:
         the models and the rules ask again and again while searching the call graph)."""
-        cached = self._callees.get(qualname)
+        return [callee for callee, _self_class in self._callees_as((qualname, None))]
+
+    def _callees_as(self, node: tuple) -> tuple:
+        """The calls of a method run on an instance of a given class: ``node`` is (qualname, the class
+        of ``self``, None for the method's own), and so is each callee. ``super().m()`` runs the next
+        ``m`` in that class's ancestry after the method's own class; ``self.m()`` in a base class's
+        method runs the override of the class the work was started on (a job class's
+        ``load_source_adapter()``, called by its base's ``run()``): a call through ``self`` or
+        ``super()`` keeps the class, any other call starts afresh. (A summary names ``Base().m()``
+        written in Base's own methods as it names ``self.m()``: that rare call is taken for one
+        through ``self``.) Memoised."""
+        cached = self._callees.get(node)
         if cached is None:
+            qualname, self_class = node
             func = self.function(qualname)
-            found: dict[str, None] = {}
+            owner = func.class_qualname if func is not None else None
+            found: dict[tuple, None] = {}
             for target in func.calls if func is not None else ():
-                callee = self.resolve_function(target)
+                callee, through_self = self._dispatched(target, owner, self_class)
                 if callee and callee != qualname:
-                    found.setdefault(callee, None)
+                    kept = (self_class or owner) if through_self else None
+                    found.setdefault((callee, None if kept == self.function(callee).class_qualname else kept), None)
             # Nested functions run as part of their parent more often than not.
-            cached = self._callees[qualname] = tuple(found)
-        return list(cached)
+            cached = self._callees[node] = tuple(found)
+        return cached
+
+    def _dispatched(self, target: str, owner: Optional[str], self_class: Optional[str]) -> tuple[Optional[str], bool]:
+        """(the project function a call target runs in a method of ``owner`` on an instance of
+        ``self_class``, whether the call goes through ``self`` or ``super()``)."""
+        if owner is None:
+            return self.resolve_function(target), False
+        if target.startswith("super()."):
+            name = target[len("super()."):]
+            if "." in name or "(" in name:
+                return None, False
+            order = self.mro(self_class or owner)
+            after = order[order.index(owner) + 1:] if owner in order else self.mro(owner)[1:]
+            return next((f"{cls}.{name}" for cls in after if f"{cls}.{name}" in self.functions), None), True
+        prefix = f"{owner}()."
+        if target.startswith(prefix) and "." not in target[len(prefix):] and "(" not in target[len(prefix):]:
+            if self_class is not None and self_class != owner:
+                return self.resolve_function(f"{self_class}().{target[len(prefix):]}"), True
+            return self.resolve_function(target), True
+        return self.resolve_function(target), False
 
     # --- where calls are written (for chains shown as notes) -----------------
     def target_site(self, scope: str, wanted) -> Optional[tuple[str, int, int]]:
@@ -740,21 +773,23 @@ class ProjectIndex:
     def call_path(self, roots: Iterable[str], goal: str) -> list[str]:
         """The shortest chain of project functions from one of ``roots`` to ``goal`` (both included),
         each calling the next; [] when none reaches it."""
-        parents: dict[str, Optional[str]] = {}
-        for name, parent in breadth_first([root for root in roots if root in self.functions], self.callees):
-            parents[name] = parent
-            if name == goal:
-                chain = [name]
+        parents: dict[tuple, Optional[tuple]] = {}
+        for node, parent in breadth_first([(root, None) for root in roots if root in self.functions], self._callees_as):
+            parents[node] = parent
+            if node[0] == goal:
+                chain = [node]
                 while parents[chain[-1]] is not None:
                     chain.append(parents[chain[-1]])
-                return list(reversed(chain))
+                return [name for name, _self_class in reversed(chain)]
         return []
 
     def reachable(self, roots: Iterable[str]) -> dict[str, str]:
         """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
         seen: dict[str, str] = {}
-        for name, parent in breadth_first([root for root in roots if root in self.functions], self.callees):
-            seen[name] = name if parent is None else seen[parent]
+        root_of: dict[tuple, str] = {}
+        for node, parent in breadth_first([(root, None) for root in roots if root in self.functions], self._callees_as):
+            root_of[node] = node[0] if parent is None else root_of[parent]
+            seen.setdefault(node[0], root_of[node])
         return seen
 
     @cached_property

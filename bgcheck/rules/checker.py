@@ -77,6 +77,13 @@ class FileContext:
         """The job function whose code this is (itself or a caller), if any."""
         return self.index.job_code.get(qualname or self.function_qualname or "")
 
+    def job_label(self, job_function: Optional[str], limit: int = 40) -> str:
+        """How a short message names a job by its function: ``Class.method`` for a method (a job
+        class's ``run`` alone says nothing), the function's own name otherwise."""
+        func = self.index.function(job_function or "")
+        name = f"{func.class_qualname.rsplit('.', 1)[-1]}.{func.name}" if func is not None and func.class_qualname else (job_function or "").rsplit(".", 1)[-1]
+        return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
     def parent(self, levels: int = 1) -> Optional[cst.CSTNode]:
         # ancestors[-1] is the node being visited
         index = -1 - levels

@@ -267,7 +267,7 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         ctx.report(
             rule,
             node,
-            f"{wait.what} waits with no timeout in job `{short_name(job)}`",
+            f"{wait.what} waits with no timeout in job `{ctx.job_label(job)}`",
             f"This is job code (job `{job}`): if {other_side}, this run never ends and "
             f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
             related=notes_from(ctx.index, job, ctx.function_qualname),
@@ -336,7 +336,7 @@ class UnboundedLocalWaitInJob(Rule):
         ctx.report(
             self,
             node,
-            f"This loop polls with a sleep and no deadline in job `{short_name(ctx.job_of())}`",
+            f"This loop polls with a sleep and no deadline in job `{ctx.job_label(ctx.job_of())}`",
             f"This is job code (job `{ctx.job_of()}`): if the condition never changes, the run never ends. Give it a "
             "deadline (`time.monotonic()`) or a maximum number of tries.",
             end_node=node.test,
@@ -621,7 +621,7 @@ class RowLockWithoutSkipLocked(Rule):
         ctx.report(
             self,
             node,
-            f"{what} in job `{short_name(ctx.job_of())}` waits for rows another replica has locked",
+            f"{what} in job `{ctx.job_label(ctx.job_of())}` waits for rows another replica has locked",
             f"This is job code (job `{ctx.job_of()}`): replicas queue behind each other instead of splitting the work, "
             "and a stuck holder stalls them all. Use `skip_locked=True` (`FOR UPDATE SKIP LOCKED`) so each replica "
             "takes rows nobody holds, or `nowait=True`.",
