@@ -76,6 +76,7 @@ TENTH_BATCH = "2026-12-05f"
 ELEVENTH_BATCH = "2026-12-05g"
 TWELFTH_BATCH = "2026-12-05h"
 THIRTEENTH_BATCH = "2026-12-05i"
+FOURTEENTH_BATCH = "2026-12-05j"
 
 
 @dataclass(frozen=True)
@@ -307,6 +308,18 @@ PROJECTS = [
     _app("nautobot-ssot==4.7.0", "nautobot_ssot", batch=THIRTEENTH_BATCH),
     _app("ora2==7.1.1", "openassessment", batch=THIRTEENTH_BATCH),
     _app("pulp-ansible==0.30.3", "pulp_ansible", batch=THIRTEENTH_BATCH),
+    # fourteenth batch, chosen by kind before any run: applications whose jobs are classes or run
+    # through a framework's task dispatch (Nautobot apps of jobs: device onboarding, chat-ops,
+    # data validation, firewall models; Pulp's Python and Debian plugins; Koji's task daemon
+    # library; a NetBox DNS plugin)
+    _app("nautobot-device-onboarding==5.6.0", "nautobot_device_onboarding", batch=FOURTEENTH_BATCH),
+    _app("nautobot-chatops==4.1.0", "nautobot_chatops", batch=FOURTEENTH_BATCH),
+    _app("nautobot-data-validation-engine==3.4.1", "nautobot_data_validation_engine", batch=FOURTEENTH_BATCH),
+    _app("nautobot-firewall-models==3.0.1", "nautobot_firewall_models", batch=FOURTEENTH_BATCH),
+    _app("pulp-python==3.37.1", "pulp_python", batch=FOURTEENTH_BATCH),
+    _app("pulp-deb==3.9.1", "pulp_deb", batch=FOURTEENTH_BATCH),
+    _app("koji==1.36.1", "koji", "cli/koji_cli", batch=FOURTEENTH_BATCH),
+    _app("netbox-dns==0.17.0", "netbox_dns", batch=FOURTEENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
