@@ -77,6 +77,7 @@ ELEVENTH_BATCH = "2026-12-05g"
 TWELFTH_BATCH = "2026-12-05h"
 THIRTEENTH_BATCH = "2026-12-05i"
 FOURTEENTH_BATCH = "2026-12-05j"
+FIFTEENTH_BATCH = "2026-12-05k"
 
 
 @dataclass(frozen=True)
@@ -320,6 +321,21 @@ PROJECTS = [
     _app("pulp-deb==3.9.1", "pulp_deb", batch=FOURTEENTH_BATCH),
     _app("koji==1.36.1", "koji", "cli/koji_cli", batch=FOURTEENTH_BATCH),
     _app("netbox-dns==0.17.0", "netbox_dns", batch=FOURTEENTH_BATCH),
+    # fifteenth batch, chosen by kind before any run: asyncio applications above all (a notebook job
+    # scheduler, terminal apps with background workers: a SQL IDE, an HTTP client, an LLM chat; a
+    # proxy server, a BLE-to-MQTT gateway, two coding agents, an LLM shell assistant, a Jupyter
+    # proxy extension) and asyncio frameworks whose code runs as the worker (a chat-bot framework,
+    # an agent runtime, a message-broker framework, an SMTP server)
+    _app("jupyter-scheduler==2.9.0", "jupyter_scheduler", batch=FIFTEENTH_BATCH),
+    _app("harlequin==2.9.0", "src/harlequin", batch=FIFTEENTH_BATCH),
+    _app("posting==2.9.2", "src/posting", batch=FIFTEENTH_BATCH),
+    _app("elia-chat==1.9.0", "elia_chat", batch=FIFTEENTH_BATCH),
+    _app("proxy-py==2.4.9", "proxy", batch=FIFTEENTH_BATCH),
+    _app("ble2mqtt==0.2.5", "ble2mqtt", batch=FIFTEENTH_BATCH),
+    _app("aider-chat==0.86.2", "aider", batch=FIFTEENTH_BATCH),
+    _app("open-interpreter==0.4.3", "interpreter", batch=FIFTEENTH_BATCH),
+    _app("gptme==0.35.1", "gptme", batch=FIFTEENTH_BATCH),
+    _app("jupyter-server-proxy==4.6.0", "jupyter_server_proxy", batch=FIFTEENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
@@ -352,6 +368,10 @@ PROJECTS = [
     _lib("livekit-agents==1.8.9", "livekit", batch=TWELFTH_BATCH),
     _lib("hass-nabucasa==0.82.0", "hass_nabucasa", batch=TWELFTH_BATCH),
     _lib("pymodbus==3.16.1", "pymodbus", batch=TWELFTH_BATCH),
+    _lib("nonebot2==2.5.0", "nonebot", batch=FIFTEENTH_BATCH),
+    _lib("autogen-core==0.7.5", "src/autogen_core", batch=FIFTEENTH_BATCH),
+    _lib("faststream==0.7.8", "faststream", batch=FIFTEENTH_BATCH),
+    _lib("aiosmtpd==1.4.6", "aiosmtpd", batch=FIFTEENTH_BATCH),
 ]
 BY_NAME = {p.name: p for p in PROJECTS}
 

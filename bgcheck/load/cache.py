@@ -164,8 +164,9 @@ def version_tag() -> str:
 # async function's suspension points (suspends_only_at), and an await of a project coroutine that
 # never suspends is no point a cancellation can arrive at (ProjectIndex.never_suspending); 44: calls
 # of CKAN's ``enqueue_job`` are recorded (an RQ job start); calls through ``self`` and ``super()`` run the
-# job class's methods (job code reaches a subclass's override).
-ENTRY_FORMAT = 44
+# job class's methods (job code reaches a subclass's override); 45: a wait for a process killed just
+# before is no unbounded wait (BG203, BG206).
+ENTRY_FORMAT = 45
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -256,6 +256,9 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         if wait.family and wait.family in ctx.index.default_timeouts():
             ctx.silence(rule, node, f"the project gives every {wait.family} call a default timeout")
             return
+        if _reaps_a_killed_process(node, ctx):
+            ctx.silence(rule, node, "the process was killed just before: the wait only collects its exit status")
+            return
         if wait.consumer_wait and _stops_on_sentinel(node, ctx):
             ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
             return
@@ -543,6 +546,46 @@ def _leaves(body: cst.BaseSuite) -> bool:
             return True
     if isinstance(body, cst.SimpleStatementSuite):
         return any(isinstance(s, (cst.Break, cst.Return, cst.Raise)) for s in body.body)
+    return False
+
+
+def _reaps_a_killed_process(node: cst.Call, ctx: FileContext) -> bool:
+    """``proc.kill()`` as a statement that always runs before ``proc.wait()`` (or ``communicate()``):
+    an earlier statement of the block the wait is in, or of a block around it. SIGKILL cannot be
+    caught or ignored, so the wait only collects the exit status (the kill-then-reap idiom). A
+    ``terminate()`` asks, and may be ignored: it bounds nothing."""
+    func = node.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in ("wait", "communicate"):
+        return False
+    receiver = dotted_name(func.value)
+    if receiver is None:
+        return False
+    inner: cst.CSTNode = node
+    for outer in reversed(ctx.ancestors[:-1]):
+        if isinstance(outer, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        body = outer.body if isinstance(outer, (cst.IndentedBlock, cst.Module)) else None
+        if body is not None:
+            for statement in body:
+                if statement is inner:
+                    break
+                if _kills(statement, receiver):
+                    return True
+        inner = outer
+    return False
+
+
+def _kills(statement: cst.CSTNode, receiver: str) -> bool:
+    """Is ``statement`` a line whose calls include ``<receiver>.kill()``?"""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        call = small.value if isinstance(small, cst.Expr) else None
+        if (
+            isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "kill"
+            and dotted_name(call.func.value) == receiver
+        ):
+            return True
     return False
 
 
