@@ -673,7 +673,25 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(r"subprocess\.Popen\(\)\.wait", "`Popen.wait()`", timeout_pos=0),
     BlockingWait(r"subprocess\.Popen\(\)\.communicate", "`Popen.communicate()`", timeout_pos=1),
     BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0, peer=True),
+    # The standard library's network clients wait as long as the socket's global default allows,
+    # which is for ever unless the program calls socket.setdefaulttimeout(). A client object takes
+    # its timeout when it is made: the constructor is where it is missing (a later connect(),
+    # request() or login() waits with it).
+    BlockingWait(r"urllib\.request\.urlopen", "`urlopen()`", timeout_pos=2, family="socket", peer=True),
+    BlockingWait(r"urllib\.request\.(build_opener\(\)|OpenerDirector\(\))\.open", "`OpenerDirector.open()`", timeout_pos=2, family="socket", peer=True),
+    BlockingWait(r"socket\.create_connection", "`socket.create_connection()`", timeout_pos=1, family="socket", peer=True),
+    BlockingWait(r"http\.client\.HTTPConnection", "An `HTTPConnection`", timeout_pos=2, family="socket", peer=True),
+    BlockingWait(r"http\.client\.HTTPSConnection", "An `HTTPSConnection`", family="socket", peer=True),
+    BlockingWait(r"smtplib\.SMTP", "An `SMTP` client", timeout_pos=3, family="socket", peer=True),
+    BlockingWait(r"smtplib\.SMTP_SSL", "An `SMTP_SSL` client", family="socket", peer=True),
+    BlockingWait(r"ftplib\.FTP", "An `FTP` client", timeout_pos=4, family="socket", peer=True),
+    BlockingWait(r"imaplib\.IMAP4", "An `IMAP4` client", timeout_pos=2, family="socket", peer=True),
+    BlockingWait(r"imaplib\.IMAP4_SSL", "An `IMAP4_SSL` client", family="socket", peer=True),
+    BlockingWait(r"poplib\.POP3", "A `POP3` client", timeout_pos=2, family="socket", peer=True),
 )
+# Calls that bound a BlockingWait family process-wide wherever the project makes them (BG203):
+# ``socket.setdefaulttimeout(30)`` gives every standard-library client that timeout.
+DEFAULT_TIMEOUT_CALLS: dict[str, str] = {"socket.setdefaulttimeout": "socket"}
 
 # A process-wide default timeout (BG203): the project replaces one of these methods (as resolved)
 # with a function of its own that takes ``timeout`` (to fill one in when the caller passed none,

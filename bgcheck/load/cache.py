@@ -165,8 +165,9 @@ def version_tag() -> str:
 # never suspends is no point a cancellation can arrive at (ProjectIndex.never_suspending); 44: calls
 # of CKAN's ``enqueue_job`` are recorded (an RQ job start); calls through ``self`` and ``super()`` run the
 # job class's methods (job code reaches a subclass's override); 45: a wait for a process killed just
-# before is no unbounded wait (BG203, BG206).
-ENTRY_FORMAT = 45
+# before is no unbounded wait (BG203, BG206); 46: the standard library's network clients made with no
+# timeout are BG203 waits, unless the project calls socket.setdefaulttimeout().
+ENTRY_FORMAT = 46
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

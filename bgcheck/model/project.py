@@ -869,7 +869,8 @@ class ProjectIndex:
     def default_timeouts(self) -> frozenset[str]:
         """The libraries (BlockingWait families) whose calls the project bounds process-wide: it
         assigns a function of its own taking ``timeout`` over one of knowledge.DEFAULT_TIMEOUT_PATCHES
-        (``HTTPAdapter.send = send_with_default_timeout``). Computed once."""
+        (``HTTPAdapter.send = send_with_default_timeout``), or makes one of knowledge.DEFAULT_TIMEOUT_CALLS
+        (``socket.setdefaulttimeout(30)``). Computed once."""
         found = self._memo.get("default_timeouts")
         if found is None:
             families = set()
@@ -879,6 +880,12 @@ class ProjectIndex:
                     replacement = self.function(ref_name(value) or "") if family else None
                     if replacement is not None and "timeout" in replacement.params:
                         families.add(family)
+            # ``socket.setdefaulttimeout(30)`` anywhere: the standard library's clients are bounded
+            last_parts = {name.rsplit(".", 1)[-1] for name in knowledge.DEFAULT_TIMEOUT_CALLS}
+            families.update(
+                family for target in self.all_call_targets() if target.rsplit(".", 1)[-1] in last_parts
+                for family in [knowledge.DEFAULT_TIMEOUT_CALLS.get(self.canonical(target) or "")] if family
+            )
             found = self._memo["default_timeouts"] = frozenset(families)
         return found
 

@@ -1,0 +1,43 @@
+# Flagged: the standard library's network clients made in a job with no timeout: they wait as long
+# as the socket's global default allows, which is for ever. A client object takes its timeout when
+# it is made, so the constructor is reported (its connect, request or login waits with it).
+# Not flagged: the same calls given a timeout, by keyword or in its position.
+import ftplib
+import http.client
+import smtplib
+import socket
+import urllib.request
+from urllib.request import urlopen
+
+from celery import shared_task
+
+
+@shared_task
+def fetch_rates(url):
+    with urllib.request.urlopen(url) as response:  # error: BG203
+        rates = response.read()
+    with urlopen(url, None, 10) as response:
+        again = response.read()
+    opener = urllib.request.build_opener()
+    page = opener.open(url).read()  # error: BG203
+    return rates, again, page
+
+
+@shared_task
+def send_receipt(address, body):
+    with smtplib.SMTP("mail.example.com", 587) as server:  # error: BG203
+        server.sendmail("shop@example.com", [address], body)
+    with smtplib.SMTP_SSL("mail.example.com", timeout=30) as server:
+        server.sendmail("shop@example.com", [address], body)
+
+
+@shared_task
+def sync_files(host):
+    ftp = ftplib.FTP(host)  # error: BG203
+    ftp.quit()
+    conn = http.client.HTTPSConnection(host)  # error: BG203
+    conn.close()
+    bounded = http.client.HTTPConnection(host, 80, 15)
+    bounded.close()
+    sock = socket.create_connection((host, 9000), timeout=5)
+    sock.close()
