@@ -231,8 +231,8 @@ PROJECTS = [
     # eighth batch: asyncio LLM gateways and agents, a Matrix/XMPP-style gateway, a chat-bot
     # framework run as a server, CI schedulers with threads and ZooKeeper, a media tagger's
     # thread pipeline, a media player shim, an Invenio module with Celery tasks
-    # litellm: 214 BG602 findings; a seeded random 60 were judged (random.Random("2026-12-05d
-    # litellm BG602").sample), the others are unjudged
+    # litellm: 214 BG602 findings; a seeded random 60 were judged first (random.Random("2026-12-05d
+    # litellm BG602").sample), the other 154 later (labels 2026-12-05/s23n*)
     _app("litellm==1.110.2", "litellm", batch=EIGHTH_BATCH),
     _app("skyvern==1.0.56", "skyvern", batch=EIGHTH_BATCH),
     _app("gpt-researcher==0.16.1", "gpt_researcher", batch=EIGHTH_BATCH),
