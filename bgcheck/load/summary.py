@@ -106,11 +106,6 @@ class FunctionSummary:
     # anything else (BG602: its task runs to its end in one step; BG101: no cancellation can arrive).
     suspends_only_at: Optional[tuple] = None
 
-    @property
-    def never_suspends(self) -> bool:
-        """A coroutine function (not an async generator) with no suspension point of its own."""
-        return self.suspends_only_at == () and not self.is_generator
-
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
         positional argument ("") when it is the first parameter a caller fills (after ``self`` or

@@ -14,7 +14,7 @@ from bgcheck.syntax.lazy import cst
 
 from bgcheck.model import execution
 from bgcheck import knowledge
-from bgcheck.diagnostics import Diagnostic, Edit, Fix, Location
+from bgcheck.diagnostics import Diagnostic, Edit, Fix, Location, clip
 from bgcheck.syntax.ir import IR
 from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.model.project import ProjectIndex
@@ -82,7 +82,7 @@ class FileContext:
         class's ``run`` alone says nothing), the function's own name otherwise."""
         func = self.index.function(job_function or "")
         name = f"{func.class_qualname.rsplit('.', 1)[-1]}.{func.name}" if func is not None and func.class_qualname else (job_function or "").rsplit(".", 1)[-1]
-        return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+        return clip(name, limit)
 
     def parent(self, levels: int = 1) -> Optional[cst.CSTNode]:
         # ancestors[-1] is the node being visited
