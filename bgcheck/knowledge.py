@@ -117,6 +117,10 @@ RECEIVER_APIS: dict[str, str] = {
     "asyncio.taskgroups.TaskGroup": "task group",
     "anyio.create_task_group": "task group",
     "trio.open_nursery": "task group",
+    # ``class Celery(celery.Celery)`` in the project: its ``app.task`` registers tasks as Celery's does
+    "celery.Celery": "celery app",
+    "celery.app.Celery": "celery app",
+    "celery.app.base.Celery": "celery app",
 }
 # Methods whose receiver --verbose reports when its type is unknown (the rule that would have looked).
 RECEIVER_NOTE_METHODS: dict[str, str] = {

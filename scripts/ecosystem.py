@@ -78,6 +78,7 @@ TWELFTH_BATCH = "2026-12-05h"
 THIRTEENTH_BATCH = "2026-12-05i"
 FOURTEENTH_BATCH = "2026-12-05j"
 FIFTEENTH_BATCH = "2026-12-05k"
+SIXTEENTH_BATCH = "2026-12-06"
 
 
 @dataclass(frozen=True)
@@ -336,6 +337,33 @@ PROJECTS = [
     _app("open-interpreter==0.4.3", "interpreter", batch=FIFTEENTH_BATCH),
     _app("gptme==0.35.1", "gptme", batch=FIFTEENTH_BATCH),
     _app("jupyter-server-proxy==4.6.0", "jupyter_server_proxy", batch=FIFTEENTH_BATCH),
+    # sixteenth batch, chosen by kind before any run: applications whose jobs are Celery tasks,
+    # threads or a project's own worker (a penetration-test platform and its agent dispatcher, an
+    # authorization-policy server, a Dask cluster gateway, a crawler daemon, an ERP server, a data
+    # integration CLI, threat-intel modules, chat bots, two Open edX apps, a hydrology web platform,
+    # an archival pipeline, an error tracker with its own task queue, an AWS console, an install
+    # server, a media transcoder, an Ansible reporting server)
+    _app("faradaysec==5.25.2", "faraday", batch=SIXTEENTH_BATCH),
+    _app("faraday-agent-dispatcher==3.9.1", "faraday_agent_dispatcher", batch=SIXTEENTH_BATCH),
+    _app("opal-server==0.9.9", "opal_server", batch=SIXTEENTH_BATCH),
+    _app("dask-gateway-server==2026.3.0", "dask_gateway_server", batch=SIXTEENTH_BATCH),
+    _app("scrapyd==1.6.0", "scrapyd", batch=SIXTEENTH_BATCH),
+    _app("trytond==8.2.1", "trytond", batch=SIXTEENTH_BATCH),
+    _app("meltano==4.4.1", "src/meltano", batch=SIXTEENTH_BATCH),
+    _app("misp-modules==3.1.1", "misp_modules", batch=SIXTEENTH_BATCH),
+    _app("zulip-bots==0.9.1", "zulip_bots", batch=SIXTEENTH_BATCH),
+    _app("edx-proctoring==6.1.4", "edx_proctoring", batch=SIXTEENTH_BATCH),
+    _app("edxval==5.0.1", "edxval", batch=SIXTEENTH_BATCH),
+    _app("tethys-platform==4.6.1", "tethys_apps", "tethys_cli", "tethys_compute", "tethys_portal",
+         "tethys_gizmos", batch=SIXTEENTH_BATCH),
+    _app("a3m==0.8.1", "a3m", batch=SIXTEENTH_BATCH),
+    _app("bugsink==2.6.2", "bugsink", "snappea", "bsmain", "issues", "events", "projects", "users",
+         "teams", "files", "alerts", "ingest", "phonehome", "releases", "tags", "performance",
+         "sentry", "compat", "api", batch=SIXTEENTH_BATCH),
+    _app("consoleme==1.4.0", "consoleme", batch=SIXTEENTH_BATCH),
+    _app("cobbler==4.0.0b7", "cobbler", batch=SIXTEENTH_BATCH),
+    _app("unmanic==0.4.1", "unmanic", batch=SIXTEENTH_BATCH),
+    _app("ara==1.8.0", "ara", batch=SIXTEENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),

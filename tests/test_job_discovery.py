@@ -158,6 +158,35 @@ PROJECT = {
         def from_import_string():
             pass
         """,
+    # --- consoleme-style: the app is an instance of the project's own subclass of Celery; a class
+    # that only shares the name is no app
+    "proj/celery_subclass.py": """
+        import celery
+
+
+        class Celery(celery.Celery):
+            def on_configure(self):
+                pass
+
+
+        class Registry:
+            def task(self, fn):
+                return fn
+
+
+        app = Celery("proj")
+        registry = Registry()
+
+
+        @app.task(soft_time_limit=20)
+        def cache_roles():
+            pass
+
+
+        @registry.task
+        def not_celery():
+            pass
+        """,
     # --- label-studio-style: a start function that binds the queue's method to a local, may swap it
     # for a delayed one, and names the result after the parameter it handed on
     "proj/redis_jobs.py": """
@@ -433,6 +462,7 @@ EXPECTED = [
     ("proj.celery_factory.from_factory", "Celery", "decorator proj.celery_factory.celery_app.task"),
     ("proj.celery_factory.from_import_string", "Celery", "decorator proj.celery_factory.loaded.task"),
     ("proj.celery_factory.from_import_string_by_keyword", "Celery", "decorator proj.celery_factory.loaded_by_keyword.task"),
+    ("proj.celery_subclass.cache_roles", "Celery", "decorator proj.celery_subclass.app.task"),
     ("proj.ckan_jobs.load_resource", "RQ", "call ckan.plugins.toolkit.enqueue_job"),
     ("proj.ckan_jobs.purge_resource", "RQ", "call ckan.plugins.toolkit.enqueue_job"),
     ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
@@ -484,6 +514,7 @@ def test_what_is_not_a_job(project):
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
+    assert "proj.celery_subclass.not_celery" not in functions  # a project class's task(), not Celery's
     assert "proj.plugins.admin_setup" not in functions  # a registry read once at start, in no loop
 
 
