@@ -71,7 +71,8 @@ def build(folder: Path, projects: list[str], size: int) -> int:
             name = written.stem
             source = ecosystem.WORK / "src" / name
             shutil.rmtree(folder / "src" / name, ignore_errors=True)
-            shutil.copytree(source, folder / "src" / name)
+            # the code only: a cache a run inside the project left there is the analyzer's output
+            shutil.copytree(source, folder / "src" / name, ignore=shutil.ignore_patterns(".bgcheck_cache"))
             text = written.read_text(encoding="utf-8").replace(f"scripts/.ecosystem/src/{name}/", f"{folder.resolve()}/src/{name}/")
             parts = packets(text, size)
             for number, part in enumerate(parts, start=1):
