@@ -167,8 +167,9 @@ def version_tag() -> str:
 # job class's methods (job code reaches a subclass's override); 45: a wait for a process killed just
 # before is no unbounded wait (BG203, BG206); 46: the standard library's network clients made with no
 # timeout are BG203 waits, unless the project calls socket.setdefaulttimeout(); 47: an instance of a
-# project subclass of celery.Celery is a Celery app.
-ENTRY_FORMAT = 47
+# project subclass of celery.Celery is a Celery app; 48: constants through arguments (call guards,
+# arguments handed on, constant defaults in function summaries).
+ENTRY_FORMAT = 48
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -401,6 +401,7 @@ FUNCTION_FIELDS = (
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
     "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at",
+    "call_guards", "call_arguments", "param_defaults", "positional_params",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -415,6 +416,9 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         f.keeps_its_errors, list(f.awaits_through), [[param, path] for param, path in f.param_stores], list(f.item_calls),
         list(f.calls_beside_kept_try), [_int(i) for i in f.tail_calls], [[param, path] for param, path in f.param_attrs],
         None if f.suspends_only_at is None else list(f.suspends_only_at),
+        [[i, [list(guard) for guard in guards]] for i, guards in f.call_guards],
+        [[i, [[key, list(value)] for key, value in given]] for i, given in f.call_arguments],
+        [list(default) for default in f.param_defaults], f.positional_params,
     ]
 
 
@@ -569,7 +573,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
      conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
-     item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at) = _record(data, len(FUNCTION_FIELDS))
+     item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at,
+     call_guards, call_arguments, param_defaults, positional_params) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -600,7 +605,34 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         tail_calls=tuple(_int(i) for i in _list(tail_calls)),
         param_attrs=tuple((_str(param), _str(path)) for param, path in (_record(item, 2) for item in _list(param_attrs))),
         suspends_only_at=None if suspends_only_at is None else _strs(suspends_only_at),
+        call_guards=tuple(
+            (_int(i), tuple((_str(param), _str(kind), _bool(outcome)) for param, kind, outcome in (_record(g, 3) for g in _list(guards))))
+            for i, guards in (_record(item, 2) for item in _list(call_guards))
+        ),
+        call_arguments=tuple(
+            (_int(i), tuple((_key(key), _argument_value(value)) for key, value in (_record(pair, 2) for pair in _list(given))))
+            for i, given in (_record(item, 2) for item in _list(call_arguments))
+        ),
+        param_defaults=tuple(
+            (_str(param), _bool(truthy), _bool(is_none)) for param, truthy, is_none in (_record(d, 3) for d in _list(param_defaults))
+        ),
+        positional_params=_int(positional_params),
     )
+
+
+def _key(value) -> "int | str":
+    """An argument's key: a keyword's name or a position."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else _str(value)
+
+
+def _argument_value(value) -> tuple:
+    """A value as bgcheck.syntax.param_guards writes it: ("c", truthy, is_none), ("p", name) or ("u",)."""
+    items = _list(value)
+    if items and items[0] == "c" and len(items) == 3:
+        return ("c", _bool(items[1]), _bool(items[2]))
+    if items and items[0] == "p" and len(items) == 2:
+        return ("p", _str(items[1]))
+    return ("u",)
 
 
 def _class_from_data(data, nodes: list) -> ClassSummary:

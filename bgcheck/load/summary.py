@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from bgcheck import knowledge
+from bgcheck.syntax import param_guards
 from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, RAISE, RETURN
@@ -105,6 +106,17 @@ class FunctionSummary:
     # to say (ProjectIndex.never_suspending): if none does, the function never lets the loop run
     # anything else (BG602: its task runs to its end in one step; BG101: no cancellation can arrive).
     suspends_only_at: Optional[tuple] = None
+    # Constants through arguments (bgcheck.syntax.param_guards): (index into ``calls``, guards) for
+    # the targets called only where parameters hold given values (``if start_scheduler: ...``; every
+    # call of that target under them); (index into ``calls``, ((key, value), ...)) for the targets
+    # every call of which hands on no ``*args``/``**kwargs``: what each keyword or position gets, a
+    # parameter left out getting its default; (parameter, truthy, is_none) of constant defaults; how
+    # many parameters can be passed by position. ProjectIndex._callees_as prunes the calls a chain's
+    # constants rule out.
+    call_guards: tuple = ()
+    call_arguments: tuple = ()
+    param_defaults: tuple = ()
+    positional_params: int = 0
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -928,6 +940,7 @@ class SummaryBuilder:
                 func.suspends_only_at = tuple(dict.fromkeys(targets.get(id(call)) or "?" for call in suspending))
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
+            _fill_param_guards(func, node, scope, targets)
 
     def _fill_classes(self, summary: ModuleSummary) -> None:
         """Each class's bases, decorators, attributes, methods and ``self.x`` attributes."""
@@ -1320,6 +1333,39 @@ def _conditional_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int,
     """``FunctionSummary.conditional_calls`` for one function's scope (``targets``: id(call) -> target)."""
     sure = {targets.get(id(call)) for call in scope.calls if id(call) in scope.sure}
     return tuple(position for position, target in enumerate(calls) if target not in sure)
+
+
+def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict) -> None:
+    """``FunctionSummary.call_guards``, ``call_arguments``, ``param_defaults`` and ``positional_params``."""
+    func.param_defaults = param_guards.param_defaults(node.args)
+    func.positional_params = param_guards.positional_count(node.args)
+    params = set(func.params)
+    guards = param_guards.call_guards(node, params)
+    usable = params - param_guards.rebound_params(node, params)
+    by_target: dict[str, list] = {}
+    for call in scope.calls:
+        target = targets.get(id(call))
+        if target:
+            by_target.setdefault(target, []).append(call)
+    found_guards = []
+    found_arguments = []
+    for position, target in enumerate(func.calls):
+        calls = by_target.get(target, ())
+        if not calls:
+            continue
+        common = frozenset.intersection(*(guards.get(id(call), frozenset()) for call in calls))
+        if common:
+            found_guards.append((position, tuple(sorted(common))))
+        given = [param_guards.call_arguments(call, usable) for call in calls]
+        if any(g is None for g in given):
+            continue
+        merged = {}
+        for key in {key for g in given for key in g}:
+            values = {g.get(key) for g in given}
+            merged[key] = values.pop() if len(values) == 1 and None not in values else param_guards.UNKNOWN_VALUE
+        found_arguments.append((position, tuple(sorted(merged.items(), key=lambda item: (type(item[0]) is str, str(item[0]))))))
+    func.call_guards = tuple(found_guards)
+    func.call_arguments = tuple(found_arguments)
 
 
 def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:

@@ -17,10 +17,12 @@ from typing import Callable, Container, Iterable, Iterator, Mapping, Optional
 from bgcheck.syntax import ir as irmod
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, as_call, call_name, is_literal, ref_name
+from bgcheck.syntax.param_guards import contradicts
 from bgcheck.load.summary import STAR_IMPORT, ClassSummary, FunctionSummary, ModuleSummary
 
 
 _MAX_EXPANSIONS = 25
+_NOTHING_KNOWN: frozenset = frozenset()  # a context in which no parameter is known to hold a constant
 
 
 class ProjectIndex:
@@ -703,30 +705,79 @@ class ProjectIndex:
     def callees(self, qualname: str) -> list[str]:
         """The project functions ``qualname`` calls, in the order of their first call (memoised:
         the models and the rules ask again and again while searching the call graph)."""
-        return [callee for callee, _self_class in self._callees_as((qualname, None))]
+        return [callee for callee, _self_class, _known in self._callees_as((qualname, None, _NOTHING_KNOWN))]
 
     def _callees_as(self, node: tuple) -> tuple:
-        """The calls of a method run on an instance of a given class: ``node`` is (qualname, the class
-        of ``self``, None for the method's own), and so is each callee. ``super().m()`` runs the next
-        ``m`` in that class's ancestry after the method's own class; ``self.m()`` in a base class's
-        method runs the override of the class the work was started on (a job class's
-        ``load_source_adapter()``, called by its base's ``run()``): a call through ``self`` or
-        ``super()`` keeps the class, any other call starts afresh. (A summary names ``Base().m()``
-        written in Base's own methods as it names ``self.m()``: that rare call is taken for one
-        through ``self``.) Memoised."""
+        """The calls of a function run in a given context: ``node`` is (qualname, the class of
+        ``self``, None for the method's own; the constants its parameters are known to hold), and so
+        is each callee.
+
+        ``super().m()`` runs the next ``m`` in that class's ancestry after the method's own class;
+        ``self.m()`` in a base class's method runs the override of the class the work was started on
+        (a job class's ``load_source_adapter()``, called by its base's ``run()``): a call through
+        ``self`` or ``super()`` keeps the class, any other call starts afresh. (A summary names
+        ``Base().m()`` written in Base's own methods as it names ``self.m()``: that rare call is taken
+        for one through ``self``.)
+
+        Constants through arguments: a call guarded by a parameter (``if start_scheduler:``) is not
+        made when the parameter is known to hold a value the guard rejects; a callee's parameters are
+        known from the constants its caller hands on, the caller's own known parameters handed on as
+        they came, and constant defaults of those left out (``get_app()`` -> ``start_scheduler=False``).
+        Only the parameters the callee tests or hands on are kept, so most contexts stay empty. Memoised."""
         cached = self._callees.get(node)
         if cached is None:
-            qualname, self_class = node
+            qualname, self_class, known = node
             func = self.function(qualname)
             owner = func.class_qualname if func is not None else None
+            values = dict((param, ("c", truthy, is_none)) for param, truthy, is_none in known)
+            guards = dict(func.call_guards) if func is not None and known else {}
+            handed = dict(func.call_arguments) if func is not None else {}
             found: dict[tuple, None] = {}
-            for target in func.calls if func is not None else ():
+            for position, target in enumerate(func.calls if func is not None else ()):
+                if any(guard[0] in values and contradicts(guard, values[guard[0]]) for guard in guards.get(position, ())):
+                    continue  # a call the known constants rule out here
                 callee, through_self = self._dispatched(target, owner, self_class)
                 if callee and callee != qualname:
                     kept = (self_class or owner) if through_self else None
-                    found.setdefault((callee, None if kept == self.function(callee).class_qualname else kept), None)
+                    called = self.function(callee)
+                    context = self._known_in(called, handed.get(position), values)
+                    found.setdefault((callee, None if kept == called.class_qualname else kept, context), None)
             # Nested functions run as part of their parent more often than not.
             cached = self._callees[node] = tuple(found)
+        return cached
+
+    def _known_in(self, callee, given: Optional[tuple], caller_values: dict) -> frozenset:
+        """The constants ``callee``'s guard-relevant parameters hold when called with ``given``
+        (FunctionSummary.call_arguments of the call; None: unknown, ``*args``/``**kwargs``)."""
+        relevant = self._guard_params(callee)
+        if not relevant or given is None:
+            return _NOTHING_KNOWN
+        by_key = dict(given)
+        positional = list(callee.params[:callee.positional_params])
+        if callee.class_qualname is not None and positional and positional[0] in ("self", "cls"):
+            positional = positional[1:]
+        defaults = {param: ("c", truthy, is_none) for param, truthy, is_none in callee.param_defaults}
+        known = set()
+        for param in sorted(relevant):
+            value = by_key.get(param)
+            if value is None and param in positional:
+                value = by_key.get(positional.index(param))
+            if value is None:
+                value = defaults.get(param)
+            elif value[0] == "p":
+                value = caller_values.get(value[1])
+            if value is not None and value[0] == "c":
+                known.add((param, value[1], value[2]))
+        return frozenset(known)
+
+    def _guard_params(self, func) -> frozenset:
+        """The parameters a function's guards test or its calls hand on as they came (memoised)."""
+        key = ("guard_params", func.qualname)
+        cached = self._memo.get(key)
+        if cached is None:
+            found = {guard[0] for _position, guards in func.call_guards for guard in guards}
+            found |= {value[1] for _position, given in func.call_arguments for _key, value in given if value[0] == "p"}
+            cached = self._memo[key] = frozenset(found & set(func.params))
         return cached
 
     def _dispatched(self, target: str, owner: Optional[str], self_class: Optional[str]) -> tuple[Optional[str], bool]:
@@ -774,20 +825,20 @@ class ProjectIndex:
         """The shortest chain of project functions from one of ``roots`` to ``goal`` (both included),
         each calling the next; [] when none reaches it."""
         parents: dict[tuple, Optional[tuple]] = {}
-        for node, parent in breadth_first([(root, None) for root in roots if root in self.functions], self._callees_as):
+        for node, parent in breadth_first([(root, None, _NOTHING_KNOWN) for root in roots if root in self.functions], self._callees_as):
             parents[node] = parent
             if node[0] == goal:
                 chain = [node]
                 while parents[chain[-1]] is not None:
                     chain.append(parents[chain[-1]])
-                return [name for name, _self_class in reversed(chain)]
+                return [name for name, _self_class, _known in reversed(chain)]
         return []
 
     def reachable(self, roots: Iterable[str]) -> dict[str, str]:
         """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
         seen: dict[str, str] = {}
         root_of: dict[tuple, str] = {}
-        for node, parent in breadth_first([(root, None) for root in roots if root in self.functions], self._callees_as):
+        for node, parent in breadth_first([(root, None, _NOTHING_KNOWN) for root in roots if root in self.functions], self._callees_as):
             root_of[node] = node[0] if parent is None else root_of[parent]
             seen.setdefault(node[0], root_of[node])
         return seen

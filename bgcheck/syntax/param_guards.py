@@ -1,0 +1,173 @@
+"""Constants through arguments, on the ast of one function: which of its parameters decide whether a
+call runs (``if start_scheduler: CronTab(app).start()``), what constant or parameter each call hands
+on (``create_app(start_scheduler=start_scheduler)``, ``wait_up(url, http=True)``) and which
+parameters default to a constant. The project index combines them along call chains: a call
+guarded by a parameter that every caller along the chain leaves at a value the guard rejects never
+runs there (ProjectIndex._callees_as).
+
+A value is what a guard can test without running anything: ("c", truthy, is_none) for a constant,
+("p", name) for a parameter handed on as it came, ("u",) for anything else. A guard is
+(parameter, "truthy" or "none", the outcome the call needs)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+UNKNOWN_VALUE = ("u",)
+
+_SKIPPED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def constant_value(node: Optional[ast.expr]) -> Optional[tuple]:
+    """("c", truthy, is_none) for a literal whose truth needs nothing run: ``None``, ``True``, ``0``,
+    ``"x"``, an empty or literal tuple, list, dict or set; None otherwise."""
+    if type(node) is ast.Constant:
+        return ("c", bool(node.value), node.value is None)
+    if type(node) in (ast.Tuple, ast.List, ast.Set) and not any(type(e) is ast.Starred for e in node.elts):
+        return ("c", bool(node.elts), False)
+    if type(node) is ast.Dict and None not in node.keys:
+        return ("c", bool(node.keys), False)
+    return None
+
+
+def param_defaults(args: ast.arguments) -> tuple[tuple[str, bool, bool], ...]:
+    """(parameter, truthy, is_none) of each parameter whose default is such a literal."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
+    found = []
+    for arg, default in pairs:
+        value = constant_value(default)
+        if value is not None:
+            found.append((arg.arg, value[1], value[2]))
+    return tuple(found)
+
+
+def positional_count(args: ast.arguments) -> int:
+    return len(args.posonlyargs) + len(args.args)
+
+
+def rebound_params(node: ast.AST, params: set[str]) -> set[str]:
+    """The parameters the function binds again (an assignment, a loop or ``with`` target, ``del``,
+    ``global``/``nonlocal``): their value at a guard is no longer what the caller passed."""
+    rebound = set()
+    for inner in ast.walk(node):
+        if type(inner) is ast.Name and type(inner.ctx) in (ast.Store, ast.Del) and inner.id in params:
+            rebound.add(inner.id)
+        elif type(inner) in (ast.Global, ast.Nonlocal):
+            rebound.update(name for name in inner.names if name in params)
+    return rebound
+
+
+def call_guards(node: ast.AST, params: set[str]) -> dict[int, frozenset]:
+    """id(call) -> the guards that must all hold for that call of the function's own body to run,
+    for the calls under an ``if`` on a parameter (its body or ``else``), after ``if not param:
+    return`` (or ``raise``, ``continue``, ``break``: the rest of that block), or on the right of
+    ``param and ...``. Calls with no guard are left out."""
+    usable = params - rebound_params(node, params)
+    found: dict[int, frozenset] = {}
+    if usable:
+        _block(node.body, frozenset(), usable, found)
+    return found
+
+
+def _block(statements: list, guards: frozenset, params: set[str], found: dict) -> None:
+    for statement in statements:
+        if type(statement) in _SKIPPED:
+            continue
+        if type(statement) is ast.If:
+            _expression(statement.test, guards, params, found)
+            _block(statement.body, guards | _condition(statement.test, True, params), params, found)
+            _block(statement.orelse, guards | _condition(statement.test, False, params), params, found)
+            if not statement.orelse and statement.body and type(statement.body[-1]) in _EXITS:
+                guards = guards | _condition(statement.test, False, params)
+            continue
+        for field, value in ast.iter_fields(statement):
+            if isinstance(value, list) and value and all(isinstance(item, ast.stmt) for item in value):
+                _block(value, guards, params, found)
+            elif isinstance(value, list):
+                for item in value:
+                    if type(item) is ast.ExceptHandler:
+                        if item.type is not None:
+                            _expression(item.type, guards, params, found)
+                        _block(item.body, guards, params, found)
+                    elif type(item) is ast.match_case:
+                        _block(item.body, guards, params, found)
+                    elif isinstance(item, ast.AST):
+                        _expression(item, guards, params, found)
+            elif isinstance(value, ast.AST):
+                _expression(value, guards, params, found)
+
+
+def _expression(node: ast.AST, guards: frozenset, params: set[str], found: dict) -> None:
+    if type(node) in _SKIPPED or type(node) is ast.Lambda:
+        return
+    if type(node) is ast.BoolOp:
+        # ``flag and f()``: f runs only when flag is true; ``flag or f()`` only when it is false
+        wanted = type(node.op) is ast.And
+        held = guards
+        for value in node.values:
+            _expression(value, held, params, found)
+            held = held | _condition(value, wanted, params)
+        return
+    if type(node) is ast.IfExp:
+        _expression(node.test, guards, params, found)
+        _expression(node.body, guards | _condition(node.test, True, params), params, found)
+        _expression(node.orelse, guards | _condition(node.test, False, params), params, found)
+        return
+    if type(node) is ast.Call and guards:
+        found[id(node)] = guards
+    for child in ast.iter_child_nodes(node):
+        _expression(child, guards, params, found)
+
+
+def _condition(test: ast.expr, outcome: bool, params: set[str]) -> frozenset:
+    """The guards that hold where ``test`` came out as ``outcome``."""
+    if type(test) is ast.Name and test.id in params:
+        return frozenset({(test.id, "truthy", outcome)})
+    if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
+        return _condition(test.operand, not outcome, params)
+    if type(test) is ast.BoolOp and (type(test.op) is ast.And) == outcome:
+        # every part of a true ``and`` is true; every part of a false ``or`` is false
+        return frozenset().union(*(_condition(value, outcome, params) for value in test.values))
+    if (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot)
+            and type(test.left) is ast.Name and test.left.id in params
+            and type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None):
+        return frozenset({(test.left.id, "none", outcome if type(test.ops[0]) is ast.Is else not outcome)})
+    return frozenset()
+
+
+def call_arguments(call: ast.Call, params: set[str]) -> Optional[dict]:
+    """What a call hands on, by keyword name or position: a constant, a parameter of the calling
+    function (not bound again: ``params``), or unknown; None when it unpacks ``*args`` or
+    ``**kwargs`` (any parameter may be given there)."""
+    given: dict = {}
+    for position, argument in enumerate(call.args):
+        if type(argument) is ast.Starred:
+            return None
+        given[position] = argument_value(argument, params)
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            return None
+        given[keyword.arg] = argument_value(keyword.value, params)
+    return given
+
+
+def argument_value(node: ast.expr, params: set[str]) -> tuple:
+    constant = constant_value(node)
+    if constant is not None:
+        return constant
+    if type(node) is ast.Name and node.id in params:
+        return ("p", node.id)
+    return UNKNOWN_VALUE
+
+
+def contradicts(guard: tuple, value: tuple) -> bool:
+    """Does a known value of the guard's parameter make the guard fail?"""
+    _param, kind, outcome = guard
+    if value[0] != "c":
+        return False
+    held = value[1] if kind == "truthy" else value[2]
+    return held != outcome
