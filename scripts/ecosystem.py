@@ -79,6 +79,7 @@ THIRTEENTH_BATCH = "2026-12-05i"
 FOURTEENTH_BATCH = "2026-12-05j"
 FIFTEENTH_BATCH = "2026-12-05k"
 SIXTEENTH_BATCH = "2026-12-06"
+SEVENTEENTH_BATCH = "2026-12-06b"
 
 
 @dataclass(frozen=True)
@@ -364,6 +365,24 @@ PROJECTS = [
     _app("cobbler==4.0.0b7", "cobbler", batch=SIXTEENTH_BATCH),
     _app("unmanic==0.4.1", "unmanic", batch=SIXTEENTH_BATCH),
     _app("ara==1.8.0", "ara", batch=SIXTEENTH_BATCH),
+    # seventeenth batch, chosen by kind before any run: services whose jobs are Celery tasks, message
+    # consumers, threads or daemons (an on-demand compose service, a module build service, a
+    # notification service, a Q&A site, a release monitor, a build backend, a badge awarder, a
+    # metasearch engine, a PostgreSQL backup manager, a PostgreSQL HA daemon, a PyPI mirror, a
+    # process manager)
+    _app("odcs==0.9.2", "src/odcs", batch=SEVENTEENTH_BATCH),
+    _app("module-build-service==3.9.2", "module_build_service", batch=SEVENTEENTH_BATCH),
+    _app("fmn==3.4.0", "fmn", batch=SEVENTEENTH_BATCH),
+    _app("askbot==0.13.0", "askbot", batch=SEVENTEENTH_BATCH),
+    _app("the-new-hotness==1.5.0", "hotness", batch=SEVENTEENTH_BATCH),
+    _app("copr-backend==2.11", "copr_backend", batch=SEVENTEENTH_BATCH),
+    _app("fedbadges==2.3.0", "fedbadges", batch=SEVENTEENTH_BATCH),
+    _app("searx==0.17.0", "searx", batch=SEVENTEENTH_BATCH),
+    _app("barman==3.20.1", "src/barman", batch=SEVENTEENTH_BATCH),
+    _app("patroni==4.1.5", "patroni", batch=SEVENTEENTH_BATCH),
+    _app("bandersnatch==8.2.0", "src/bandersnatch", "src/bandersnatch_filter_plugins", "src/bandersnatch_storage_plugins",
+         batch=SEVENTEENTH_BATCH),
+    _app("circus==0.19.0", "circus", batch=SEVENTEENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
