@@ -877,9 +877,9 @@ def test_console_scripts_in_pyproject_invalidate(tmp_path, monkeypatch):
     write_project(root, files)
     runs = Runs(root, monkeypatch)
     assert found(runs.cached()[1], "BG404") == []
-    (root / "pyproject.toml").write_text('[project]\nname = "svc"\n[project.scripts]\nsvc = "svc.main:main"\n[tool.bgcheck]\n', encoding="utf-8")
+    (root / "pyproject.toml").write_text('[project]\nname = "svc"\n[project.scripts]\nsvc = "svc.main:main"\n[tool.bgcheck]\npreview = true\n', encoding="utf-8")
     assert found(runs.cached()[1], "BG404") == [("svc/main.py", 6, "BG404")]
-    (root / "pyproject.toml").write_text('[project]\nname = "svc"\n[tool.bgcheck]\n', encoding="utf-8")
+    (root / "pyproject.toml").write_text('[project]\nname = "svc"\n[tool.bgcheck]\npreview = true\n', encoding="utf-8")
     assert found(runs.cached()[1], "BG404") == []
 
 

@@ -65,7 +65,7 @@ RULES = (
      True, ''),
     ('BG404', 'no-sigterm-handler', 'error',
      'An entry point starts background work and no SIGTERM handler is installed: a deploy kills it mid-work.',
-     False, ''),
+     True, ''),
     ('BG405', 'unbounded-wait-in-shutdown', 'warning',
      'A wait with no deadline in a SIGTERM handler, atexit hook or shutdown hook.',
      True, ''),

@@ -358,6 +358,7 @@ class NoSigtermHandler(Rule):
     code = "BG404"
     name = "no-sigterm-handler"
     severity = Severity.ERROR
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     reads = ("call_graph", "call_sites", "jobs", "shutdown")
     summary = "An entry point starts background work and no SIGTERM handler is installed: a deploy kills it mid-work."
 
