@@ -80,6 +80,7 @@ FOURTEENTH_BATCH = "2026-12-05j"
 FIFTEENTH_BATCH = "2026-12-05k"
 SIXTEENTH_BATCH = "2026-12-06"
 SEVENTEENTH_BATCH = "2026-12-06b"
+EIGHTEENTH_BATCH = "2026-12-06c"
 
 
 @dataclass(frozen=True)
@@ -383,6 +384,23 @@ PROJECTS = [
     _app("bandersnatch==8.2.0", "src/bandersnatch", "src/bandersnatch_filter_plugins", "src/bandersnatch_storage_plugins",
          batch=SEVENTEENTH_BATCH),
     _app("circus==0.19.0", "circus", batch=SEVENTEENTH_BATCH),
+    # eighteenth batch, chosen by kind before any run: application modules whose jobs are Celery or
+    # RQ tasks (CKAN extensions: a spatial harvester, a data validator, an analytics reporter;
+    # InvenioRDM modules: GitHub releases, webhooks, usage statistics, vocabularies, notifications,
+    # communities, file storage; Open edX apps: event routing to learning record stores, name
+    # verification)
+    _app("ckanext-spatial==2.3.2", "ckanext", batch=EIGHTEENTH_BATCH),
+    _app("ckanext-validation==2.2.0", "ckanext", batch=EIGHTEENTH_BATCH),
+    _app("ckanext-googleanalytics==2.5.1", "ckanext", batch=EIGHTEENTH_BATCH),
+    _app("invenio-github==7.1.2", "invenio_github", batch=EIGHTEENTH_BATCH),
+    _app("invenio-webhooks==4.0.2", "invenio_webhooks", batch=EIGHTEENTH_BATCH),
+    _app("invenio-stats==7.0.2", "invenio_stats", batch=EIGHTEENTH_BATCH),
+    _app("invenio-vocabularies==14.5.0", "invenio_vocabularies", batch=EIGHTEENTH_BATCH),
+    _app("invenio-notifications==2.0.2", "invenio_notifications", batch=EIGHTEENTH_BATCH),
+    _app("invenio-communities==28.3.0", "invenio_communities", batch=EIGHTEENTH_BATCH),
+    _app("invenio-files-rest==3.5.1", "invenio_files_rest", batch=EIGHTEENTH_BATCH),
+    _app("edx-event-routing-backends==10.1.0", "src/event_routing_backends", batch=EIGHTEENTH_BATCH),
+    _app("edx-name-affirmation==3.0.2", "edx_name_affirmation", batch=EIGHTEENTH_BATCH),
     # worker libraries and servers
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
