@@ -471,18 +471,23 @@ DJANGO_EXTENSIONS_JOB_BASES = {
 # ``when`` -> its interval in seconds (months and years are not a fixed interval: cron).
 DJANGO_EXTENSIONS_WHEN_SECONDS = {"minutely": 60.0, "quarter_hourly": 900.0, "hourly": 3600.0, "daily": 86400.0, "weekly": 604800.0}
 DJANGO_EXTENSIONS_JOB_SOURCE = JobSource("", "django-extensions", "scheduled")
-# Library base classes whose method the framework's worker runs on an instance of each subclass:
+# Library base classes whose methods the framework's worker runs on an instance of each subclass:
 # Nautobot's jobs (``class Backup(Job): def run(self, ...)``, run by its Celery worker's ``run_job``
-# task) and NetBox's background jobs (``class Sync(JobRunner): def run(self, ...)``, run by an RQ
-# worker). Base class -> (framework, the method run). A subclass that defines the method is a job.
-LIBRARY_JOB_CLASSES: dict[str, tuple[str, str]] = {
-    "nautobot.apps.jobs.Job": ("Nautobot", "run"),
-    "nautobot.apps.jobs.BaseJob": ("Nautobot", "run"),
-    "nautobot.extras.jobs.Job": ("Nautobot", "run"),
-    "nautobot.extras.jobs.BaseJob": ("Nautobot", "run"),
-    "netbox.jobs.JobRunner": ("NetBox", "run"),
+# task), NetBox's background jobs (``class Sync(JobRunner): def run(self, ...)``, run by an RQ
+# worker) and CKAN harvesters (``class CSWHarvester(HarvesterBase)``: the gather consumer runs
+# ``gather_stage(job)``, the fetch consumer ``fetch_stage(obj)`` then ``import_stage(obj)`` for each
+# object it takes off the harvest queue). Base class -> (framework, the methods run). Each of those
+# methods a subclass defines is a job.
+LIBRARY_JOB_CLASSES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "nautobot.apps.jobs.Job": ("Nautobot", ("run",)),
+    "nautobot.apps.jobs.BaseJob": ("Nautobot", ("run",)),
+    "nautobot.extras.jobs.Job": ("Nautobot", ("run",)),
+    "nautobot.extras.jobs.BaseJob": ("Nautobot", ("run",)),
+    "netbox.jobs.JobRunner": ("NetBox", ("run",)),
+    "ckanext.harvest.harvesters.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
+    "ckanext.harvest.harvesters.base.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
 }
-LIBRARY_JOB_SOURCES = {framework: JobSource("", framework, "queued") for framework, _method in LIBRARY_JOB_CLASSES.values()}
+LIBRARY_JOB_SOURCES = {framework: JobSource("", framework, "queued") for framework, _methods in LIBRARY_JOB_CLASSES.values()}
 # A Django management command whose handle() runs an endless loop (itself or through the functions it
 # calls within WORKER_COMMAND_DEPTH calls) is a worker process: ``manage.py process_queue`` under systemd.
 WORKER_COMMAND_SOURCE = JobSource("", "Django command", "worker loop")

@@ -437,6 +437,30 @@ PROJECT = {
             p.toolkit.enqueue_job(fn=purge_resource, args=[resource["id"]])
             inline(resource["id"])
         """,
+    # --- a CKAN harvester: the harvest consumers run its gather, fetch and import stages; a method
+    # of its own that no consumer calls is not a job, nor is a class of the same shape on no base
+    "proj/harvesters.py": """
+        from ckanext.harvest.harvesters import HarvesterBase
+
+
+        class FeedHarvester(HarvesterBase):
+            def info(self):
+                return {"name": "feed"}
+
+            def gather_stage(self, harvest_job):
+                return []
+
+            def fetch_stage(self, harvest_object):
+                return True
+
+            def import_stage(self, harvest_object):
+                return True
+
+
+        class NotAHarvester:
+            def gather_stage(self, harvest_job):
+                return []
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -468,6 +492,9 @@ EXPECTED = [
     ("proj.exports.export_project", "RQ", "wrapper proj.redis_jobs.start_job_async_or_sync -> rq.Queue().enqueue"),
     ("proj.galaxy_tasks.purge_history", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
     ("proj.galaxy_tasks.touch", "Celery", "wrapper proj.galaxy_tasks.galaxy_task -> celery.shared_task"),
+    ("proj.harvesters.FeedHarvester.fetch_stage", "CKAN harvest", "subclass of ckanext.harvest.harvesters.HarvesterBase with fetch_stage()"),
+    ("proj.harvesters.FeedHarvester.gather_stage", "CKAN harvest", "subclass of ckanext.harvest.harvesters.HarvesterBase with gather_stage()"),
+    ("proj.harvesters.FeedHarvester.import_stage", "CKAN harvest", "subclass of ckanext.harvest.harvesters.HarvesterBase with import_stage()"),
     ("proj.mail.on_signup", "project registry",
      "decorator proj.bus.Bus.subscribe stores it in proj.bus.Bus().handlers, whose items proj.bus.Bus.run_forever() calls in a worker loop"),
     ("proj.mail.send_digest", "project registry",
@@ -514,6 +541,8 @@ def test_what_is_not_a_job(project):
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
+    assert "proj.harvesters.FeedHarvester.info" not in functions  # no consumer runs info()
+    assert "proj.harvesters.NotAHarvester.gather_stage" not in functions  # the same method on no harvester base
     assert "proj.celery_subclass.not_celery" not in functions  # a project class's task(), not Celery's
     assert "proj.plugins.admin_setup" not in functions  # a registry read once at start, in no loop
 

@@ -433,10 +433,11 @@ class _JobFinder:
                 self.django_extensions_job(qualname, summary, bases)
             elif bases & set(knowledge.LIBRARY_JOB_CLASSES):
                 base = min(bases & set(knowledge.LIBRARY_JOB_CLASSES))
-                framework, method = knowledge.LIBRARY_JOB_CLASSES[base]
-                if method in cls.methods:
-                    self.add(knowledge.LIBRARY_JOB_SOURCES[framework], f"{qualname}.{method}", qualname, summary.path, name=qualname,
-                             options={}, via=f"subclass of {base} with {method}()")
+                framework, methods = knowledge.LIBRARY_JOB_CLASSES[base]
+                for method in methods:
+                    if method in cls.methods:
+                        self.add(knowledge.LIBRARY_JOB_SOURCES[framework], f"{qualname}.{method}", qualname, summary.path, name=qualname,
+                                 options={}, via=f"subclass of {base} with {method}()")
             self.arq_settings(qualname, summary, cls)
 
     def from_worker_commands(self) -> None:
