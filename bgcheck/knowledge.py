@@ -476,8 +476,8 @@ DJANGO_EXTENSIONS_JOB_SOURCE = JobSource("", "django-extensions", "scheduled")
 # task), NetBox's background jobs (``class Sync(JobRunner): def run(self, ...)``, run by an RQ
 # worker) and CKAN harvesters (``class CSWHarvester(HarvesterBase)``: the gather consumer runs
 # ``gather_stage(job)``, the fetch consumer ``fetch_stage(obj)`` then ``import_stage(obj)`` for each
-# object it takes off the harvest queue). Base class -> (framework, the methods run). Each of those
-# methods a subclass defines is a job.
+# object it takes off the harvest queue) and Luigi tasks (a Luigi worker runs ``run()``). Base class
+# -> (framework, the methods run). Each of those methods a subclass defines is a job.
 LIBRARY_JOB_CLASSES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nautobot.apps.jobs.Job": ("Nautobot", ("run",)),
     "nautobot.apps.jobs.BaseJob": ("Nautobot", ("run",)),
@@ -485,6 +485,8 @@ LIBRARY_JOB_CLASSES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nautobot.extras.jobs.BaseJob": ("Nautobot", ("run",)),
     "netbox.jobs.JobRunner": ("NetBox", ("run",)),
     "ckanext.harvest.harvesters.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
+    "luigi.Task": ("Luigi", ("run",)),
+    "luigi.task.Task": ("Luigi", ("run",)),
     "ckanext.harvest.harvesters.base.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
 }
 LIBRARY_JOB_SOURCES = {framework: JobSource("", framework, "queued") for framework, _methods in LIBRARY_JOB_CLASSES.values()}

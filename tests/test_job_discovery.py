@@ -461,6 +461,21 @@ PROJECT = {
             def gather_stage(self, harvest_job):
                 return []
         """,
+    # --- a Luigi task: a worker runs its run(); requires() and output() only describe it
+    "proj/pipeline.py": """
+        import luigi
+
+
+        class ExportOrders(luigi.Task):
+            day = luigi.DateParameter()
+
+            def output(self):
+                return luigi.LocalTarget(f"orders-{self.day}.csv")
+
+            def run(self):
+                with self.output().open("w") as out:
+                    out.write("id")
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -502,6 +517,7 @@ EXPECTED = [
     ("proj.management.commands.process_outbox.Command.handle", "Django command",
      "management command whose handle() runs an endless loop through drain_forever()"),
     ("proj.optional.run_collection", "dispatcherd", "decorator dispatcherd.publish.task"),
+    ("proj.pipeline.ExportOrders.run", "Luigi", "subclass of luigi.Task with run()"),
     ("proj.pulp_tasks.sign_collection", "pulpcore", "call pulpcore.plugin.tasking.dispatch"),
     ("proj.runner.Runner.handle", "RQ", "wrapper proj.records.models.Record.enqueue -> rq.Queue().enqueue"),
     ("proj.sync.SyncSourceJob.run", "RQ", "subclass of proj.runner.Runner: run() run by proj.runner.Runner.handle"),
@@ -541,6 +557,7 @@ def test_what_is_not_a_job(project):
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
+    assert "proj.pipeline.ExportOrders.output" not in functions  # describes the task, runs nothing
     assert "proj.harvesters.FeedHarvester.info" not in functions  # no consumer runs info()
     assert "proj.harvesters.NotAHarvester.gather_stage" not in functions  # the same method on no harvester base
     assert "proj.celery_subclass.not_celery" not in functions  # a project class's task(), not Celery's

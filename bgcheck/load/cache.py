@@ -168,7 +168,8 @@ def version_tag() -> str:
 # before is no unbounded wait (BG203, BG206); 46: the standard library's network clients made with no
 # timeout are BG203 waits, unless the project calls socket.setdefaulttimeout(); 47: an instance of a
 # project subclass of celery.Celery is a Celery app; 48: constants through arguments (call guards,
-# arguments handed on, constant defaults in function summaries); 49: CKAN harvesters' stages are jobs.
+# arguments handed on, constant defaults in function summaries); 49: CKAN harvesters' stages and Luigi
+# tasks' run() are jobs.
 ENTRY_FORMAT = 49
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
