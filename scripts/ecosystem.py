@@ -81,6 +81,7 @@ FIFTEENTH_BATCH = "2026-12-05k"
 SIXTEENTH_BATCH = "2026-12-06"
 SEVENTEENTH_BATCH = "2026-12-06b"
 EIGHTEENTH_BATCH = "2026-12-06c"
+NINETEENTH_BATCH = "2026-12-06d"
 
 
 @dataclass(frozen=True)
@@ -401,7 +402,22 @@ PROJECTS = [
     _app("invenio-files-rest==3.5.1", "invenio_files_rest", batch=EIGHTEENTH_BATCH),
     _app("edx-event-routing-backends==10.1.0", "src/event_routing_backends", batch=EIGHTEENTH_BATCH),
     _app("edx-name-affirmation==3.0.2", "edx_name_affirmation", batch=EIGHTEENTH_BATCH),
+    # nineteenth batch, chosen by kind before any run: daemons and services with threads, asyncio or
+    # worker loops (a scientific data manager's daemons, two workflow schedulers, Mopidy music
+    # backends run as actors, a Proxmox metrics exporter, a backup orchestrator); the model-serving
+    # frameworks and the Ansible runner are libraries, below
+    _app("rucio==38.6.4", "lib/rucio", batch=NINETEENTH_BATCH),
+    _app("cylc-flow==8.7.0", "cylc", batch=NINETEENTH_BATCH),
+    _app("autosubmit==4.1.17.1", "autosubmit", batch=NINETEENTH_BATCH),
+    _app("mopidy-youtube==4.0.2", "mopidy_youtube", batch=NINETEENTH_BATCH),
+    _app("mopidy-tidal==0.3.13", "mopidy_tidal", batch=NINETEENTH_BATCH),
+    _app("mopidy-jellyfin==1.1.0", "mopidy_jellyfin", batch=NINETEENTH_BATCH),
+    _app("prometheus-pve-exporter==3.10.2", "src/pve_exporter", batch=NINETEENTH_BATCH),
+    _app("borgmatic==2.1.10", "borgmatic", batch=NINETEENTH_BATCH),
     # worker libraries and servers
+    _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
+    _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
+    _lib("ansible-runner==2.3.8", "ansible_runner", batch=NINETEENTH_BATCH),
     _lib("celery==5.7.0", "celery"),
     _lib("kombu==5.7.0", "kombu"),
     _lib("dramatiq==2.2.1", "dramatiq"),
