@@ -546,6 +546,7 @@ RECORDED_CALL_NAMES = frozenset(
         "cron",
         "do",
         "Thread",
+        "Timer",  # threading.Timer
         "create_task",
         "ensure_future",
         "submit",
@@ -1312,6 +1313,18 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         handle="thread",
         started_by="start",
         spelled=("Thread",),
+        job=("threading", "thread", ("name",)),
+        fire_and_forget=True,
+        from_entry=True,
+    ),
+    # A Timer is a Thread that runs its function once, after the interval
+    WorkStart(
+        "`threading.Timer(...)`",
+        r"threading\.Timer",
+        func=("function", 1),
+        handle="thread",
+        started_by="start",
+        spelled=("Timer",),
         job=("threading", "thread", ("name",)),
         fire_and_forget=True,
         from_entry=True,

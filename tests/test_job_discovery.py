@@ -476,6 +476,25 @@ PROJECT = {
                 with self.output().open("w") as out:
                     out.write("id")
         """,
+    # --- a threading.Timer runs its function in a thread of its own, once the interval is over
+    "proj/timers.py": """
+        import threading
+        from threading import Timer
+
+
+        def refresh_rates():
+            return 1
+
+
+        def expire_sessions():
+            return 2
+
+
+        def arm():
+            threading.Timer(30.0, refresh_rates).start()
+            timer = Timer(interval=5, function=expire_sessions)
+            timer.start()
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -524,6 +543,8 @@ EXPECTED = [
     ("proj.sync.send_hook", "RQ", "decorator django_rq.job"),
     ("proj.system.gather_analytics", "dispatcherd", "decorator dispatcherd.publish.task"),
     ("proj.system.purge_old_stdout", "dispatcherd", "wrapper proj.dispatch.task.__call__ -> dispatcherd.registry.registry.register"),
+    ("proj.timers.expire_sessions", "threading", "call threading.Timer"),
+    ("proj.timers.refresh_rates", "threading", "call threading.Timer"),
 ]
 
 
@@ -557,6 +578,7 @@ def test_what_is_not_a_job(project):
     assert "proj.system.not_a_job" not in functions  # a decorator class that registers nothing
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
+    assert "proj.timers.arm" not in functions  # arms the timers, runs in its caller
     assert "proj.pipeline.ExportOrders.output" not in functions  # describes the task, runs nothing
     assert "proj.harvesters.FeedHarvester.info" not in functions  # no consumer runs info()
     assert "proj.harvesters.NotAHarvester.gather_stage" not in functions  # the same method on no harvester base

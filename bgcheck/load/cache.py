@@ -169,8 +169,8 @@ def version_tag() -> str:
 # timeout are BG203 waits, unless the project calls socket.setdefaulttimeout(); 47: an instance of a
 # project subclass of celery.Celery is a Celery app; 48: constants through arguments (call guards,
 # arguments handed on, constant defaults in function summaries); 49: CKAN harvesters' stages and Luigi
-# tasks' run() are jobs.
-ENTRY_FORMAT = 49
+# tasks' run() are jobs; 50: threading.Timer's function is a thread job (recorded calls).
+ENTRY_FORMAT = 50
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.
