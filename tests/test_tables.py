@@ -85,7 +85,7 @@ def test_every_work_start_row_is_used_and_complete():
 def test_the_job_model_reads_its_in_process_jobs_from_the_table():
     derived = [source for source in knowledge.JOB_CALLS if source.framework in ("asyncio", "threading", "concurrent.futures", "tornado")]
     assert len(derived) == sum(1 for start in knowledge.WORK_STARTS if start.job is not None)
-    assert {source.func[2] for source in derived} == {"coro", "fn", "func", "target", "callback"}
+    assert {source.func[2] for source in derived} == {"coro", "fn", "func", "target", "callback", "function"}
     # a row matched by method name on any receiver counts only for a project function
     assert [s.any_receiver for s in derived if s.pattern.startswith("(^|.*\\.)")] == [True, True, True]
     assert not any(s.any_receiver for s in knowledge.JOB_CALLS if s.framework == "Celery beat")
@@ -94,6 +94,7 @@ def test_the_job_model_reads_its_in_process_jobs_from_the_table():
 def test_entry_starts_are_the_calls_that_start_the_work():
     assert knowledge.ENTRY_STARTS.fullmatch("threading.Thread().start")
     assert not knowledge.ENTRY_STARTS.fullmatch("threading.Thread")  # made, not started
+    assert knowledge.ENTRY_STARTS.fullmatch("threading.Timer().start")
     assert knowledge.ENTRY_STARTS.fullmatch("concurrent.futures.ThreadPoolExecutor().submit")
     assert not knowledge.ENTRY_STARTS.fullmatch("asyncio.create_task")
 
