@@ -82,6 +82,7 @@ SIXTEENTH_BATCH = "2026-12-06"
 SEVENTEENTH_BATCH = "2026-12-06b"
 EIGHTEENTH_BATCH = "2026-12-06c"
 NINETEENTH_BATCH = "2026-12-06d"
+TWENTIETH_BATCH = "2026-12-06e"
 
 
 @dataclass(frozen=True)
@@ -414,6 +415,19 @@ PROJECTS = [
     _app("mopidy-jellyfin==1.1.0", "mopidy_jellyfin", batch=NINETEENTH_BATCH),
     _app("prometheus-pve-exporter==3.10.2", "src/pve_exporter", batch=NINETEENTH_BATCH),
     _app("borgmatic==2.1.10", "borgmatic", batch=NINETEENTH_BATCH),
+    # twentieth batch, chosen by kind before any run: small home and media applications whose threads
+    # or tasks talk to other services (a Plex player shim, a Trakt scrobbler, a podcast client, an
+    # MQTT bridge for GPIO and sensors, a file-sharing server, a camera backup daemon, a torrent
+    # cleaner, two MQTT bridges for a solar inverter and a weather station)
+    _app("plex-mpv-shim==1.11.0", "plex_mpv_shim", batch=TWENTIETH_BATCH),
+    _app("trakt-scrobbler==1.9.0b1", "trakt_scrobbler", batch=TWENTIETH_BATCH),
+    _app("castero==0.9.5", "castero", batch=TWENTIETH_BATCH),
+    _app("mqtt-io==2.7.0", "mqtt_io", batch=TWENTIETH_BATCH),
+    _app("onionshare-cli==2.7", "onionshare_cli", batch=TWENTIETH_BATCH),
+    _app("unifi-protect-backup==0.14.3", "unifi_protect_backup", batch=TWENTIETH_BATCH),
+    _app("autoremove-torrents==1.5.4", "autoremovetorrents", batch=TWENTIETH_BATCH),
+    _app("solaredge2mqtt==3.1.0", "solaredge2mqtt", batch=TWENTIETH_BATCH),
+    _app("ecowitt2mqtt==2026.1.0", "ecowitt2mqtt", batch=TWENTIETH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
