@@ -83,6 +83,7 @@ SEVENTEENTH_BATCH = "2026-12-06b"
 EIGHTEENTH_BATCH = "2026-12-06c"
 NINETEENTH_BATCH = "2026-12-06d"
 TWENTIETH_BATCH = "2026-12-06e"
+TWENTY_FIRST_BATCH = "2026-12-06f"
 
 
 @dataclass(frozen=True)
@@ -428,6 +429,17 @@ PROJECTS = [
     _app("autoremove-torrents==1.5.4", "autoremovetorrents", batch=TWENTIETH_BATCH),
     _app("solaredge2mqtt==3.1.0", "solaredge2mqtt", batch=TWENTIETH_BATCH),
     _app("ecowitt2mqtt==2026.1.0", "ecowitt2mqtt", batch=TWENTIETH_BATCH),
+    # twenty-first batch, chosen by kind before any run: a document manager with Celery, a comment
+    # server with its own mail thread, a knowledge base with background indexing, voice-assistant
+    # services (Rhasspy's web server, OpenVoiceOS's core, audio and listener services, Kalliope)
+    _app("papermerge-core==2.1.5", "papermerge", batch=TWENTY_FIRST_BATCH),
+    _app("isso==0.14.0", "isso", batch=TWENTY_FIRST_BATCH),
+    _app("archivy==1.7.7", "archivy", batch=TWENTY_FIRST_BATCH),
+    _app("rhasspy-server-hermes==2.5.10", "rhasspyserver_hermes", batch=TWENTY_FIRST_BATCH),
+    _app("ovos-core==3.7.5a1", "ovos_core", batch=TWENTY_FIRST_BATCH),
+    _app("ovos-audio==2.2.9a1", "ovos_audio", batch=TWENTY_FIRST_BATCH),
+    _app("ovos-dinkum-listener==0.11.3a1", "ovos_dinkum_listener", batch=TWENTY_FIRST_BATCH),
+    _app("kalliope==0.7.2", "kalliope", batch=TWENTY_FIRST_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
