@@ -10,6 +10,7 @@ import textwrap
 
 import pytest
 
+from bgcheck.load.summary import build_summary
 from bgcheck.syntax import param_guards
 from conftest import codes
 
@@ -67,15 +68,32 @@ def test_no_guard_where_the_test_says_nothing_about_one_parameter():
     ) == {}
 
 
+def _summary_guards(source: str) -> dict[str, tuple]:
+    text = textwrap.dedent(source)
+    summary = build_summary(ast.parse(text), "m.py", "m", False, text)
+    return {name: func.call_guards for name, func in summary.functions.items()}
+
+
 def test_a_parameter_bound_again_guards_nothing():
-    assert _guards_by_callee(
+    assert _summary_guards(
         """
         def run(start=False):
             start = start or settings.START
             if start:
                 begin()
+
+
+        def sweep(full=False):
+            for full in (True, False):
+                if full:
+                    begin()
+
+
+        def kept(start=False):
+            if start:
+                begin()
         """
-    ) == {}
+    ) == {"m.run": (), "m.sweep": (), "m.kept": ((0, (("start", "truthy", True),)),)}
 
 
 def test_arguments_constants_parameters_and_unpacking():

@@ -275,6 +275,7 @@ class _Scope:
         self.calls_after_yield: list[ast.Call] = []  # in source order, after the first ``yield``
         self.globals: set[str] = set()
         self.params: set[str] = set()  # a function's parameters
+        self.tested: set[str] = set()  # parameters named by a condition (``if p``, ``p and f()``): see param_guards
         self.handoffs: list[tuple] = []  # (call, argument key, the argument: a Name or a Call)
         self.endless_loop = False
         self.is_generator = False
@@ -439,11 +440,15 @@ class SummaryBuilder:
     # What runs only under a condition (the test of an ``if`` or ``while`` and a loop's iterable
     # too: simpler, and on the safe side).
     def visit_branch(self, node) -> list:
-        self.scope.branches += 1
+        scope = self.scope
+        scope.branches += 1
+        if type(node) is ast.BoolOp and scope.params:
+            scope.tested.update(v.id for v in node.values if type(v) is ast.Name and v.id in scope.params)
         return [*_children(node), (SummaryBuilder._leave_branch, node)]
 
     def visit_IfExp(self, node: ast.IfExp) -> list:
         self.scope.branches += 1
+        self._note_tested(node.test)
         return [node.body, node.test, node.orelse, (SummaryBuilder._leave_branch, node)]  # as written
 
     def visit_With(self, node) -> list:
@@ -865,8 +870,14 @@ class SummaryBuilder:
             self.scope.is_generator = True
         return [node.value] if node.value is not None else []
 
+    def _note_tested(self, test: ast.expr) -> None:
+        scope = self.scope
+        if scope.params:
+            scope.tested.update(n.id for n in ast.walk(test) if type(n) is ast.Name and n.id in scope.params)
+
     def visit_If(self, node: ast.If) -> list:
         self.scope.branches += 1
+        self._note_tested(node.test)
         if self.scope.kind == "module" and is_main_test(node.test):
             self.has_main_block = True
         return [node.test, *node.body, *node.orelse, (SummaryBuilder._leave_branch, node)]
@@ -1339,9 +1350,11 @@ def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict
     """``FunctionSummary.call_guards``, ``call_arguments``, ``param_defaults`` and ``positional_params``."""
     func.param_defaults = param_guards.param_defaults(node.args)
     func.positional_params = param_guards.positional_count(node.args)
-    params = set(func.params)
-    guards = param_guards.call_guards(node, params)
-    usable = params - param_guards.rebound_params(node, params)
+    # ``self``/``cls`` are never constants a caller hands on; a parameter bound again (a second
+    # binding in the scope, ``global``) no longer holds what the caller passed
+    params = set(func.params) - {"self", "cls"}
+    usable = {p for p in params if len(scope.bindings.get(p, ())) <= 1 and p not in scope.globals}
+    guards = param_guards.call_guards(node, usable) if usable & scope.tested else {}
     by_target: dict[str, list] = {}
     for call in scope.calls:
         target = targets.get(id(call))

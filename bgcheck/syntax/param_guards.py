@@ -49,27 +49,15 @@ def positional_count(args: ast.arguments) -> int:
     return len(args.posonlyargs) + len(args.args)
 
 
-def rebound_params(node: ast.AST, params: set[str]) -> set[str]:
-    """The parameters the function binds again (an assignment, a loop or ``with`` target, ``del``,
-    ``global``/``nonlocal``): their value at a guard is no longer what the caller passed."""
-    rebound = set()
-    for inner in ast.walk(node):
-        if type(inner) is ast.Name and type(inner.ctx) in (ast.Store, ast.Del) and inner.id in params:
-            rebound.add(inner.id)
-        elif type(inner) in (ast.Global, ast.Nonlocal):
-            rebound.update(name for name in inner.names if name in params)
-    return rebound
-
-
 def call_guards(node: ast.AST, params: set[str]) -> dict[int, frozenset]:
     """id(call) -> the guards that must all hold for that call of the function's own body to run,
     for the calls under an ``if`` on a parameter (its body or ``else``), after ``if not param:
     return`` (or ``raise``, ``continue``, ``break``: the rest of that block), or on the right of
-    ``param and ...``. Calls with no guard are left out."""
-    usable = params - rebound_params(node, params)
+    ``param and ...``. Calls with no guard are left out. ``params``: the parameters it may test
+    (the function binds them nowhere else: the summary knows)."""
     found: dict[int, frozenset] = {}
-    if usable:
-        _block(node.body, frozenset(), usable, found)
+    if params:
+        _block(node.body, frozenset(), params, found)
     return found
 
 
