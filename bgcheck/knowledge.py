@@ -485,9 +485,9 @@ LIBRARY_JOB_CLASSES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nautobot.extras.jobs.BaseJob": ("Nautobot", ("run",)),
     "netbox.jobs.JobRunner": ("NetBox", ("run",)),
     "ckanext.harvest.harvesters.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
+    "ckanext.harvest.harvesters.base.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
     "luigi.Task": ("Luigi", ("run",)),
     "luigi.task.Task": ("Luigi", ("run",)),
-    "ckanext.harvest.harvesters.base.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
 }
 LIBRARY_JOB_SOURCES = {framework: JobSource("", framework, "queued") for framework, _methods in LIBRARY_JOB_CLASSES.values()}
 # A Django management command whose handle() runs an endless loop (itself or through the functions it

@@ -17,12 +17,12 @@ from typing import Callable, Container, Iterable, Iterator, Mapping, Optional
 from bgcheck.syntax import ir as irmod
 from bgcheck import knowledge
 from bgcheck.syntax.ir import IR, as_call, call_name, is_literal, ref_name
-from bgcheck.syntax.param_guards import contradicts
+from bgcheck.syntax.param_guards import UNKNOWN_VALUE, contradicts
 from bgcheck.load.summary import STAR_IMPORT, ClassSummary, FunctionSummary, ModuleSummary
 
 
 _MAX_EXPANSIONS = 25
-_NOTHING_KNOWN: frozenset = frozenset()  # a context in which no parameter is known to hold a constant
+_NOTHING_KNOWN: frozenset = frozenset()  # a context in which no parameter is known to hold a constant: (parameter, value) pairs
 
 
 class ProjectIndex:
@@ -705,7 +705,8 @@ class ProjectIndex:
     def callees(self, qualname: str) -> list[str]:
         """The project functions ``qualname`` calls, in the order of their first call (memoised:
         the models and the rules ask again and again while searching the call graph)."""
-        return [callee for callee, _self_class, _known in self._callees_as((qualname, None, _NOTHING_KNOWN))]
+        # one entry per function: two spellings of a call, or two contexts, reach the same callee
+        return list(dict.fromkeys(callee for callee, _self_class, _known in self._callees_as((qualname, None, _NOTHING_KNOWN))))
 
     def _callees_as(self, node: tuple) -> tuple:
         """The calls of a function run in a given context: ``node`` is (qualname, the class of
@@ -729,12 +730,12 @@ class ProjectIndex:
             qualname, self_class, known = node
             func = self.function(qualname)
             owner = func.class_qualname if func is not None else None
-            values = dict((param, ("c", truthy, is_none)) for param, truthy, is_none in known)
+            values = dict(known)
             guards = dict(func.call_guards) if func is not None and known else {}
             handed = dict(func.call_arguments) if func is not None else {}
             found: dict[tuple, None] = {}
             for position, target in enumerate(func.calls if func is not None else ()):
-                if any(guard[0] in values and contradicts(guard, values[guard[0]]) for guard in guards.get(position, ())):
+                if any(contradicts(guard, values.get(guard[0], UNKNOWN_VALUE)) for guard in guards.get(position, ())):
                     continue  # a call the known constants rule out here
                 callee, through_self = self._dispatched(target, owner, self_class)
                 if callee and callee != qualname:
@@ -747,8 +748,9 @@ class ProjectIndex:
         return cached
 
     def _known_in(self, callee, given: Optional[tuple], caller_values: dict) -> frozenset:
-        """The constants ``callee``'s guard-relevant parameters hold when called with ``given``
-        (FunctionSummary.call_arguments of the call; None: unknown, ``*args``/``**kwargs``)."""
+        """(parameter, constant value) for each of ``callee``'s guard-relevant parameters whose
+        value is known when called with ``given`` (FunctionSummary.call_arguments of the call; None:
+        unknown, ``*args``/``**kwargs``)."""
         relevant = self._guard_params(callee)
         if not relevant or given is None:
             return _NOTHING_KNOWN
@@ -767,7 +769,7 @@ class ProjectIndex:
             elif value[0] == "p":
                 value = caller_values.get(value[1])
             if value is not None and value[0] == "c":
-                known.add((param, value[1], value[2]))
+                known.add((param, value))
         return frozenset(known)
 
     def _guard_params(self, func) -> frozenset:

@@ -67,12 +67,13 @@ def _block(statements: list, guards: frozenset, params: set[str], found: dict) -
             continue
         if type(statement) is ast.If:
             _expression(statement.test, guards, params, found)
+            otherwise = guards | _condition(statement.test, False, params)
             _block(statement.body, guards | _condition(statement.test, True, params), params, found)
-            _block(statement.orelse, guards | _condition(statement.test, False, params), params, found)
+            _block(statement.orelse, otherwise, params, found)
             if not statement.orelse and statement.body and type(statement.body[-1]) in _EXITS:
-                guards = guards | _condition(statement.test, False, params)
+                guards = otherwise  # ``if not p: return``: the rest of the block runs only when p
             continue
-        for field, value in ast.iter_fields(statement):
+        for _field, value in ast.iter_fields(statement):
             if isinstance(value, list) and value and all(isinstance(item, ast.stmt) for item in value):
                 _block(value, guards, params, found)
             elif isinstance(value, list):
