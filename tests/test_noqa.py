@@ -206,14 +206,30 @@ _TRICKY = [
     "x = 1  # noqa: BG112\r\ny = '# noqa'\r\n",
     "x = 1  # noqa: BG113",
     'x = "#"; y = 2  # noqa: BG114\n',
+    'x = 1  # type: ignore  # noqa BG115  # noqa:\ny = "# noqa BG116"  # noqa:  \n',
+    "x = '''# noqa:'''  # note # noqa BG117, E501\n",
 ]
 
 
 @pytest.mark.parametrize("source", _TRICKY)
 def test_text_reading_agrees_with_tokenize(source, monkeypatch):
-    read = parse_noqa(source)
+    read, malformed = parse_noqa(source), noqa_module.malformed_noqa(source)
     monkeypatch.setattr(noqa_module, "_TOKENIZE_IS_PYTHON", False)
-    assert read == parse_noqa(source)
+    assert (read, malformed) == (parse_noqa(source), noqa_module.malformed_noqa(source))
+
+
+@pytest.mark.skipif(not noqa_module._TOKENIZE_IS_PYTHON, reason="from Python 3.12 tokenize is CPython's tokenizer: always used")
+def test_malformed_directives_read_without_tokenizing(monkeypatch):
+    calls = _tokenize_calls(monkeypatch)
+    source = "x = 1  # noqa BG101\ny = 2  # type: ignore  # noqa:\nz = 3  # noqa F401\n"
+    assert noqa_module.malformed_noqa(source) == [(1, noqa_module.MISSING_COLON), (2, noqa_module.MISSING_CODES)]
+    assert calls == []
+
+
+def test_malformed_directives_of_a_file_that_does_not_tokenize_are_read_off_the_text():
+    # as parse_noqa reads them: the same whichever way the text was read
+    assert noqa_module.malformed_noqa("x = (1,  # noqa BG101\n") == [(1, noqa_module.MISSING_COLON)]
+    assert noqa_module.malformed_noqa('x = """\n# noqa:\n') == [(2, noqa_module.MISSING_CODES)]
 
 
 @pytest.mark.parametrize(

@@ -1574,6 +1574,9 @@ def _resolve_bindings(scope: _Scope, summary: ModuleSummary, outer_resolve, modu
             in_progress.add(name)
             result[name] = convert(name)
             in_progress.discard(name)
+    # resolve and convert call each other: a reference cycle through their closures, kept (with
+    # the scope's nodes) until the cyclic collector runs, which phase 1 makes rare (run/process.py)
+    resolve = convert = None  # noqa: F841
     return result
 
 

@@ -125,16 +125,17 @@ def _directive_comments(source: str) -> list:
 def malformed_noqa(source: str) -> list[tuple[int, str]]:
     """(line, what is wrong) of each malformed directive, in comments: ``# noqa BG101`` (no colon:
     it suppresses nothing; ``# noqa F401``, naming only other linters' codes, is theirs to warn of) and ``# noqa:`` with no code after it (nothing either), as ruff warns
-    of them. A file that does not tokenize gives none: it is a BG000 anyway."""
-    tokens = _directive_comments(source)
+    of them. A file that does not tokenize is read as ``parse_noqa`` reads it."""
+    if not _HAS_NOQA.search(source):
+        return []
     found = []
-    for tok in tokens:
-        for match in DIRECTIVE.finditer(tok.string):
+    for line, comment in _comments(source):
+        for match in DIRECTIVE.finditer(comment):
             if match.group("colon") is None:
-                if _OUR_CODES_WITHOUT_COLON.match(tok.string, match.end()):
-                    found.append((tok.start[0], MISSING_COLON))
-            elif LISTED_CODE.match(tok.string, match.end()) is None:
-                found.append((tok.start[0], MISSING_CODES))
+                if _OUR_CODES_WITHOUT_COLON.match(comment, match.end()):
+                    found.append((line, MISSING_COLON))
+            elif LISTED_CODE.match(comment, match.end()) is None:
+                found.append((line, MISSING_CODES))
     return found
 
 
