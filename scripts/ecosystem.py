@@ -84,6 +84,7 @@ EIGHTEENTH_BATCH = "2026-12-06c"
 NINETEENTH_BATCH = "2026-12-06d"
 TWENTIETH_BATCH = "2026-12-06e"
 TWENTY_FIRST_BATCH = "2026-12-06f"
+TWENTY_SECOND_BATCH = "2026-12-06g"
 
 
 @dataclass(frozen=True)
@@ -440,6 +441,21 @@ PROJECTS = [
     _app("ovos-audio==2.2.9a1", "ovos_audio", batch=TWENTY_FIRST_BATCH),
     _app("ovos-dinkum-listener==0.11.3a1", "ovos_dinkum_listener", batch=TWENTY_FIRST_BATCH),
     _app("kalliope==0.7.2", "kalliope", batch=TWENTY_FIRST_BATCH),
+    # twenty-second batch, chosen by kind before any run: a privacy platform with Celery and SaaS
+    # connectors (fides), Django and Celery web apps (GeoNode, MediaGoblin, Postorius), an
+    # ecash wallet and mint and a Nostr relay (asyncio), a backup web UI with
+    # scheduled jobs, a CalDAV server, a music tagger with worker threads, small bots and uploaders
+    _app("ethyca-fides==2.86.2", "src/fides", batch=TWENTY_SECOND_BATCH),
+    _app("geonode==2.10", "geonode", batch=TWENTY_SECOND_BATCH),
+    _app("mediagoblin==0.9.0", "mediagoblin", batch=TWENTY_SECOND_BATCH),
+    _app("postorius==1.3.13", "src/postorius", batch=TWENTY_SECOND_BATCH),
+    _app("cashu==0.21.0", "cashu", batch=TWENTY_SECOND_BATCH),
+    _app("nostr-relay==1.14", "nostr_relay", batch=TWENTY_SECOND_BATCH),
+    _app("rdiffweb==7.2.0", "rdiffweb", batch=TWENTY_SECOND_BATCH),
+    _app("radicale==3.9.0", "radicale", batch=TWENTY_SECOND_BATCH),
+    _app("picard==3.0.2", "picard", batch=TWENTY_SECOND_BATCH),
+    _app("tgtg==0.19.0", "tgtg", batch=TWENTY_SECOND_BATCH),
+    _app("tubeup==2026.5.8", "tubeup", batch=TWENTY_SECOND_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
