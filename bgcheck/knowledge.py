@@ -547,6 +547,8 @@ RECORDED_CALL_NAMES = frozenset(
         "do",
         "Thread",
         "Timer",  # threading.Timer
+        "start_new_thread",  # _thread
+        "start_new",
         "create_task",
         "ensure_future",
         "submit",
@@ -1326,6 +1328,16 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         started_by="start",
         spelled=("Timer",),
         job=("threading", "thread", ("name",)),
+        fire_and_forget=True,
+        from_entry=True,
+    ),
+    # The low-level thread start under threading: it starts at once and gives back no handle to join
+    WorkStart(
+        "`_thread.start_new_thread()`",
+        r"_?thread\.start_new(_thread)?",
+        func=("function", 0),
+        spelled=("start_new",),
+        job=("threading", "thread", ()),
         fire_and_forget=True,
         from_entry=True,
     ),

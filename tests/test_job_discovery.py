@@ -495,6 +495,34 @@ PROJECT = {
             timer = Timer(interval=5, function=expire_sessions)
             timer.start()
         """,
+    # --- a decorator that runs each call of the function in a thread of _thread's (isso's purge)
+    "proj/threaded.py": """
+        import _thread as thread
+        import time
+
+
+        def threaded(func):
+            def dec(self, *args, **kwargs):
+                thread.start_new_thread(func, (self,) + args, kwargs)
+
+            return dec
+
+
+        class Cleaner:
+            @threaded
+            def purge(self, delta):
+                while True:
+                    time.sleep(delta)
+
+            def start_new_thread(self, func):
+                return func()
+
+            def inline(self):
+                self.start_new_thread(self.report)
+
+            def report(self):
+                return 1
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -543,6 +571,7 @@ EXPECTED = [
     ("proj.sync.send_hook", "RQ", "decorator django_rq.job"),
     ("proj.system.gather_analytics", "dispatcherd", "decorator dispatcherd.publish.task"),
     ("proj.system.purge_old_stdout", "dispatcherd", "wrapper proj.dispatch.task.__call__ -> dispatcherd.registry.registry.register"),
+    ("proj.threaded.Cleaner.purge", "threading", "wrapper proj.threaded.threaded -> _thread.start_new_thread"),
     ("proj.timers.expire_sessions", "threading", "call threading.Timer"),
     ("proj.timers.refresh_rates", "threading", "call threading.Timer"),
 ]
@@ -579,6 +608,7 @@ def test_what_is_not_a_job(project):
     assert "proj.sync.SyncSourceJob.enqueue" not in functions  # handle() calls cls.enqueue: another start, not the job
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
     assert "proj.timers.arm" not in functions  # arms the timers, runs in its caller
+    assert "proj.threaded.Cleaner.report" not in functions  # a method of its own named start_new_thread
     assert "proj.pipeline.ExportOrders.output" not in functions  # describes the task, runs nothing
     assert "proj.harvesters.FeedHarvester.info" not in functions  # no consumer runs info()
     assert "proj.harvesters.NotAHarvester.gather_stage" not in functions  # the same method on no harvester base

@@ -95,6 +95,8 @@ def test_entry_starts_are_the_calls_that_start_the_work():
     assert knowledge.ENTRY_STARTS.fullmatch("threading.Thread().start")
     assert not knowledge.ENTRY_STARTS.fullmatch("threading.Thread")  # made, not started
     assert knowledge.ENTRY_STARTS.fullmatch("threading.Timer().start")
+    assert knowledge.ENTRY_STARTS.fullmatch("_thread.start_new_thread")  # starts at once
+    assert knowledge.ENTRY_STARTS.fullmatch("thread.start_new_thread")  # Python 2's name, in old code
     assert knowledge.ENTRY_STARTS.fullmatch("concurrent.futures.ThreadPoolExecutor().submit")
     assert not knowledge.ENTRY_STARTS.fullmatch("asyncio.create_task")
 
