@@ -759,6 +759,16 @@ def verdict_of(verdicts: dict[tuple[str, str, int, str], list[Verdict]], key) ->
     return combined(verdicts.get(key, [])) or "unjudged"
 
 
+def write_findings(findings: list[Finding], verdicts, half: dict[str, str], path: Path) -> None:
+    """Every finding of the run, a row each: project, half, path, line, code, verdict, message (for
+    reading the run by rule or by shape; the report counts them)."""
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        out = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        out.writerow(("project", "half", "path", "line", "code", "verdict", "message"))
+        for f in sorted(findings, key=lambda f: f.key):
+            out.writerow((f.project, half.get(f.project, ""), f.path, f.line, f.code, verdict_of(verdicts, f.key), f.message))
+
+
 # -- report -----------------------------------------------------------------------------
 
 
@@ -976,6 +986,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--project", action="append", help="only this project (repeatable)")
     parser.add_argument("--packets", type=Path, help="write the findings that want a verdict, a file per project, to this folder")
+    parser.add_argument("--findings", type=Path, help="write every finding, with its half and verdict, to this TSV file")
     args = parser.parse_args()
 
     chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
@@ -999,6 +1010,8 @@ def main() -> int:
         REPORT.parent.mkdir(parents=True, exist_ok=True)
         REPORT.write_text(report + "\n", encoding="utf-8")
         write_readme_table(report, tables=1)
+    if args.findings:
+        write_findings(findings, verdicts, halves(PROJECTS), args.findings)
     if args.packets:
         count = write_packets(findings, verdicts, args.packets)
         print(f"ecosystem: {count} findings to judge written to {args.packets}", file=sys.stderr)

@@ -190,3 +190,17 @@ def test_packets_show_the_finding_as_reported_and_nothing_else(tmp_path):
 ])
 def test_the_place_a_rule_gets(held_out, tuning, expected):
     assert ecosystem.place(held_out, tuning) == expected
+
+
+def test_every_finding_is_written_with_its_half_and_verdict(tmp_path):
+    verdicts = ecosystem.read_verdicts(tmp_path / "none.tsv")
+    verdicts[("app", "app/a.py", 3, "BG602")] = [verdict("j1", "real"), verdict("j2", "real")]
+    findings = [Finding("app", "app/b.py", 9, "BG203", "A `requests` call waits with no timeout"),
+                Finding("app", "app/a.py", 3, "BG602", "The task is thrown away")]
+    out = tmp_path / "findings.tsv"
+    ecosystem.write_findings(findings, verdicts, {"app": ecosystem.HELD_OUT}, out)
+    assert out.read_text(encoding="utf-8").splitlines() == [
+        "project\thalf\tpath\tline\tcode\tverdict\tmessage",
+        "app\theld-out\tapp/a.py\t3\tBG602\treal\tThe task is thrown away",
+        "app\theld-out\tapp/b.py\t9\tBG203\tunjudged\tA `requests` call waits with no timeout",
+    ]
