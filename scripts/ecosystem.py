@@ -115,11 +115,11 @@ def _lib(pin: str, *folders: str, batch: str = FIRST_BATCH) -> Project:
 
 # Applications more than libraries: asyncio services and bots, trading engines, downloaders,
 # Home Assistant style apps, Django + Celery, Flask + Celery or RQ, FastAPI services; then the
-# worker libraries. Left out on purpose, so that independent measures remain: arq,
-# APScheduler, prefect, OctoPrint, ArchiveBox, changedetection.io, pulpcore, zigpy,
-# aioesphomeapi, aiohomekit, python-matter-server, uiprotect, lnbits, and the applications that
-# reviewers outside this repository judge (supervisor, saleor, bitcart, mitmproxy, netbox, AWX,
-# mayan-edms).
+# worker libraries. Left out on purpose, so that independent measures remain: arq, APScheduler,
+# changedetection.io, zigpy, aioesphomeapi, aiohomekit, python-matter-server, uiprotect, and the
+# applications that reviewers outside this repository judge (supervisor, bitcart, mitmproxy,
+# netbox, AWX). Left out at first and taken in later, each in a batch chosen by kind: lnbits,
+# mayan-edms, OctoPrint, ArchiveBox and pulpcore (ninth batch), prefect and saleor (tenth).
 PROJECTS = [
     # asyncio services, bots, trading engines
     _app("freqtrade==2026.9", "freqtrade"),
