@@ -266,12 +266,15 @@ CELERY_SETTINGS: dict[str, tuple[str, ...]] = {
 #   RQ's cron only enqueue what such workers run);
 # - Huey's default thread workers, APScheduler's thread and process pool executors: KeyboardInterrupt
 #   and a signal handler's SystemExit arrive on the main thread only (thread targets and executor
-#   work are worker-thread code to the execution model already).
+#   work are worker-thread code to the execution model already);
+# - multiprocessing: a deploy's SIGTERM ends a child process with no exception (the default
+#   action), whether it reaches the whole group or the parent passes it on with terminate(); only
+#   a terminal's Ctrl-C raises KeyboardInterrupt in every child of the group.
 # Any other framework is taken to raise one: Dramatiq raises TimeLimitExceeded and Shutdown into its
 # actors; `schedule` and django-extensions' runjobs run jobs on the main thread.
 NO_STOP_EXCEPTION_FRAMEWORKS = frozenset(
     {"Celery", "Celery beat", "RQ", "rq-scheduler", "RQ cron", "Huey", "APScheduler", "Flask-APScheduler",
-     "APScheduler 4", "Nautobot", "NetBox"}
+     "APScheduler 4", "Nautobot", "NetBox", "multiprocessing"}
 )
 # Jobs that run on the process's own threads and receive its stop only as the exceptions a signal
 # raises on the main thread (KeyboardInterrupt for SIGINT, SystemExit from a handler that exits): an
@@ -425,6 +428,7 @@ JOB_CALLS: tuple[JobSource, ...] = (
 CELERY_TASK_SOURCE = JOB_DECORATORS[0]
 assert CELERY_TASK_SOURCE.framework == "Celery"
 THREAD_SUBCLASS_SOURCE = JobSource("", "threading", "thread")
+PROCESS_SUBCLASS_SOURCE = JobSource("", "multiprocessing", "process")
 ARQ_FUNCTION_SOURCE = JobSource("", "arq", "queued", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
 ARQ_CRON_SOURCE = JobSource("", "arq cron", "scheduled", limits=(("timeout", "timeout", 1.0),), name_options=("name",))
 CELERY_BEAT_SOURCE = JobSource("", "Celery beat", "scheduled")
@@ -454,6 +458,8 @@ JOB_FRAMEWORK_IMPORTS: dict[str, tuple[str, frozenset[str]]] = {
 
 # Thread subclasses that override run() are thread jobs.
 THREAD_BASES = frozenset({"threading.Thread"})
+# Process subclasses that override run() are jobs of a child process.
+PROCESS_BASES = frozenset({"multiprocessing.Process", "multiprocessing.context.Process"})
 
 # django-extensions: ``class Job(HourlyJob): def execute(self)`` (or ``BaseJob`` with ``when = "hourly"``)
 # in an app's jobs/ package, run by ``manage.py runjobs hourly`` from the system's cron.
@@ -549,6 +555,7 @@ RECORDED_CALL_NAMES = frozenset(
         "Timer",  # threading.Timer
         "start_new_thread",  # _thread
         "start_new",
+        "Process",  # multiprocessing
         "create_task",
         "ensure_future",
         "submit",
@@ -1341,7 +1348,16 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         fire_and_forget=True,
         from_entry=True,
     ),
-    WorkStart("`multiprocessing.Process(target=...)`", r"multiprocessing\.Process", func=("target", 1), started_by="start", from_entry=True),
+    # A child process runs the function: background work of the program's, stopped with it
+    WorkStart(
+        "`multiprocessing.Process(target=...)`",
+        r"multiprocessing(\.context|\.get_context\(\))?\.Process",
+        func=("target", 1),
+        started_by="start",
+        spelled=("Process",),
+        job=("multiprocessing", "process", ("name",)),
+        from_entry=True,
+    ),
     WorkStart("`Executor.submit()`", r"concurrent\.futures(\.\w+)*\.(ThreadPoolExecutor|ProcessPoolExecutor)\(\)\.(submit|map)", from_entry=True),
     WorkStart("`Pool.apply_async()`", r"multiprocessing(\.pool)?\.Pool\(\)\.(apply_async|map_async|imap|imap_unordered)", from_entry=True),
     WorkStart("`scheduler.start()`", r"apscheduler(\.\w+)*\.\w*Scheduler\(\)\.(start|start_in_background|run_until_stopped)", from_entry=True),

@@ -523,6 +523,34 @@ PROJECT = {
             def report(self):
                 return 1
         """,
+    # --- a child process runs its target: the plain constructor and a context's
+    "proj/processes.py": """
+        import multiprocessing
+
+
+        def transcode(path):
+            return path
+
+
+        def index_library(root):
+            return root
+
+
+        class Thumbnailer(multiprocessing.Process):
+            def run(self):
+                return 3
+
+            def describe(self):
+                return "thumbnails"
+
+
+        def start(path):
+            multiprocessing.Process(target=transcode, args=(path,), daemon=True).start()
+            ctx = multiprocessing.get_context("spawn")
+            worker = ctx.Process(target=index_library, args=("/media",))
+            worker.start()
+            return worker
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -565,6 +593,9 @@ EXPECTED = [
      "management command whose handle() runs an endless loop through drain_forever()"),
     ("proj.optional.run_collection", "dispatcherd", "decorator dispatcherd.publish.task"),
     ("proj.pipeline.ExportOrders.run", "Luigi", "subclass of luigi.Task with run()"),
+    ("proj.processes.Thumbnailer.run", "multiprocessing", "subclass of multiprocessing.Process with run()"),
+    ("proj.processes.index_library", "multiprocessing", "call multiprocessing.get_context().Process"),
+    ("proj.processes.transcode", "multiprocessing", "call multiprocessing.Process"),
     ("proj.pulp_tasks.sign_collection", "pulpcore", "call pulpcore.plugin.tasking.dispatch"),
     ("proj.runner.Runner.handle", "RQ", "wrapper proj.records.models.Record.enqueue -> rq.Queue().enqueue"),
     ("proj.sync.SyncSourceJob.run", "RQ", "subclass of proj.runner.Runner: run() run by proj.runner.Runner.handle"),
@@ -609,6 +640,8 @@ def test_what_is_not_a_job(project):
     assert "proj.runner.Runner.run" not in functions  # the base's own run() is what subclasses replace
     assert "proj.timers.arm" not in functions  # arms the timers, runs in its caller
     assert "proj.threaded.Cleaner.report" not in functions  # a method of its own named start_new_thread
+    assert "proj.processes.start" not in functions  # starts the processes, runs in its caller
+    assert "proj.processes.Thumbnailer.describe" not in functions  # runs where it is called
     assert "proj.pipeline.ExportOrders.output" not in functions  # describes the task, runs nothing
     assert "proj.harvesters.FeedHarvester.info" not in functions  # no consumer runs info()
     assert "proj.harvesters.NotAHarvester.gather_stage" not in functions  # the same method on no harvester base

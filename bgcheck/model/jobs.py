@@ -429,6 +429,9 @@ class _JobFinder:
                 source = knowledge.THREAD_SUBCLASS_SOURCE
                 self.add(source, f"{qualname}.run", qualname, summary.path, name=qualname, options=dict(cls.attrs),
                          via="subclass of threading.Thread with run()")
+            elif "run" in cls.methods and bases & knowledge.PROCESS_BASES:
+                self.add(knowledge.PROCESS_SUBCLASS_SOURCE, f"{qualname}.run", qualname, summary.path, name=qualname, options=dict(cls.attrs),
+                         via="subclass of multiprocessing.Process with run()")
             elif "execute" in cls.methods and bases & set(knowledge.DJANGO_EXTENSIONS_JOB_BASES):
                 self.django_extensions_job(qualname, summary, bases)
             elif bases & set(knowledge.LIBRARY_JOB_CLASSES):
