@@ -114,6 +114,40 @@ def test_bg203_known_blocking_waits(bg, unbounded, bounded, code):
     assert codes(found, "BG2") == [(code, 30)]
 
 
+_PROCESS_OR_THREAD = """
+import multiprocessing
+import threading
+import time
+
+import requests
+
+URL = "https://erp.example.com/api"
+
+
+def poll_erp():
+    while True:
+        requests.get(URL)
+        while not ready():
+            time.sleep(1)
+
+
+def ready():
+    return True
+
+
+def start():
+    {start}(target=poll_erp).start()
+"""
+
+
+def test_bg203_bg206_waits_in_a_child_process_are_silent_in_a_thread_reported(bg):
+    # a deploy's stop ends a child process with SIGTERM, mid-wait; a thread it cannot end
+    process = bg.code(_PROCESS_OR_THREAD.format(start="multiprocessing.Process"), select=["BG203", "BG206"])
+    thread = bg.code(_PROCESS_OR_THREAD.format(start="threading.Thread"), select=["BG203", "BG206"])
+    assert codes(process, "BG2") == []
+    assert codes(thread, "BG2") == [("BG203", 13), ("BG206", 14)]
+
+
 # ---------------------------------------------------------------------------
 # BG205: must not flag
 

@@ -398,6 +398,14 @@ class ProjectIndex:
             self._memo["thread_holders"] = cached
         return cached
 
+    def is_child_process_code(self, qualname: Optional[str]) -> bool:
+        """Does this function run only as (part of) the work of child processes (multiprocessing)?
+        A deploy's stop ends a child with SIGTERM, whose default action ends it mid-wait: no stop
+        waits for what it waits for."""
+        root = self.job_code.get(qualname or "")
+        jobs = self.job_roots.get(root or "", ())
+        return bool(jobs) and all(job.kind == "process" for job in jobs)
+
     def is_unjoined_daemon_thread_code(self, qualname: Optional[str]) -> bool:
         """Does this function run only as (part of) daemon threads that nothing joins? Such a thread never
         holds up a stop: the interpreter exits without waiting for it (and BG403 is about what it writes)."""

@@ -238,6 +238,9 @@ def _class_sets_daemon(node: cst.ClassDef) -> bool:
     return sets_daemon(node, only_true=True)
 
 
+_CHILD_PROCESS_ONLY = "it runs only in child processes: a stop ends them with SIGTERM, mid-wait"
+
+
 def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: bool) -> None:
     """BG203 (``peer``: a wait for another service) and BG206 (every other wait): a blocking wait
     in job code that is given no time bound."""
@@ -264,6 +267,9 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             return
         if wait.consumer_wait and ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
             ctx.silence(rule, node, "it runs only in daemon threads nobody joins: no stop waits for it")
+            return
+        if ctx.index.is_child_process_code(ctx.function_qualname):
+            ctx.silence(rule, node, _CHILD_PROCESS_ONLY)
             return
         job = ctx.job_of()
         other_side = "the other side never answers" if peer else "what it waits for never comes"
@@ -335,6 +341,9 @@ class UnboundedLocalWaitInJob(Rule):
             return
         if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
             ctx.silence(self, node, "it runs only in daemon threads nobody joins: no stop waits for it")
+            return
+        if ctx.index.is_child_process_code(ctx.function_qualname):
+            ctx.silence(self, node, _CHILD_PROCESS_ONLY)
             return
         ctx.report(
             self,
