@@ -237,8 +237,13 @@ CELERY_TASK_DECORATORS = frozenset(
     {f"{app}().task" for app in CELERY_APP_CLASSES}
     | {f"{app}.task" for app in CELERY_CURRENT_APPS}
     | {"celery.shared_task", "celery.app.shared_task", "celery.app.task.shared_task"}
+    # Celery 3's module-level decorators (celery.decorators: Celery 2's), gone in Celery 5 but
+    # still in applications written for it
+    | {f"{module}.{name}" for module in ("celery.task", "celery.decorators") for name in ("task", "periodic_task")}
 )
-CELERY_TASK_BASES = frozenset({"celery.Task", "celery.app.task.Task", "celery.app.Task"})
+CELERY_TASK_BASES = frozenset(
+    {"celery.Task", "celery.app.task.Task", "celery.app.Task", "celery.task.Task", "celery.task.base.Task", "celery.task.PeriodicTask"}
+)
 
 # SoftTimeLimitExceeded derives from Exception (billiard), so ``except Exception`` eats it.
 SOFT_TIME_LIMIT_EXCEPTIONS = frozenset(

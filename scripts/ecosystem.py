@@ -41,6 +41,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,6 +86,7 @@ NINETEENTH_BATCH = "2026-12-06d"
 TWENTIETH_BATCH = "2026-12-06e"
 TWENTY_FIRST_BATCH = "2026-12-06f"
 TWENTY_SECOND_BATCH = "2026-12-06g"
+TWENTY_THIRD_BATCH = "2026-12-06h"
 
 
 @dataclass(frozen=True)
@@ -456,6 +458,21 @@ PROJECTS = [
     _app("picard==3.0.2", "picard", batch=TWENTY_SECOND_BATCH),
     _app("tgtg==0.19.0", "tgtg", batch=TWENTY_SECOND_BATCH),
     _app("tubeup==2026.5.8", "tubeup", batch=TWENTY_SECOND_BATCH),
+    # twenty-third batch, chosen by kind before any run: a Django + Celery monitoring app whose
+    # checks call other services (Cabot), a Flask + Celery interview server (docassemble), a data
+    # pipeline server with schedulers (Mage), Graphite's Twisted daemon (carbon), a honeypot daemon,
+    # asyncio daemons (an MTA-STS resolver, a CalDAV server), a music server with a scanner thread,
+    # a 3D-printer host with serial threads, a Tor monitor
+    _app("cabot==0.11.12", "cabot", batch=TWENTY_THIRD_BATCH),
+    _app("docassemble.webapp==1.10.14", "docassemble", batch=TWENTY_THIRD_BATCH),
+    _app("mage-ai==0.9.80", "mage_ai", batch=TWENTY_THIRD_BATCH),
+    _app("carbon==1.1.10", "lib/carbon", batch=TWENTY_THIRD_BATCH),
+    _app("opencanary==0.9.10", "opencanary", batch=TWENTY_THIRD_BATCH),
+    _app("postfix-mta-sts-resolver==1.5.1", "postfix_mta_sts_resolver", batch=TWENTY_THIRD_BATCH),
+    _app("xandikos==0.4.10", "xandikos", batch=TWENTY_THIRD_BATCH),
+    _app("supysonic==0.7.9", "supysonic", batch=TWENTY_THIRD_BATCH),
+    _app("printrun==2.2.0", "printrun", batch=TWENTY_THIRD_BATCH),
+    _app("nyx==2.1.0", "nyx", batch=TWENTY_THIRD_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
@@ -583,7 +600,7 @@ def _download_listed_sdist(name: str, version: str, sdists: Path) -> bool:
     its sha256. pip download reads an sdist's metadata by building it, which fails where its build
     requirements conflict (pretix); the file itself is all the ecosystem check needs."""
     page = urllib.request.Request(f"https://pypi.org/simple/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
-    wanted = f"{name}_{version}.tar.gz".replace("-", "_").lower()
+    wanted = f"{_normalized(name)}_{version}.tar.gz".lower()
     try:
         with urllib.request.urlopen(page, timeout=60) as response:
             files = json.load(response)["files"]
@@ -644,8 +661,13 @@ def fetch(pin: str, folders: str | tuple[str, ...], work: Path = WORK, label: st
     return dest
 
 
+def _normalized(name: str) -> str:
+    """A project's name as an sdist's file name spells it (PEP 625: runs of "-", "_", "." are one "_")."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
 def _find_sdist(folder: Path, name: str, version: str) -> Path | None:
-    stem = name.replace("-", "_").lower()
+    stem = _normalized(name)
     for path in folder.iterdir():
         lowered = path.name.lower().replace("-", "_")
         if lowered.startswith(f"{stem}_{version}.") or lowered.startswith(f"{stem}_{version}.tar"):

@@ -551,6 +551,30 @@ PROJECT = {
             worker.start()
             return worker
         """,
+    # --- Celery 3's module-level decorators and task classes (applications written for it)
+    "proj/legacy_celery.py": """
+        from datetime import timedelta
+
+        from celery.decorators import periodic_task
+        from celery.task import PeriodicTask, task
+
+
+        @task(ignore_result=True)
+        def run_all_checks():
+            return 1
+
+
+        @periodic_task(run_every=timedelta(minutes=30))
+        def update_shifts():
+            return 2
+
+
+        class CleanDb(PeriodicTask):
+            run_every = timedelta(days=1)
+
+            def run(self):
+                return 3
+        """,
     # --- a framework decorator imported with a fallback for when the library is missing
     "proj/optional.py": """
         try:
@@ -585,6 +609,9 @@ EXPECTED = [
     ("proj.harvesters.FeedHarvester.fetch_stage", "CKAN harvest", "subclass of ckanext.harvest.harvesters.HarvesterBase with fetch_stage()"),
     ("proj.harvesters.FeedHarvester.gather_stage", "CKAN harvest", "subclass of ckanext.harvest.harvesters.HarvesterBase with gather_stage()"),
     ("proj.harvesters.FeedHarvester.import_stage", "CKAN harvest", "subclass of ckanext.harvest.harvesters.HarvesterBase with import_stage()"),
+    ("proj.legacy_celery.CleanDb.run", "Celery", "subclass of celery.Task with run()"),
+    ("proj.legacy_celery.run_all_checks", "Celery", "decorator celery.task.task"),
+    ("proj.legacy_celery.update_shifts", "Celery", "decorator celery.decorators.periodic_task"),
     ("proj.mail.on_signup", "project registry",
      "decorator proj.bus.Bus.subscribe stores it in proj.bus.Bus().handlers, whose items proj.bus.Bus.run_forever() calls in a worker loop"),
     ("proj.mail.send_digest", "project registry",
