@@ -1604,3 +1604,47 @@ def test_an_event_loop_callback_with_pythons_own_sigint_handler_is_checked(bg):
     source = source.replace("        signal.signal(signal.SIGINT, bye_handler)\n", "")
     found = bg.code(source)
     assert codes(found, "BG102") == [("BG102", 13)]
+
+
+# A future asyncio.wait_for has just timed out on is cancelled and done (wait_for waits for the
+# cancellation it makes before raising): awaiting it in the ``except TimeoutError`` handler hands
+# back its CancelledError at once, and no stop of the running task can arrive there.
+_TIMED_OUT = """
+    import asyncio
+
+
+    async def drain(children):
+        while True:
+            remaining = asyncio.gather(*children, return_exceptions=True)
+            try:
+                await asyncio.wait_for(remaining, 5)
+            except {timeout}:
+                try:
+                    await {awaited}
+                except asyncio.CancelledError:
+                    pass
+            await asyncio.sleep(1)
+    """
+
+
+@pytest.mark.parametrize("timeout", ["asyncio.TimeoutError", "TimeoutError", "(asyncio.TimeoutError, OSError)"])
+def test_awaiting_the_future_wait_for_timed_out_on_is_silent(bg, timeout):
+    assert codes(bg.code(_TIMED_OUT.format(timeout=timeout, awaited="remaining")), "BG1") == []
+
+
+@pytest.mark.parametrize(
+    ("timeout", "awaited"),
+    [
+        ("asyncio.TimeoutError", "asyncio.sleep(0)"),  # another wait: the task's own stop can arrive
+        ("OSError", "remaining"),  # not the timeout's handler: remaining may be pending
+    ],
+)
+def test_other_awaits_in_the_timeout_handler_are_flagged(bg, timeout, awaited):
+    assert codes(bg.code(_TIMED_OUT.format(timeout=timeout, awaited=awaited)), "BG1") == [("BG101", 13)]
+
+
+def test_the_timed_out_name_bound_again_in_the_handler_is_flagged(bg):
+    source = _TIMED_OUT.format(timeout="asyncio.TimeoutError", awaited="remaining").replace(
+        "                try:\n                    await remaining", "                remaining = asyncio.ensure_future(asyncio.sleep(9))\n                try:\n                    await remaining"
+    )
+    assert codes(bg.code(source), "BG1") == [("BG101", 14)]

@@ -23,7 +23,7 @@ from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, a
 from bgcheck.syntax.ir import UNKNOWN, as_seconds
 from bgcheck.syntax.cst_ir import dotted_name, is_string_statement
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.done_futures import awaits_only_done_futures, done_callback_methods
+from bgcheck.rules.done_futures import awaits_only_done_futures, awaits_only_timed_out_futures, done_callback_methods
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 from bgcheck.rules.edits import name_for_import
@@ -76,10 +76,13 @@ def _is_cancel_then_await(body: cst.CSTNode, ctx: FileContext) -> bool:
 
 def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Can a cancellation of the running coroutine arrive in ``body``: does it suspend, other than
-    by awaiting a task already done (which hands back its outcome without suspending) or a project
-    coroutine that never suspends (nor what it awaits: ProjectIndex.never_suspending)?"""
+    by awaiting a task already done (which hands back its outcome without suspending: also one
+    ``asyncio.wait_for`` has just timed out on) or a project coroutine that never suspends (nor
+    what it awaits: ProjectIndex.never_suspending)?"""
     points = suspension.suspension_points(body)
     if not points or all(_never_suspends_at(point, ctx) for point in points):
+        return False
+    if awaits_only_timed_out_futures(body, ctx.ancestors, ctx.resolve_call, ctx.resolve):
         return False
     return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call)
 

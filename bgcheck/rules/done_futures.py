@@ -15,6 +15,11 @@ A name is known to hold a finished task when every binding of it in the function
   putting, getting and asking its size.
 
 Anything else (a parameter, a name also bound otherwise, a queue handed elsewhere) is not known.
+
+And, where it is awaited, a future that ``asyncio.wait_for`` has just timed out on: in the handler
+of ``except asyncio.TimeoutError`` (or ``TimeoutError``) of a ``try`` whose body awaits
+``asyncio.wait_for(t, ...)``, ``t`` is cancelled and done (wait_for waits for the cancellation
+it makes to finish before it raises), unless the name is bound again in the handler.
 """
 
 from __future__ import annotations
@@ -229,3 +234,49 @@ def _is_put_somewhere(class_node: cst.ClassDef, name: str) -> bool:
 
     walk(class_node, _Finder())
     return found
+
+
+_WAIT_FOR = frozenset({"asyncio.wait_for", "asyncio.tasks.wait_for"})
+# What asyncio.wait_for raises on a timeout (the builtin from Python 3.11, asyncio's own before)
+_TIMEOUT_ERRORS = frozenset({"TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "asyncio.exceptions.TimeoutError"})
+
+
+def awaits_only_timed_out_futures(body: cst.CSTNode, ancestors: list, resolve_call: Resolver, resolve: Callable[["cst.BaseExpression"], Optional[str]]) -> bool:
+    """Is every suspension point in ``body`` a plain ``await t`` where ``t`` is a future that
+    ``asyncio.wait_for`` timed out on: ``body`` lies in the ``except TimeoutError`` handler of a
+    ``try`` whose body awaits ``asyncio.wait_for(t, ...)`` (``ancestors``: from the module down to
+    ``body``), and nothing in the handler binds ``t`` again?"""
+    points = suspension_points(body)
+    if not points or not all(isinstance(p, cst.Await) and isinstance(p.expression, cst.Name) for p in points):
+        return False
+    wanted = {p.expression.value for p in points}
+    for index in range(len(ancestors) - 1, 0, -1):
+        handler, try_node = ancestors[index], ancestors[index - 1]
+        if isinstance(handler, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if not (isinstance(handler, cst.ExceptHandler) and isinstance(try_node, cst.Try)):
+            continue
+        if not _catches_timeout(handler, resolve):
+            continue
+        timed_out = {
+            call.args[0].value.value
+            for call in _awaited_calls(try_node.body)
+            if call.args and isinstance(call.args[0].value, cst.Name) and resolve_call(call) in _WAIT_FOR
+        }
+        if wanted <= timed_out and not (wanted & set(_bindings(handler))):
+            return True
+    return False
+
+
+def _catches_timeout(handler: "cst.ExceptHandler", resolve: Callable[["cst.BaseExpression"], Optional[str]]) -> bool:
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type] if handler.type is not None else []
+    for item in types:
+        node = item.value if isinstance(item, cst.Element) else item
+        if (resolve(node) or dotted_name(node)) in _TIMEOUT_ERRORS:
+            return True
+    return False
+
+
+def _awaited_calls(body: cst.CSTNode) -> list:
+    """The calls awaited directly (``await f(...)``) in a body, not in nested functions."""
+    return [point.expression for point in suspension_points(body) if isinstance(point, cst.Await) and isinstance(point.expression, cst.Call)]
