@@ -87,6 +87,7 @@ TWENTIETH_BATCH = "2026-12-06e"
 TWENTY_FIRST_BATCH = "2026-12-06f"
 TWENTY_SECOND_BATCH = "2026-12-06g"
 TWENTY_THIRD_BATCH = "2026-12-06h"
+TWENTY_FOURTH_BATCH = "2026-12-06i"
 
 
 @dataclass(frozen=True)
@@ -473,6 +474,17 @@ PROJECTS = [
     _app("supysonic==0.7.9", "supysonic", batch=TWENTY_THIRD_BATCH),
     _app("printrun==2.2.0", "printrun", batch=TWENTY_THIRD_BATCH),
     _app("nyx==2.1.0", "nyx", batch=TWENTY_THIRD_BATCH),
+    # twenty-fourth batch, chosen by kind before any run: a Bitcoin wallet server whose threads call
+    # the node's RPC (Specter), a Django + Celery patch-status server (patchman), a crawler with
+    # scheduler, fetcher and processor queues (pyspider), Twisted daemons (Tahoe-LAFS, the
+    # Buildbot worker), a data platform's daemon with schedules and sensors (dagster)
+    _app("cryptoadvance.specter==2.1.11", "src/cryptoadvance", batch=TWENTY_FOURTH_BATCH),
+    _app("patchman==4.0.21", "arch", "domains", "errata", "hosts", "modules", "operatingsystems", "packages", "patchman",
+         "reports", "repos", "security", "util", batch=TWENTY_FOURTH_BATCH),
+    _app("pyspider==0.3.10", "pyspider", batch=TWENTY_FOURTH_BATCH),
+    _app("tahoe-lafs==1.20.0", "src/allmydata", batch=TWENTY_FOURTH_BATCH),
+    _app("buildbot-worker==4.3.0", "buildbot_worker", batch=TWENTY_FOURTH_BATCH),
+    _app("dagster==1.13.29", "dagster", batch=TWENTY_FOURTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
