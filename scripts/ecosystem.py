@@ -88,6 +88,7 @@ TWENTY_FIRST_BATCH = "2026-12-06f"
 TWENTY_SECOND_BATCH = "2026-12-06g"
 TWENTY_THIRD_BATCH = "2026-12-06h"
 TWENTY_FOURTH_BATCH = "2026-12-06i"
+TWENTY_FIFTH_BATCH = "2026-12-06j"
 
 
 @dataclass(frozen=True)
@@ -485,6 +486,12 @@ PROJECTS = [
     _app("tahoe-lafs==1.20.0", "src/allmydata", batch=TWENTY_FOURTH_BATCH),
     _app("buildbot-worker==4.3.0", "buildbot_worker", batch=TWENTY_FOURTH_BATCH),
     _app("dagster==1.13.29", "dagster", batch=TWENTY_FOURTH_BATCH),
+    # twenty-fifth batch, chosen by kind before any run: NetBox plugins whose background jobs sync
+    # with another system's API (LibreNMS, Slurp'it, Forward Networks, Proxmox)
+    _app("netbox-librenms-plugin==0.4.8", "netbox_librenms_plugin", batch=TWENTY_FIFTH_BATCH),
+    _app("slurpit-netbox==1.4.18", "src/slurpit_netbox", batch=TWENTY_FIFTH_BATCH),
+    _app("forward-netbox==3.0.8", "forward_netbox", batch=TWENTY_FIFTH_BATCH),
+    _app("netbox-proxbox==0.0.29.post6", "netbox_proxbox", "proxbox_scheduler", batch=TWENTY_FIFTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),

@@ -614,6 +614,7 @@ def _is_unbounded(node: cst.Call, wait, ctx: FileContext) -> bool:
 @register
 class RowLockWithoutSkipLocked(Rule):
     code = "BG204"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     fixable = "unsafe"
     name = "row-lock-without-skip-locked"
     severity = Severity.WARNING
