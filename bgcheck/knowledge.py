@@ -207,6 +207,11 @@ DONE_CALLBACK_REGISTRATION = "add_done_callback"
 # finish; it is not the work going on (BG101 leaves it to BG105).
 SHIELD_CALLS = frozenset({"asyncio.shield", "asyncio.tasks.shield"})
 TASK_PASS_THROUGH_WAITS = frozenset({"asyncio.shield", "asyncio.tasks.shield", "asyncio.wait_for", "asyncio.tasks.wait_for"})
+# asyncio.wait_for, and what it raises on a timeout (the builtin from Python 3.11, asyncio's own
+# before): once raised, the future it waited for is cancelled and done (it waits for the
+# cancellation it makes), so awaiting that future in the handler suspends nowhere (BG101, BG105).
+WAIT_FOR_CALLS = frozenset({"asyncio.wait_for", "asyncio.tasks.wait_for"})
+WAIT_FOR_TIMEOUT_ERRORS = frozenset({"TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "asyncio.exceptions.TimeoutError"})
 
 # --- broad handlers (BG102, BG104) -----------------------------------------
 

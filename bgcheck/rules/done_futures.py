@@ -236,11 +236,6 @@ def _is_put_somewhere(class_node: cst.ClassDef, name: str) -> bool:
     return found
 
 
-_WAIT_FOR = frozenset({"asyncio.wait_for", "asyncio.tasks.wait_for"})
-# What asyncio.wait_for raises on a timeout (the builtin from Python 3.11, asyncio's own before)
-_TIMEOUT_ERRORS = frozenset({"TimeoutError", "builtins.TimeoutError", "asyncio.TimeoutError", "asyncio.exceptions.TimeoutError"})
-
-
 def awaits_only_timed_out_futures(body: cst.CSTNode, ancestors: list, resolve_call: Resolver, resolve: Callable[["cst.BaseExpression"], Optional[str]]) -> bool:
     """Is every suspension point in ``body`` a plain ``await t`` where ``t`` is a future that
     ``asyncio.wait_for`` timed out on: ``body`` lies in the ``except TimeoutError`` handler of a
@@ -261,7 +256,7 @@ def awaits_only_timed_out_futures(body: cst.CSTNode, ancestors: list, resolve_ca
         timed_out = {
             call.args[0].value.value
             for call in _awaited_calls(try_node.body)
-            if call.args and isinstance(call.args[0].value, cst.Name) and resolve_call(call) in _WAIT_FOR
+            if call.args and isinstance(call.args[0].value, cst.Name) and resolve_call(call) in knowledge.WAIT_FOR_CALLS
         }
         if wanted <= timed_out and not (wanted & set(_bindings(handler))):
             return True
@@ -272,7 +267,7 @@ def _catches_timeout(handler: "cst.ExceptHandler", resolve: Callable[["cst.BaseE
     types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type] if handler.type is not None else []
     for item in types:
         node = item.value if isinstance(item, cst.Element) else item
-        if (resolve(node) or dotted_name(node)) in _TIMEOUT_ERRORS:
+        if (resolve(node) or dotted_name(node)) in knowledge.WAIT_FOR_TIMEOUT_ERRORS:
             return True
     return False
 
