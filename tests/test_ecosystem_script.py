@@ -204,3 +204,13 @@ def test_every_finding_is_written_with_its_half_and_verdict(tmp_path):
         "app\theld-out\tapp/a.py\t3\tBG602\treal\tThe task is thrown away",
         "app\theld-out\tapp/b.py\t9\tBG203\tunjudged\tA `requests` call waits with no timeout",
     ]
+
+
+def test_sdists_are_found_by_their_normalized_name(tmp_path):
+    # PEP 625: an sdist's file name spells runs of "-", "_" and "." as one "_"
+    for name in ("docassemble_webapp-1.10.14.tar.gz", "postfix_mta_sts_resolver-1.5.1.tar.gz", "GeoNode-2.10.tar.gz"):
+        (tmp_path / name).write_bytes(b"")
+    assert ecosystem._find_sdist(tmp_path, "docassemble.webapp", "1.10.14").name == "docassemble_webapp-1.10.14.tar.gz"
+    assert ecosystem._find_sdist(tmp_path, "postfix-mta-sts-resolver", "1.5.1").name == "postfix_mta_sts_resolver-1.5.1.tar.gz"
+    assert ecosystem._find_sdist(tmp_path, "geonode", "2.10").name == "GeoNode-2.10.tar.gz"
+    assert ecosystem._find_sdist(tmp_path, "geonode", "2.1") is None
