@@ -80,7 +80,7 @@ RULES = (
      False, ''),
     ('BG503', 'lock-released-without-ownership-check', 'error',
      "A lock's key is deleted directly (`redis.delete(key)`), releasing whoever holds it now.",
-     False, ''),
+     True, ''),
     ('BG601', 'money-in-fire-and-forget', 'error',
      'A money-moving call runs in a fire-and-forget context (a task, pool, thread or background task) that a stop loses.',
      False, ''),
