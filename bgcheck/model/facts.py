@@ -259,7 +259,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "message_callbacks": ("message_callbacks",),
     "thread_join_facts": ("threads",),
     "is_unjoined_daemon_thread_code": ("threads", "jobs", "job_code"),
-    "is_child_process_code": ("jobs", "job_code"),
+    "runs_only_as": ("jobs", "job_code"),
     "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
     "default_timeouts": ("default_timeouts",),

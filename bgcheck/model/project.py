@@ -398,23 +398,19 @@ class ProjectIndex:
             self._memo["thread_holders"] = cached
         return cached
 
-    def is_child_process_code(self, qualname: Optional[str]) -> bool:
-        """Does this function run only as (part of) the work of child processes (multiprocessing)?
-        A deploy's stop ends a child with SIGTERM, whose default action ends it mid-wait: no stop
-        waits for what it waits for."""
-        root = self.job_code.get(qualname or "")
-        jobs = self.job_roots.get(root or "", ())
-        return bool(jobs) and all(job.kind == "process" for job in jobs)
+    def runs_only_as(self, qualname: Optional[str], kind: str) -> bool:
+        """Is this function job code, and is every job whose code it is of this kind ("thread",
+        "process": a child process of multiprocessing, "worker loop", ...)?"""
+        jobs = self.job_roots.get(self.job_code.get(qualname or "") or "", ())
+        return bool(jobs) and all(job.kind == kind for job in jobs)
 
     def is_unjoined_daemon_thread_code(self, qualname: Optional[str]) -> bool:
         """Does this function run only as (part of) daemon threads that nothing joins? Such a thread never
         holds up a stop: the interpreter exits without waiting for it (and BG403 is about what it writes)."""
-        if not qualname:
+        if not self.runs_only_as(qualname, "thread"):
             return False
-        root = self.job_code.get(qualname)
-        jobs = self.job_roots.get(root or "", ())
-        if not jobs or any(job.kind != "thread" for job in jobs):
-            return False
+        root = self.job_code[qualname]
+        jobs = self.job_roots[root]
         for job in jobs:
             if not self._daemon(job.options) and not (job.target in self.classes and self._daemon_class(job.target)):
                 return False

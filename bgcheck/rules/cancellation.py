@@ -872,8 +872,7 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
 def _runs_as_the_program(ctx: FileContext) -> bool:
     """Job code of worker processes only (a management command's worker loop): the process runs it
     as its main program, so an interrupt that ends it ends the program, as around ``main()``."""
-    jobs = ctx.index.job_roots.get(ctx.job_of() or "", ())
-    return bool(jobs) and all(job.kind == "worker loop" for job in jobs)
+    return ctx.index.runs_only_as(ctx.function_qualname, "worker loop")
 
 
 def _handler_ends_the_function(ctx: FileContext, handler_exits: set[str]) -> bool:

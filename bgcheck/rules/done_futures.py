@@ -41,18 +41,19 @@ _QUEUE_PUTS = frozenset({"put", "put_nowait"})
 
 def awaits_only_done_futures(body: cst.CSTNode, function: Optional[cst.CSTNode], class_node: Optional[cst.ClassDef], resolve_call: Resolver) -> bool:
     """Is every suspension point in ``body`` a plain ``await t`` of a task known to be done?"""
-    points = suspension_points(body)
-    if not points or function is None:
+    awaited = _plain_awaited_names(body)
+    if awaited is None or function is None:
         return False
-    done = None
-    for point in points:
-        if not isinstance(point, cst.Await) or not isinstance(point.expression, cst.Name):
-            return False
-        if done is None:
-            done = _done_names(function, class_node, resolve_call)
-        if point.expression.value not in done:
-            return False
-    return True
+    return awaited <= _done_names(function, class_node, resolve_call)
+
+
+def _plain_awaited_names(body: cst.CSTNode) -> Optional[set[str]]:
+    """The names ``t`` of ``body``'s suspension points when every one is a plain ``await t``;
+    None when there is none, or another kind among them."""
+    points = suspension_points(body)
+    if not points or not all(isinstance(p, cst.Await) and isinstance(p.expression, cst.Name) for p in points):
+        return None
+    return {p.expression.value for p in points}
 
 
 def _bindings(function: cst.CSTNode) -> dict[str, list]:
@@ -241,10 +242,9 @@ def awaits_only_timed_out_futures(body: cst.CSTNode, ancestors: list, resolve_ca
     ``asyncio.wait_for`` timed out on: ``body`` lies in the ``except TimeoutError`` handler of a
     ``try`` whose body awaits ``asyncio.wait_for(t, ...)`` (``ancestors``: from the module down to
     ``body``), and nothing in the handler binds ``t`` again?"""
-    points = suspension_points(body)
-    if not points or not all(isinstance(p, cst.Await) and isinstance(p.expression, cst.Name) for p in points):
+    wanted = _plain_awaited_names(body)
+    if wanted is None:
         return False
-    wanted = {p.expression.value for p in points}
     for index in range(len(ancestors) - 1, 0, -1):
         handler, try_node = ancestors[index], ancestors[index - 1]
         if isinstance(handler, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):

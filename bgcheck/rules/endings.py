@@ -238,7 +238,15 @@ def _class_sets_daemon(node: cst.ClassDef) -> bool:
     return sets_daemon(node, only_true=True)
 
 
-_CHILD_PROCESS_ONLY = "it runs only in child processes: a stop ends them with SIGTERM, mid-wait"
+def _no_stop_waits_for(ctx: FileContext, in_daemon_threads: bool) -> Optional[str]:
+    """Why no stop waits for a wait of this code (said as --verbose says it), or None: it runs only
+    in child processes, which a stop ends mid-wait, or (``in_daemon_threads``: asked for waits
+    that hold no stop there) only in daemon threads that nothing joins."""
+    if in_daemon_threads and ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
+        return "it runs only in daemon threads nobody joins: no stop waits for it"
+    if ctx.index.runs_only_as(ctx.function_qualname, "process"):
+        return "it runs only in child processes: a stop ends them with SIGTERM, mid-wait"
+    return None
 
 
 def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: bool) -> None:
@@ -265,11 +273,9 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         if wait.consumer_wait and _stops_on_sentinel(node, ctx):
             ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
             return
-        if wait.consumer_wait and ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
-            ctx.silence(rule, node, "it runs only in daemon threads nobody joins: no stop waits for it")
-            return
-        if ctx.index.is_child_process_code(ctx.function_qualname):
-            ctx.silence(rule, node, _CHILD_PROCESS_ONLY)
+        unwaited = _no_stop_waits_for(ctx, in_daemon_threads=wait.consumer_wait)
+        if unwaited is not None:
+            ctx.silence(rule, node, unwaited)
             return
         job = ctx.job_of()
         other_side = "the other side never answers" if peer else "what it waits for never comes"
@@ -339,11 +345,9 @@ class UnboundedLocalWaitInJob(Rule):
         if loop_flag_set_elsewhere(node, ctx):  # ``while not self._shut_down:``, set by stop()
             ctx.silence(self, node, "the loop's condition is a flag another method of the class sets: its stop")
             return
-        if ctx.index.is_unjoined_daemon_thread_code(ctx.function_qualname):
-            ctx.silence(self, node, "it runs only in daemon threads nobody joins: no stop waits for it")
-            return
-        if ctx.index.is_child_process_code(ctx.function_qualname):
-            ctx.silence(self, node, _CHILD_PROCESS_ONLY)
+        unwaited = _no_stop_waits_for(ctx, in_daemon_threads=True)
+        if unwaited is not None:
+            ctx.silence(self, node, unwaited)
             return
         ctx.report(
             self,
