@@ -674,6 +674,8 @@ class BlockingWait:
     # worker's result): BG203. Every other wait (a thread, a queue, a future, a child process, all
     # on this machine and often ending on their own) is BG206's.
     peer: bool = False
+    # What the message tells to do, when it is not "pass ``timeout_kw=``" (a bound set in settings).
+    advice: str = ""
 
     @property
     def regex(self) -> "re.Pattern[str]":
@@ -719,7 +721,52 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(r"imaplib\.IMAP4", "An `IMAP4` client", timeout_pos=2, family="socket", peer=True),
     BlockingWait(r"imaplib\.IMAP4_SSL", "An `IMAP4_SSL` client", family="socket", peer=True),
     BlockingWait(r"poplib\.POP3", "A `POP3` client", timeout_pos=2, family="socket", peer=True),
+    # Django's mail API sends through the backend EMAIL_BACKEND names, SMTP unless set, which
+    # connects with EMAIL_TIMEOUT: None unless set, so the socket's global default, for ever. A
+    # ``connection=`` passed in was made elsewhere (with its own timeout, maybe): not judged here.
+    *(
+        BlockingWait(
+            rf"django\.core\.mail\.{function}",
+            f"`{function}()`",
+            timeout_kw="connection",
+            timeout_pos=position,
+            family="django-mail",
+            peer=True,
+            advice="Set `EMAIL_TIMEOUT` in the Django settings and handle the timeout.",
+        )
+        for function, position in (("send_mail", 7), ("send_mass_mail", 4), ("mail_admins", 3), ("mail_managers", 3))
+    ),
+    BlockingWait(
+        r"django\.core\.mail(\.message)?\.(EmailMessage|EmailMultiAlternatives)\(\)\.send",
+        "`EmailMessage.send()`",
+        timeout_kw="connection",
+        family="django-mail",
+        peer=True,
+        advice="Set `EMAIL_TIMEOUT` in the Django settings and handle the timeout.",
+    ),
 )
+# BlockingWait families bounded (or not) by a project's settings module (BG203): family -> the
+# setting that bounds the wait, the setting that picks where the calls go, the values of that
+# setting that wait unbounded (None: not set), and a name every settings module of the framework
+# binds (a project without one is a library: the deployer's settings decide). A socket default
+# (``socket.setdefaulttimeout``) bounds these too.
+@dataclass(frozen=True)
+class SettingsTimeout:
+    timeout: str
+    backend: str
+    unbounded_backends: frozenset
+    settings_marker: str
+
+
+SETTINGS_TIMEOUTS: dict[str, SettingsTimeout] = {
+    "django-mail": SettingsTimeout(
+        timeout="EMAIL_TIMEOUT",
+        backend="EMAIL_BACKEND",
+        unbounded_backends=frozenset({None, "django.core.mail.backends.smtp.EmailBackend"}),
+        settings_marker="INSTALLED_APPS",
+    ),
+}
+
 # Calls that bound a BlockingWait family process-wide wherever the project makes them (BG203):
 # ``socket.setdefaulttimeout(30)`` gives every standard-library client that timeout.
 DEFAULT_TIMEOUT_CALLS: dict[str, str] = {"socket.setdefaulttimeout": "socket"}

@@ -5,6 +5,9 @@ the JSON output, not counted, no noqa needed), the same from the cache as from a
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -89,3 +92,23 @@ def test_silences_are_never_findings(tmp_path, monkeypatch):
     assert data["summary"]["total"] == 1
     # a rule that is not selected says nothing about where it would have stayed silent
     assert [n.split(": ")[3].split()[0] for n in _notes(_run("--no-cache", "--verbose", "--select", "BG105").stderr)] == ["BG105"]
+
+
+@pytest.mark.parametrize(
+    "folder, reason",
+    [
+        ("django_mail_with_email_timeout_set", "`EMAIL_TIMEOUT` is set (shop/settings.py)"),
+        ("django_mail_through_another_backend", "`EMAIL_BACKEND` sends them elsewhere (shop/settings.py)"),
+        (
+            "django_mail_in_a_reusable_app",
+            "no settings module in the project binds `INSTALLED_APPS`: the deployer's settings decide",
+        ),
+    ],
+)
+def test_django_mail_in_jobs_silenced_by_the_settings(folder, reason, monkeypatch):
+    """BG203's Django mail calls wait for ever only under the SMTP backend with no EMAIL_TIMEOUT, in
+    a project whose settings are its own: each fact that rules that out is named, once per call."""
+    monkeypatch.chdir(Path(__file__).parent / "rules" / "BG203" / folder)
+    notes = _notes(_run("--no-cache", "--verbose", "--select", "BG203").stderr)
+    assert [note.split(" not reported: ")[1] for note in notes] == [reason] * 4
+    assert [note.split(": ")[2].split(":")[:2] for note in notes] == [["shop/tasks.py", line] for line in ("8", "15", "20", "25")]

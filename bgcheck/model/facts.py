@@ -189,8 +189,9 @@ def _lock_defaults(index: ProjectIndex) -> object:
 
 
 def _default_timeouts(index: ProjectIndex) -> object:
-    """The libraries whose calls the project bounds process-wide (a patched send with a default timeout)."""
-    return sorted(index.default_timeouts())
+    """The libraries whose calls the project bounds process-wide (a patched send with a default
+    timeout, a socket default), and why the settings-bounded ones are bounded."""
+    return sorted(index.default_timeouts()), sorted(index.settings_bounds().items())
 
 
 def _never_suspending(index: ProjectIndex) -> object:
@@ -263,6 +264,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
     "default_timeouts": ("default_timeouts",),
+    "settings_bounds": ("default_timeouts",),
     "never_suspending": ("never_suspending",),
 }
 

@@ -946,6 +946,37 @@ class ProjectIndex:
             found = self._memo["default_timeouts"] = frozenset(families)
         return found
 
+    def settings_bounds(self) -> Mapping[str, str]:
+        """Why the calls of a family in knowledge.SETTINGS_TIMEOUTS do not wait for ever, said as
+        --verbose says it; a family missing here waits unbounded: the project has a settings
+        module, it binds neither the timeout setting nor a backend other than the unbounded ones,
+        and no socket default bounds it. Computed once."""
+        found = self._memo.get("settings_bounds")
+        if found is None:
+            found = self._memo["settings_bounds"] = {
+                family: reason
+                for family, known in knowledge.SETTINGS_TIMEOUTS.items()
+                for reason in [self._settings_bound(known)]
+                if reason is not None
+            }
+        return found
+
+    def _settings_bound(self, known: knowledge.SettingsTimeout) -> Optional[str]:
+        if "socket" in self.default_timeouts():
+            return "the project sets a default timeout for every socket (`socket.setdefaulttimeout`)"
+        modules = self.modules.values()
+        if not any(known.settings_marker in summary.constants for summary in modules):
+            return f"no settings module in the project binds `{known.settings_marker}`: the deployer's settings decide"
+        for summary in modules:
+            if known.timeout in summary.constants:
+                return f"`{known.timeout}` is set ({summary.path})"
+        for summary in modules:
+            if known.backend in summary.constants:
+                backend = self.fold(summary.constants[known.backend])
+                if not isinstance(backend, str) or backend not in known.unbounded_backends:
+                    return f"`{known.backend}` sends them elsewhere ({summary.path})"
+        return None
+
     def is_job_code(self, qualname: Optional[str]) -> bool:
         return qualname is not None and qualname in self.job_code
 

@@ -267,6 +267,10 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         if wait.family and wait.family in ctx.index.default_timeouts():
             ctx.silence(rule, node, f"the project gives every {wait.family} call a default timeout")
             return
+        bound = ctx.index.settings_bounds().get(wait.family)
+        if bound is not None:
+            ctx.silence(rule, node, bound)
+            return
         if _reaps_a_killed_process(node, ctx):
             ctx.silence(rule, node, "the process was killed just before: the wait only collects its exit status")
             return
@@ -284,7 +288,7 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             node,
             f"{wait.what} waits with no timeout in job `{ctx.job_label(job)}`",
             f"This is job code (job `{job}`): if {other_side}, this run never ends and "
-            f"the worker cannot stop within the grace period. Pass `{wait.timeout_kw}=` and handle the timeout.",
+            f"the worker cannot stop within the grace period. {wait.advice or f'Pass `{wait.timeout_kw}=` and handle the timeout.'}",
             related=notes_from(ctx.index, job, ctx.function_qualname),
         )
         return
