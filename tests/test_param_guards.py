@@ -225,3 +225,60 @@ def test_a_main_block_that_leaves_the_scheduler_off_reaches_no_durable_write(bg,
         """,
     })
     assert [code for code, _line in codes(found, "BG404")] == (["BG404"] if start else [])
+
+
+ALERTS = """
+    import requests
+    from celery import shared_task
+
+
+    def send_alert(study_id=None, test_message=None, test_user=None):
+        if test_message:
+            if test_user:
+                requests.post("https://mail.example.com/test", json={"to": test_user})
+            return
+        requests.post("https://mail.example.com/alert", json={"study": study_id})
+"""
+
+
+@pytest.mark.parametrize(
+    "call, flagged",
+    [
+        # the job leaves test_message at its default: only the alert itself is sent
+        ("send_alert(study_id)", [11]),
+        # a job that sends the test message returns before the alert
+        ("send_alert(study_id, test_message=True, test_user='a@example.com')", [9]),
+        # values bgcheck cannot know reach both
+        ("send_alert(study_id, test_message=options, test_user=options)", [9, 11]),
+        # the test message needs a test_user too, which stays at its default None
+        ("send_alert(study_id, test_message=options)", [11]),
+    ],
+)
+def test_one_call_of_a_target_ruled_out_beside_another_that_is_not(bg, call, flagged):
+    # openrem's shape: the same call twice in one helper, once under `if test_message:`; the
+    # summary's guards are per target (none common to both), the rule asks for the call's own
+    found = bg.files({"alerts.py": ALERTS + f"""
+
+    @shared_task
+    def import_study(study_id, options=None):
+        {call}
+"""})
+    assert [d.location.line for d in found if d.code == "BG203"] == flagged
+
+
+def test_a_call_one_job_rules_out_is_reported_when_another_job_makes_it(bg):
+    found = bg.files({"alerts.py": ALERTS + """
+
+    @shared_task
+    def import_study(study_id):
+        send_alert(study_id)
+
+
+    @shared_task
+    def send_test_message(user):
+        send_alert(test_message=True, test_user=user)
+"""})
+    assert [(d.location.line, d.message) for d in found if d.code == "BG203"] == [
+        (9, "A `requests` call waits with no timeout in job `send_test_message`"),
+        (11, "A `requests` call waits with no timeout in job `import_study`"),
+    ]

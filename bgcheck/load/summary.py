@@ -117,6 +117,11 @@ class FunctionSummary:
     call_arguments: tuple = ()
     param_defaults: tuple = ()
     positional_params: int = 0
+    # The parameters a condition of the function tests and that it never binds again: a guard on
+    # one may hold a single call out of several of the same target (``if test_message: msg.send()``
+    # beside an unguarded ``msg.send()``), which ``call_guards`` (per target) cannot say; a rule
+    # asks for the guards of the call it is about to report (rules/calls.py: site_guards).
+    guard_params: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -1354,7 +1359,8 @@ def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict
     # binding in the scope, ``global``) no longer holds what the caller passed
     params = set(func.params) - {"self", "cls"}
     usable = {p for p in params if len(scope.bindings.get(p, ())) <= 1 and p not in scope.globals}
-    guards = param_guards.call_guards(node, usable) if usable & scope.tested else {}
+    func.guard_params = tuple(sorted(usable & scope.tested))
+    guards = param_guards.call_guards(node, usable) if func.guard_params else {}
     by_target: dict[str, list] = {}
     for call in scope.calls:
         target = targets.get(id(call))

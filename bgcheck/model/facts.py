@@ -79,6 +79,11 @@ def _job_code(index: ProjectIndex) -> object:
     )
 
 
+def _job_contexts(index: ProjectIndex) -> object:
+    """The constants job code hands each function it reaches (a call a guard on them rules out is not made)."""
+    return sorted((name, sorted((sorted(known), root) for known, root in index.job_contexts(name).items())) for name in index.job_code)
+
+
 def _call_graph(index: ProjectIndex) -> object:
     """What every project function calls: the targets as written (a durable write, a lock taken
     in a callee) and the project functions they resolve to (``callees``, ``reachable``)."""
@@ -207,6 +212,7 @@ def _threads(index: ProjectIndex) -> object:
 FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "jobs": _jobs,  # every job: kind, framework, options, limits, schedule, where it is registered
     "job_code": _job_code,  # which functions run as (which) job's code, and what job code calls
+    "job_contexts": _job_contexts,  # the constants job code hands each function it reaches
     "call_graph": _call_graph,  # what every function calls: targets as written, project functions they resolve to
     "call_sites": _call_sites,  # where code that notes can point into is defined and makes its calls
     "execution": _execution,  # which thread a function runs on, which run only as tasks of their own
@@ -261,6 +267,8 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "thread_join_facts": ("threads",),
     "is_unjoined_daemon_thread_code": ("threads", "jobs", "job_code"),
     "runs_only_as": ("jobs", "job_code"),
+    "job_contexts": ("job_contexts",),
+    "jobs_making": ("job_contexts",),
     "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
     "default_timeouts": ("default_timeouts",),

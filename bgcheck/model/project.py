@@ -781,7 +781,7 @@ class ProjectIndex:
         key = ("guard_params", func.qualname)
         cached = self._memo.get(key)
         if cached is None:
-            found = {guard[0] for _position, guards in func.call_guards for guard in guards}
+            found = {guard[0] for _position, guards in func.call_guards for guard in guards} | set(func.guard_params)
             found |= {value[1] for _position, given in func.call_arguments for _key, value in given if value[0] == "p"}
             cached = self._memo[key] = frozenset(found & set(func.params))
         return cached
@@ -848,6 +848,29 @@ class ProjectIndex:
             root_of[node] = node[0] if parent is None else root_of[parent]
             seen.setdefault(node[0], root_of[node])
         return seen
+
+    def job_contexts(self, qualname: str) -> Mapping[frozenset, str]:
+        """The constants its parameters are known to hold (``_callees_as``) in each way job code
+        reaches ``qualname``, each with the job function it is first reached from: empty when no job
+        reaches it. Computed once for every function."""
+        found = self._memo.get("job_contexts")
+        if found is None:
+            found = self._memo["job_contexts"] = {}
+            root_of: dict[tuple, str] = {}
+            for node, parent in breadth_first([(root, None, _NOTHING_KNOWN) for root in sorted(self.job_roots) if root in self.functions], self._callees_as):
+                root_of[node] = node[0] if parent is None else root_of[parent]
+                found.setdefault(node[0], {}).setdefault(node[2], root_of[node])
+        return found.get(qualname, {})
+
+    def jobs_making(self, qualname: str, guards: Iterable[tuple]) -> list[str]:
+        """The job functions (first reached from) along whose ways into ``qualname`` a call of its body
+        that needs ``guards`` (param_guards) is made: none when each hands the parameters constants
+        that some guard rejects. In the order job code reaches ``qualname``."""
+        guards = tuple(guards)
+        return list(dict.fromkeys(
+            root for known, root in self.job_contexts(qualname).items()
+            if not any(contradicts(guard, dict(known).get(guard[0], UNKNOWN_VALUE)) for guard in guards)
+        ))
 
     @cached_property
     def job_code(self) -> dict[str, str]:

@@ -8,7 +8,8 @@ ruff-style. Positions are computed only when a rule reports something.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence
+import ast
+from typing import Iterable, Iterator, Optional, Sequence
 
 from bgcheck.syntax.lazy import cst
 
@@ -19,6 +20,7 @@ from bgcheck.syntax.ir import IR
 from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.model.project import ProjectIndex
 from bgcheck.load.summary import FunctionSummary, ModuleSummary
+from bgcheck.syntax import param_guards
 from bgcheck.syntax.walk import children
 
 
@@ -41,6 +43,8 @@ class FileContext:
         self._resolvers: dict[Optional[str], object] = {}
         self._text = text  # the module's source, which is its code (else generated when a line is needed)
         self._lines: Optional[list[str]] = None  # its lines, split when first needed
+        self._ast = None  # its ast, parsed when a call's guards are first asked for (call_guards)
+        self._guards: Optional[dict] = None  # function qualname -> (line, column) of a call -> its guards
         self.diagnostics: list[tuple[Diagnostic, int]] = []  # with the statement's first line (noqa)
 
     # --- where are we -------------------------------------------------------
@@ -280,6 +284,35 @@ class FileContext:
             self._positions = cst.metadata.MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(cst.metadata.PositionProvider)
         return self._positions[node]
 
+    def call_guards(self, node: cst.Call) -> frozenset:
+        """The guards (bgcheck.syntax.param_guards) that must hold for this call of the enclosing
+        function's own body to run: ``if test_message: msg.send()`` needs ``test_message`` truthy.
+        The summary keeps guards per target (FunctionSummary.call_guards); one call among several of
+        the same target is found again here, on the function's ``ast``, by its position. Empty when
+        the function tests none of its parameters."""
+        func = self.function
+        if func is None or not func.guard_params:
+            return frozenset()
+        if self._guards is None:
+            self._guards = {}
+        by_site = self._guards.get(func.qualname)
+        if by_site is None:
+            by_site = self._guards[func.qualname] = self._guards_by_site(func)
+        start = self.position(node).start
+        return by_site.get((start.line, start.column), frozenset())
+
+    def _guards_by_site(self, func: FunctionSummary) -> dict:
+        if self._ast is None:
+            self._ast = ast.parse(self._text if self._text is not None else self.module.code)
+        found = {}
+        for definition in ast.walk(self._ast):
+            if type(definition) in (ast.FunctionDef, ast.AsyncFunctionDef) and definition.lineno == func.line and definition.name == func.name:
+                for call, guards in _calls_by_id(definition, param_guards.call_guards(definition, set(func.guard_params))):
+                    line = self.line_text(call.lineno).encode("utf-8")
+                    found[(call.lineno, len(line[: call.col_offset].decode("utf-8", "replace")))] = guards
+                break
+        return found
+
     def line_text(self, line: int) -> str:
         """The text of a 1-based line (without its line break): for indentation a fix must copy."""
         if self._lines is None:  # not splitlines(): a form feed does not end a line
@@ -368,3 +401,11 @@ def check_module(path: str, module: cst.Module, summary: ModuleSummary, index: P
     ctx = FileContext(path, module, summary, index, config, text)
     Checker(ctx, rules).run(module)
     return ctx.diagnostics
+
+
+def _calls_by_id(definition: ast.AST, guards: dict) -> Iterator[tuple[ast.Call, frozenset]]:
+    """(call, its guards) for each guarded call of the function (``guards``: id(call) -> guards)."""
+    for node in ast.walk(definition):
+        if type(node) is ast.Call and id(node) in guards:
+            yield node, guards[id(node)]
+

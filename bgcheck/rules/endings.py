@@ -264,6 +264,12 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             return
         if not _is_unbounded(node, wait, ctx):
             return
+        guards = ctx.call_guards(node)
+        making = ctx.index.jobs_making(ctx.function_qualname, guards) if guards else None
+        if making == []:
+            tested = ", ".join(f"`{param}`" for param in sorted({guard[0] for guard in guards}))
+            ctx.silence(rule, node, f"job code reaches it only with constants for {tested} under which this call is not made")
+            return
         if wait.family and wait.family in ctx.index.default_timeouts():
             ctx.silence(rule, node, f"the project gives every {wait.family} call a default timeout")
             return
@@ -281,7 +287,7 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         if unwaited is not None:
             ctx.silence(rule, node, unwaited)
             return
-        job = ctx.job_of()
+        job = making[0] if making else ctx.job_of()
         other_side = "the other side never answers" if peer else "what it waits for never comes"
         ctx.report(
             rule,
@@ -306,7 +312,7 @@ class UnboundedWaitInJob(Rule):
     code = "BG203"
     name = "unbounded-wait-in-job"
     severity = Severity.WARNING
-    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "jobs", "threads")
+    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "job_contexts", "jobs", "threads")
     summary = "A call to another service with no time bound in job code (requests without timeout, httpx with timeout=None, AsyncResult.get(), ...)."
 
     def is_relevant(self, unit) -> bool:
@@ -324,7 +330,7 @@ class UnboundedLocalWaitInJob(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-local-wait-in-job"
     severity = Severity.WARNING
-    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "jobs", "threads")
+    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "job_contexts", "jobs", "threads")
     summary = (
         "A wait with no time bound in job code for work on this machine (Future.result(), join(), queue.get(), "
         "a subprocess, a polling loop without deadline)."
