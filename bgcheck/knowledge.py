@@ -721,6 +721,25 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(r"imaplib\.IMAP4", "An `IMAP4` client", timeout_pos=2, family="socket", peer=True),
     BlockingWait(r"imaplib\.IMAP4_SSL", "An `IMAP4_SSL` client", family="socket", peer=True),
     BlockingWait(r"poplib\.POP3", "A `POP3` client", timeout_pos=2, family="socket", peer=True),
+    # urlretrieve() takes no timeout at all; an XML-RPC proxy waits with its transport's connections
+    # (a ``transport=`` passed in may bound them); httplib2 (no timeout unless given one).
+    BlockingWait(
+        r"urllib\.request\.urlretrieve",
+        "`urlretrieve()`",
+        family="socket",
+        peer=True,
+        advice="`urlretrieve()` takes no timeout: use `urlopen(url, timeout=...)` and write the file, or call `socket.setdefaulttimeout()`.",
+    ),
+    BlockingWait(
+        r"(xmlrpc\.client|xmlrpclib)\.(ServerProxy|Server)",
+        "An XML-RPC `ServerProxy`",
+        timeout_kw="transport",
+        timeout_pos=1,
+        family="socket",
+        peer=True,
+        advice="Pass a `transport=` whose connections have a timeout, or call `socket.setdefaulttimeout()`, and handle the timeout.",
+    ),
+    BlockingWait(r"httplib2\.Http", "An `httplib2.Http` client", timeout_pos=1, family="socket", peer=True),
     # Django's mail API sends through the backend EMAIL_BACKEND names, SMTP unless set, which
     # connects with EMAIL_TIMEOUT: None unless set, so the socket's global default, for ever. A
     # ``connection=`` passed in was made elsewhere (with its own timeout, maybe): not judged here.

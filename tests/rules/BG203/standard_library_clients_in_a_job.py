@@ -3,10 +3,12 @@
 # it is made, so the constructor is reported (its connect, request or login waits with it).
 # Not flagged: the same calls given a timeout, by keyword or in its position.
 import ftplib
+import httplib2
 import http.client
 import smtplib
 import socket
 import urllib.request
+import xmlrpc.client
 from urllib.request import urlopen
 
 from celery import shared_task
@@ -41,3 +43,25 @@ def sync_files(host):
     bounded.close()
     sock = socket.create_connection((host, 9000), timeout=5)
     sock.close()
+
+
+@shared_task
+def download_export(url, path):
+    urllib.request.urlretrieve(url, path)  # error: BG203
+
+
+@shared_task
+def check_builds(hub_url, transport):
+    hub = xmlrpc.client.ServerProxy(hub_url)  # error: BG203
+    # Not flagged: the transport handed in makes the connections (and may give them a timeout).
+    bounded = xmlrpc.client.ServerProxy(hub_url, transport)
+    return hub.getLastEvent(), bounded.getLastEvent()
+
+
+@shared_task
+def fetch_calendar(url):
+    http = httplib2.Http()  # error: BG203
+    # Not flagged: httplib2 given a timeout, by keyword or in its position.
+    bounded = httplib2.Http(None, 20)
+    also_bounded = httplib2.Http(timeout=20)
+    return http.request(url), bounded.request(url), also_bounded.request(url)
