@@ -89,6 +89,7 @@ TWENTY_SECOND_BATCH = "2026-12-06g"
 TWENTY_THIRD_BATCH = "2026-12-06h"
 TWENTY_FOURTH_BATCH = "2026-12-06i"
 TWENTY_FIFTH_BATCH = "2026-12-06j"
+TWENTY_SIXTH_BATCH = "2026-12-06k"
 
 
 @dataclass(frozen=True)
@@ -492,6 +493,27 @@ PROJECTS = [
     _app("slurpit-netbox==1.4.18", "src/slurpit_netbox", batch=TWENTY_FIFTH_BATCH),
     _app("forward-netbox==3.0.8", "forward_netbox", batch=TWENTY_FIFTH_BATCH),
     _app("netbox-proxbox==0.0.29.post6", "netbox_proxbox", "proxbox_scheduler", batch=TWENTY_FIFTH_BATCH),
+    # twenty-sixth batch, chosen by kind before any run: applications whose background work calls
+    # other services (forge and web APIs, mail, MQTT, Zabbix, Elasticsearch alerts)
+    _app("swh-lister==7.4.0", "swh/lister", batch=TWENTY_SIXTH_BATCH),
+    _app("swh-deposit==3.0.1", "swh/deposit", batch=TWENTY_SIXTH_BATCH),
+    _app("elastalert2==2.31.0", "elastalert", batch=TWENTY_SIXTH_BATCH),
+    _app("scrapydweb==1.6.0", "scrapydweb", batch=TWENTY_SIXTH_BATCH),
+    _app("mqttwarn==0.36.1", "mqttwarn", batch=TWENTY_SIXTH_BATCH),
+    _app("weewx==5.5.2", "src", batch=TWENTY_SIXTH_BATCH),
+    _app("aprsd==4.2.4", "aprsd", batch=TWENTY_SIXTH_BATCH),
+    _app("HABApp==26.10.1", "src/HABApp", batch=TWENTY_SIXTH_BATCH),
+    _app("django-spirit==0.14.3", "spirit", batch=TWENTY_SIXTH_BATCH),
+    _app("brozzler==1.9.6", "brozzler", batch=TWENTY_SIXTH_BATCH),
+    _app("udata-hydra==2.4.2", "udata_hydra", batch=TWENTY_SIXTH_BATCH),
+    _app("invenio-app-ils==9.0.1", "invenio_app_ils", batch=TWENTY_SIXTH_BATCH),
+    _app(
+        "django-crm-admin==3.1.0",
+        "analytics", "chat", "common", "crm", "help", "massmail", "quality", "settings", "tasks", "voip", "webcrm",
+        batch=TWENTY_SIXTH_BATCH,
+    ),
+    _app("nbxsync==1.0.5", "nbxsync", batch=TWENTY_SIXTH_BATCH),
+    _app("INGInious==0.9.2", "inginious", batch=TWENTY_SIXTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
