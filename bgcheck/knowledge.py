@@ -764,6 +764,13 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
         advice="Set `EMAIL_TIMEOUT` in the Django settings and handle the timeout.",
     ),
 )
+# The object a framework reads its settings from -> a name every settings module of it binds:
+# ``settings.X`` reads X from the project's settings modules (ProjectIndex.setting).
+SETTINGS_OBJECTS: dict[str, str] = {"django.conf.settings": "INSTALLED_APPS"}
+# Settings whose value in the project's files says nothing of production: the deployment sets them
+# (Django's DEBUG ships True in development settings and must be False when deployed).
+DEPLOYMENT_SETTINGS = frozenset({"django.conf.settings.DEBUG"})
+
 # BlockingWait families bounded (or not) by a project's settings module (BG203): family -> the
 # setting that bounds the wait, the setting that picks where the calls go, the values of that
 # setting that wait unbounded (None: not set), and a name every settings module of the framework

@@ -22,6 +22,7 @@ from bgcheck.load.summary import STAR_IMPORT, ClassSummary, FunctionSummary, Mod
 
 
 _MAX_EXPANSIONS = 25
+_UNKNOWABLE = object()  # ProjectIndex._setting_in: a name a module from outside the project may bind
 _NOTHING_KNOWN: frozenset = frozenset()  # a context in which no parameter is known to hold a constant: (parameter, value) pairs
 
 
@@ -969,6 +970,51 @@ class ProjectIndex:
             found = self._memo["default_timeouts"] = frozenset(families)
         return found
 
+    def setting(self, path: str) -> Optional[IR]:
+        """What a settings object's attribute holds (``django.conf.settings.FEATURE``, a canonical
+        path; knowledge.SETTINGS_OBJECTS): the IR every settings module of the project binds the name
+        to, itself or through the project modules it star-imports. None when two bindings differ,
+        when it is bound nowhere, when a settings module star-imports a module that is not in the
+        project (a ``local_settings`` the deployer writes may set anything), and for the settings a
+        deployment decides (knowledge.DEPLOYMENT_SETTINGS)."""
+        owner, _, name = path.rpartition(".")
+        marker = knowledge.SETTINGS_OBJECTS.get(owner)
+        if marker is None or not name or path in knowledge.DEPLOYMENT_SETTINGS:
+            return None
+        found = None
+        for summary in self.settings_modules(marker):
+            value = self._setting_in(summary, name, set())
+            if value is None or value is _UNKNOWABLE or (found is not None and value != found):
+                return None
+            found = value
+        return found
+
+    def settings_modules(self, marker: str) -> list[ModuleSummary]:
+        """The project's settings modules: those that bind ``marker`` (knowledge.SETTINGS_OBJECTS). Computed once."""
+        key = ("settings_modules", marker)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = [summary for summary in self.modules.values() if marker in summary.constants]
+        return found
+
+    def _setting_in(self, summary: ModuleSummary, name: str, seen: set):
+        """The IR a settings module binds ``name`` to, itself or through its star imports of project
+        modules (None: nowhere; _UNKNOWABLE: a star import from outside the project may bind it, or
+        two bindings differ and the summary does not keep their order)."""
+        seen.add(summary.module)
+        values = [summary.constants[name]] if name in summary.constants else []
+        for key, module in summary.imports.items():
+            if not key.startswith(STAR_IMPORT) or module in seen:
+                continue
+            found = self._setting_in(self.modules[module], name, seen) if module in self.modules else _UNKNOWABLE
+            if found is _UNKNOWABLE:
+                return _UNKNOWABLE
+            if found is not None:
+                values.append(found)
+        if not values:
+            return None
+        return values[0] if all(value == values[0] for value in values) else _UNKNOWABLE
+
     def settings_bounds(self) -> Mapping[str, str]:
         """Why the calls of a family in knowledge.SETTINGS_TIMEOUTS do not wait for ever, said as
         --verbose says it; a family missing here waits unbounded: the project has a settings
@@ -988,7 +1034,7 @@ class ProjectIndex:
         if "socket" in self.default_timeouts():
             return "the project sets a default timeout for every socket (`socket.setdefaulttimeout`)"
         modules = self.modules.values()
-        if not any(known.settings_marker in summary.constants for summary in modules):
+        if not self.settings_modules(known.settings_marker):
             return f"no settings module in the project binds `{known.settings_marker}`: the deployer's settings decide"
         for summary in modules:
             if known.timeout in summary.constants:

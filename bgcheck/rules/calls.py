@@ -231,3 +231,61 @@ def holder_of(node: cst.Call, ctx: FileContext) -> Optional[str]:
         if function is not None and function.class_qualname:
             return f"{function.class_qualname}().{target.attr.value}"
     return None
+
+
+# --- tests of settings and module constants a call stands under ----------------------------------
+
+def ruled_out_by_constants(node: cst.CSTNode, ctx: FileContext) -> Optional[str]:
+    """The test under which this statement of the enclosing function never runs, said for --verbose
+    (``if settings.REUSE_CONNECTION:`` where every settings module binds it to ``False``; after
+    ``if not settings.LOAD_RATES: return``), or None. Only tests whose value needs nothing run:
+    ``not``, ``and``, ``or`` over module constants and settings the project binds to literals."""
+    child = node
+    for parent in reversed(ctx.ancestors[:-1]):
+        if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            return None
+        if isinstance(parent, cst.If) and child is not parent.test:
+            needed = child is parent.body
+            if _truth(parent.test, ctx) is (not needed):
+                return f"it runs only when `{_code(parent.test, ctx)}` is {needed}, and the project's constants make it {not needed}"
+        if isinstance(parent, cst.IndentedBlock):
+            for statement in parent.body:
+                if statement is child:
+                    break
+                if isinstance(statement, cst.If) and statement.orelse is None and _exits(statement.body) and _truth(statement.test, ctx) is True:
+                    return f"`if {_code(statement.test, ctx)}:` leaves before it, and the project's constants make that test true"
+        child = parent
+    return None
+
+
+def _exits(body: cst.BaseSuite) -> bool:
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    if isinstance(body, cst.SimpleStatementSuite):
+        last = body
+    # ``return; "..."``: what follows an exit on its line never runs
+    exits = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and any(isinstance(small, exits) for small in last.body)
+
+
+def _truth(test: cst.BaseExpression, ctx: FileContext) -> Optional[bool]:
+    """True or False when the test's value is known without running anything, else None."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _truth(test.expression, ctx)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left, right = _truth(test.left, ctx), _truth(test.right, ctx)
+        decisive = isinstance(test.operator, cst.Or)  # True decides an ``or``, False an ``and``
+        if left is decisive or right is decisive:
+            return decisive
+        return None if left is None or right is None else not decisive
+    if isinstance(test, (cst.Name, cst.Attribute)):
+        name = ctx.resolve(test)
+        setting = ctx.index.setting(name) if name else None
+        value = ctx.index.fold(setting) if setting is not None else ctx.fold(test)
+        if value is None or isinstance(value, (bool, int, str)):
+            return bool(value)
+    return None
+
+
+def _code(node: cst.CSTNode, ctx: FileContext) -> str:
+    return ctx.module.code_for_node(node).strip()

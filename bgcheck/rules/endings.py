@@ -19,7 +19,7 @@ from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, sets_daemon
+from bgcheck.rules.calls import argument, ruled_out_by_constants, sets_daemon
 from bgcheck.rules.notes import notes_from
 from bgcheck.rules.relevance import calls_any
 from bgcheck.rules.edits import keyword_set
@@ -264,6 +264,10 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             return
         if not _is_unbounded(node, wait, ctx):
             return
+        fixed = ruled_out_by_constants(node, ctx)
+        if fixed is not None:
+            ctx.silence(rule, node, fixed)
+            return
         guards = ctx.call_guards(node)
         making = ctx.index.jobs_making(ctx.function_qualname, guards) if guards else None
         if making == []:
@@ -312,7 +316,7 @@ class UnboundedWaitInJob(Rule):
     code = "BG203"
     name = "unbounded-wait-in-job"
     severity = Severity.WARNING
-    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "job_contexts", "jobs", "threads")
+    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "job_contexts", "jobs", "settings", "threads")
     summary = "A call to another service with no time bound in job code (requests without timeout, httpx with timeout=None, AsyncResult.get(), ...)."
 
     def is_relevant(self, unit) -> bool:
@@ -330,7 +334,7 @@ class UnboundedLocalWaitInJob(Rule):
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
     name = "unbounded-local-wait-in-job"
     severity = Severity.WARNING
-    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "job_contexts", "jobs", "threads")
+    reads = ("call_graph", "call_sites", "default_timeouts", "job_code", "job_contexts", "jobs", "settings", "threads")
     summary = (
         "A wait with no time bound in job code for work on this machine (Future.result(), join(), queue.get(), "
         "a subprocess, a polling loop without deadline)."

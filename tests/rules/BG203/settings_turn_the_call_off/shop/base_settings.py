@@ -1,0 +1,1 @@
+SYNC_PARTNERS = False
