@@ -90,6 +90,8 @@ TWENTY_THIRD_BATCH = "2026-12-06h"
 TWENTY_FOURTH_BATCH = "2026-12-06i"
 TWENTY_FIFTH_BATCH = "2026-12-06j"
 TWENTY_SIXTH_BATCH = "2026-12-06k"
+TWENTY_SEVENTH_BATCH = "2026-12-06l"
+TWENTY_EIGHTH_BATCH = "2026-12-06m"
 
 
 @dataclass(frozen=True)
@@ -514,6 +516,41 @@ PROJECTS = [
     ),
     _app("nbxsync==1.0.5", "nbxsync", batch=TWENTY_SIXTH_BATCH),
     _app("INGInious==0.9.2", "inginious", batch=TWENTY_SIXTH_BATCH),
+    # twenty-seventh batch, chosen by kind before any run: asyncio services (bridges, gateways,
+    # scanners, crawlers, servers) whose own code starts tasks and handles their cancellation (the
+    # finder counted `except CancelledError` handlers: chosen for code BG101/BG102/BG105 read)
+    _app("mmrelay==1.4.1", "src/mmrelay", batch=TWENTY_SEVENTH_BATCH),
+    _app("bbot==3.0.2", "bbot", batch=TWENTY_SEVENTH_BATCH),
+    _app("thingsboard-gateway==3.8.5", "thingsboard_gateway", batch=TWENTY_SEVENTH_BATCH),
+    _app("pyobs-core==2.19.1", "pyobs", batch=TWENTY_SEVENTH_BATCH),
+    _app("hbmqtt==0.9.6", "hbmqtt", "scripts", batch=TWENTY_SEVENTH_BATCH),
+    _app("textual-web==0.8.0", "src/textual_web", batch=TWENTY_SEVENTH_BATCH),
+    _app("mlserver==1.7.1", "mlserver", batch=TWENTY_SEVENTH_BATCH),
+    _app("maigret==0.6.6", "maigret", batch=TWENTY_SEVENTH_BATCH),
+    _app("kirara-ai==3.2.0", "kirara_ai", batch=TWENTY_SEVENTH_BATCH),
+    _app("cyberdrop-dl-patched==10.14.0", "cyberdrop_dl", batch=TWENTY_SEVENTH_BATCH),
+    _app("sml2mqtt==3.7.0", "src/sml2mqtt", batch=TWENTY_SEVENTH_BATCH),
+    _app("scriptworker==63.6.1", "src/scriptworker", batch=TWENTY_SEVENTH_BATCH),
+    _app("wapiti3==3.3.2", "wapitiCore", batch=TWENTY_SEVENTH_BATCH),
+    # twenty-eighth batch, chosen by kind before any run: applications and platform plugins whose
+    # background jobs call web APIs, webhooks or mail; the finder preferred projects where a grep
+    # showed HTTP calls without a timeout argument in that code (chosen for code BG203 reads)
+    _app("fittrackee==1.3.6", "fittrackee", batch=TWENTY_EIGHTH_BATCH),
+    _app("malojaserver==3.2.9", "maloja", batch=TWENTY_EIGHTH_BATCH),
+    _app("monasca-notification==9.0.0", "monasca_notification", batch=TWENTY_EIGHTH_BATCH),
+    _app("python-watcher==17.0.0", "watcher", batch=TWENTY_EIGHTH_BATCH),
+    _app("appenlight==2.0.0rc1", "src/appenlight", batch=TWENTY_EIGHTH_BATCH),
+    _app("indico-plugin-feed-sync==0.1.1", "indico_feed_sync", batch=TWENTY_EIGHTH_BATCH),
+    _app("pretix-matrix-inviter==1.9.3", "pretix_matrix_inviter", batch=TWENTY_EIGHTH_BATCH),
+    _app("pretix-enablebanking==1.0.4", "src/pretix_enablebanking", batch=TWENTY_EIGHTH_BATCH),
+    _app("pretalx-media-ccc-de==1.8.0", "pretalx_media_ccc_de", batch=TWENTY_EIGHTH_BATCH),
+    _app("taiga-contrib-slack==5.5.1", "taiga_contrib_slack", batch=TWENTY_EIGHTH_BATCH),
+    _app("ckanext-fuseki==1.1.0", "ckanext/fuseki", batch=TWENTY_EIGHTH_BATCH),
+    _app("ckanext-zenodo==0.1.30", "ckanext/zenodo", batch=TWENTY_EIGHTH_BATCH),
+    _app("netbox-unifi-sync==0.3.25", "netbox_unifi_sync", batch=TWENTY_EIGHTH_BATCH),
+    _app("qbit-manage==4.14.0", "modules", batch=TWENTY_EIGHTH_BATCH),
+    _app("urlwatch==2.29", "lib/urlwatch", batch=TWENTY_EIGHTH_BATCH),
+    _app("trytond-edocument-peppol-peppyrus==8.2.0", ".", batch=TWENTY_EIGHTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
