@@ -237,10 +237,22 @@ CELERY_APP_CLASSES = frozenset({"celery.Celery", "celery.app.Celery", "celery.ap
 CELERY_APP_SETUP_METHODS = frozenset({"autodiscover_tasks", "config_from_object"})
 # The app a process made current, used where the project holds no app of its own.
 CELERY_CURRENT_APPS = frozenset({"celery.current_app", "celery.app.current_app", "celery._state.current_app"})
+# The Celery apps of platforms that plugins register their tasks on (a pretix or pretalx plugin's
+# ``from pretix.celery_app import app``; ``@app.task``), as each platform's source makes them.
+PLATFORM_CELERY_APPS = frozenset({
+    "pretix.celery_app.app",  # pretix: app = Celery('pretix')
+    "pretalx.celery_app.app",  # pretalx: app = Celery("pretalx")
+    "taiga.celery.app",  # taiga-back: app = Celery('taiga')
+    "indico.core.celery.celery",  # Indico: celery = IndicoCelery('indico'), with periodic_task too
+    "saleor.celeryconf.app",  # saleor: app = Celery("saleor")
+    "weblate.utils.celery.app",  # Weblate: app = Celery("weblate")
+    "nautobot.core.celery.app",  # Nautobot: app = NautobotCelery("nautobot")
+})
 # Decorators that turn a function into a Celery task.
 CELERY_TASK_DECORATORS = frozenset(
     {f"{app}().task" for app in CELERY_APP_CLASSES}
-    | {f"{app}.task" for app in CELERY_CURRENT_APPS}
+    | {f"{app}.task" for app in CELERY_CURRENT_APPS | PLATFORM_CELERY_APPS}
+    | {"indico.core.celery.celery.periodic_task"}
     | {"celery.shared_task", "celery.app.shared_task", "celery.app.task.shared_task"}
     # Celery 3's module-level decorators (celery.decorators: Celery 2's), gone in Celery 5 but
     # still in applications written for it

@@ -842,3 +842,48 @@ def test_an_app_built_from_a_class_loaded_by_a_setting_is_celerys_when_configure
     assert [(f, fw) for f, fw, _via in jobs("--no-cache")] == [("proj.tasks.remove_metadata", "Celery")]
     (tmp_path / "proj" / "uses_celery.py").write_text("import json\n", encoding="utf-8")
     assert jobs("--no-cache") == []
+
+
+def test_tasks_a_plugin_registers_on_its_platforms_celery_app(tmp_path, monkeypatch):
+    # plugins of pretix, pretalx, Taiga and Indico decorate with the platform's own app, a module
+    # the plugin's project does not hold (knowledge.PLATFORM_CELERY_APPS)
+    write_project(tmp_path, {
+        "plugin/__init__.py": "",
+        "plugin/tasks.py": """
+            from indico.core.celery import celery
+            from pretalx.celery_app import app as pretalx_app
+            from pretix.celery_app import app
+            from taiga.celery import app as taiga_app
+
+
+            @app.task(bind=True, max_retries=3)
+            def invite(self, order_id):
+                pass
+
+
+            @pretalx_app.task(name="plugin.refresh")
+            def refresh(event_slug):
+                pass
+
+
+            @taiga_app.task
+            def notify(url, data):
+                pass
+
+
+            @celery.periodic_task(run_every=3600)
+            def sync_all():
+                pass
+
+
+            def helper():
+                pass
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [
+        ("plugin.tasks.invite", "Celery", "decorator pretix.celery_app.app.task"),
+        ("plugin.tasks.notify", "Celery", "decorator taiga.celery.app.task"),
+        ("plugin.tasks.refresh", "Celery", "decorator pretalx.celery_app.app.task"),
+        ("plugin.tasks.sync_all", "Celery", "decorator indico.core.celery.celery.periodic_task"),
+    ]
