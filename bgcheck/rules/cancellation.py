@@ -780,6 +780,39 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     return handler_exits <= allowed
 
 
+def _with_its_loop_ended(handler, ctx: FileContext, handler_exits: set[str]) -> set[str]:
+    """The handler's ways out, with falling through (or ``continue``) taken as a ``break`` when the
+    handler sets a local flag that ends the ``while`` around it: ``shutdown = True`` in ``while not
+    shutdown:``. The loop tests the flag before it goes round again, and leaves."""
+    loop = _innermost_loop(ctx)
+    if not isinstance(loop, cst.While) or not handler_exits & {FALL, CONTINUE}:
+        return handler_exits
+    if not _falsified_by(loop.test, dict(_statement_assignments(handler))):
+        return handler_exits
+    return (handler_exits - {FALL, CONTINUE}) | {BREAK}
+
+
+def _statement_assignments(handler) -> list[tuple[str, bool]]:
+    """(name, value) of each ``name = True`` or ``name = False`` among the handler's own statements."""
+    found = []
+    for statement in handler.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value in ("True", "False"):
+                    found.extend((t.target.value, small.value.value == "True") for t in small.targets if isinstance(t.target, cst.Name))
+    return found
+
+
+def _falsified_by(test: cst.BaseExpression, values: dict) -> bool:
+    """Is a ``while`` test false once the names hold ``values``: ``not flag`` with the flag true,
+    ``running`` with it false, or either ``and``-ed with other tests?"""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _falsified_by(test.left, values) or _falsified_by(test.right, values)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return values.get(test.expression.value) is True
+    return isinstance(test, cst.Name) and values.get(test.value) is False
+
+
 def _falls_to_the_end(ctx: FileContext) -> bool:
     """Is the handler's ``try`` statement where its function ends: nothing runs after it but the
     ends of the blocks around it (``with`` exits, ``finally:`` cleanup)?"""
@@ -918,7 +951,7 @@ def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: 
     if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
         # the top-level ``except KeyboardInterrupt`` around main(): the program then ends
         return "the handler ends the program's (or the coroutine's) outermost work: the stop is honoured"
-    if _ends_the_task(ctx, handler_exits):
+    if _ends_the_task(ctx, _with_its_loop_ended(node, ctx, handler_exits)):
         return "the task ends when asked (as a success), and nothing goes on from it"
     if ctx.in_coroutine and CONVERT not in handler_exits and _during_cleanup(ctx):
         return ""  # a second cancel during cleanup: the exception in flight goes on after it
