@@ -282,3 +282,73 @@ def test_a_call_one_job_rules_out_is_reported_when_another_job_makes_it(bg):
         (9, "A `requests` call waits with no timeout in job `send_test_message`"),
         (11, "A `requests` call waits with no timeout in job `import_study`"),
     ]
+
+
+SETTINGS_PROJECT = {
+    "shop/__init__.py": "",
+    "shop/settings.py": """
+        INSTALLED_APPS = ["shop"]
+        REUSE_CONNECTION = False
+        MIRROR = None
+    """,
+    "shop/sync.py": """
+        import requests
+        from django.conf import settings
+
+        USE_PROXY = False
+
+
+        def keep_alive(url):
+            requests.get(url)
+
+
+        def through_proxy(url):
+            requests.get(url)
+
+
+        def from_mirror(url):
+            requests.get(url)
+
+
+        def serve(url):
+            if settings.REUSE_CONNECTION:
+                keep_alive(url)
+            if USE_PROXY:
+                through_proxy(url)
+            if settings.MIRROR is None:
+                return
+            from_mirror(url)
+    """,
+}
+
+
+@pytest.mark.parametrize(
+    "changes, flagged",
+    [
+        # the settings turn every helper off: no call is job code
+        ({}, []),
+        # a setting turned on: its helper is job code again
+        ({"shop/settings.py": ("REUSE_CONNECTION = False", "REUSE_CONNECTION = True")}, ["keep_alive"]),
+        # a module constant turned on
+        ({"shop/sync.py": ("USE_PROXY = False", "USE_PROXY = True")}, ["through_proxy"]),
+        # a settings module that star-imports a module the project does not have: anything may be set
+        ({"shop/settings.py": ("MIRROR = None", "MIRROR = None\nfrom shop.local_settings import *")}, ["keep_alive", "from_mirror"]),
+    ],
+)
+def test_helpers_a_setting_or_module_constant_rules_out_are_not_job_code(bg, changes, flagged):
+    files = dict(SETTINGS_PROJECT)
+    for name, (old, new) in changes.items():
+        files[name] = files[name].replace(old, new)
+    files["shop/tasks.py"] = """
+        from celery import shared_task
+
+        from shop.sync import serve
+
+
+        @shared_task
+        def sync(url):
+            serve(url)
+    """
+    found = bg.files(files)
+    lines = {"keep_alive": 9, "through_proxy": 13, "from_mirror": 17}
+    assert sorted(d.location.line for d in found if d.code == "BG203") == sorted(lines[name] for name in flagged)

@@ -281,6 +281,7 @@ class _Scope:
         self.globals: set[str] = set()
         self.params: set[str] = set()  # a function's parameters
         self.tested: set[str] = set()  # parameters named by a condition (``if p``, ``p and f()``): see param_guards
+        self.tested_names: set[str] = set()  # every other name a condition reads (``if settings.SYNC:``)
         self.handoffs: list[tuple] = []  # (call, argument key, the argument: a Name or a Call)
         self.endless_loop = False
         self.is_generator = False
@@ -877,8 +878,8 @@ class SummaryBuilder:
 
     def _note_tested(self, test: ast.expr) -> None:
         scope = self.scope
-        if scope.params:
-            scope.tested.update(n.id for n in ast.walk(test) if type(n) is ast.Name and n.id in scope.params)
+        for name in (n.id for n in ast.walk(test) if type(n) is ast.Name):
+            (scope.tested if name in scope.params else scope.tested_names).add(name)
 
     def visit_If(self, node: ast.If) -> list:
         self.scope.branches += 1
@@ -956,7 +957,7 @@ class SummaryBuilder:
                 func.suspends_only_at = tuple(dict.fromkeys(targets.get(id(call)) or "?" for call in suspending))
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
-            _fill_param_guards(func, node, scope, targets)
+            _fill_param_guards(func, node, scope, targets, resolve)
 
     def _fill_classes(self, summary: ModuleSummary) -> None:
         """Each class's bases, decorators, attributes, methods and ``self.x`` attributes."""
@@ -1351,8 +1352,10 @@ def _conditional_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int,
     return tuple(position for position, target in enumerate(calls) if target not in sure)
 
 
-def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict) -> None:
-    """``FunctionSummary.call_guards``, ``call_arguments``, ``param_defaults`` and ``positional_params``."""
+def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict, resolve) -> None:
+    """``FunctionSummary.call_guards``, ``call_arguments``, ``param_defaults`` and ``positional_params``.
+    Guards on module constants and settings (``if settings.SYNC:``) are keyed "@" and the resolved
+    path; the index reads their values (ProjectIndex._callees_as)."""
     func.param_defaults = param_guards.param_defaults(node.args)
     func.positional_params = param_guards.positional_count(node.args)
     # ``self``/``cls`` are never constants a caller hands on; a parameter bound again (a second
@@ -1360,7 +1363,9 @@ def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict
     params = set(func.params) - {"self", "cls"}
     usable = {p for p in params if len(scope.bindings.get(p, ())) <= 1 and p not in scope.globals}
     func.guard_params = tuple(sorted(usable & scope.tested))
-    guards = param_guards.call_guards(node, usable) if func.guard_params else {}
+    read = {name for name in scope.tested_names if name not in scope.bindings and name not in scope.params}
+    global_key = _global_key(read, resolve) if read else None
+    guards = param_guards.call_guards(node, usable, global_key) if func.guard_params or global_key else {}
     by_target: dict[str, list] = {}
     for call in scope.calls:
         target = targets.get(id(call))
@@ -1385,6 +1390,18 @@ def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict
         found_arguments.append((position, tuple(sorted(merged.items(), key=lambda item: (type(item[0]) is str, str(item[0]))))))
     func.call_guards = tuple(found_guards)
     func.call_arguments = tuple(found_arguments)
+
+
+def _global_key(read: set[str], resolve):
+    """The key of a guard on a global a condition reads (``settings.SYNC`` -> "@django.conf.settings.SYNC"),
+    for the names in ``read`` (not bound in the function); None for anything else."""
+    def key(expr: ast.expr) -> Optional[str]:
+        name = dotted_name(expr)
+        if name is None or name.split(".", 1)[0] not in read:
+            return None
+        path = call_target(expr, resolve)
+        return "@" + path if path else None
+    return key
 
 
 def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:

@@ -736,11 +736,11 @@ class ProjectIndex:
             func = self.function(qualname)
             owner = func.class_qualname if func is not None else None
             values = dict(known)
-            guards = dict(func.call_guards) if func is not None and known else {}
+            guards = dict(func.call_guards) if func is not None else {}
             handed = dict(func.call_arguments) if func is not None else {}
             found: dict[tuple, None] = {}
             for position, target in enumerate(func.calls if func is not None else ()):
-                if any(contradicts(guard, values.get(guard[0], UNKNOWN_VALUE)) for guard in guards.get(position, ())):
+                if any(contradicts(guard, self._guard_value(guard[0], values)) for guard in guards.get(position, ())):
                     continue  # a call the known constants rule out here
                 callee, through_self = self._dispatched(target, owner, self_class)
                 if callee and callee != qualname:
@@ -751,6 +751,21 @@ class ProjectIndex:
             # Nested functions run as part of their parent more often than not.
             cached = self._callees[node] = tuple(found)
         return cached
+
+    def _guard_value(self, key: str, values: dict) -> tuple:
+        """What a guard's subject is known to hold (param_guards' values): a parameter's from the
+        context, a module constant's or setting's ("@" and its path) from the project, once."""
+        if not key.startswith("@"):
+            return values.get(key, UNKNOWN_VALUE)
+        memo = self._memo.setdefault("guard_values", {})
+        found = memo.get(key)
+        if found is None:
+            path = key[1:]
+            bound = self.setting(path) if path.rpartition(".")[0] in knowledge.SETTINGS_OBJECTS else self.lookup_constant(path)
+            value = self.fold(bound) if bound is not None else None
+            literal = bound is not None and (value is None or isinstance(value, (bool, int, float, str)))
+            found = memo[key] = ("c", bool(value), value is None) if literal else UNKNOWN_VALUE
+        return found
 
     def _known_in(self, callee, given: Optional[tuple], caller_values: dict) -> frozenset:
         """(parameter, constant value) for each of ``callee``'s guard-relevant parameters whose
@@ -782,7 +797,8 @@ class ProjectIndex:
         key = ("guard_params", func.qualname)
         cached = self._memo.get(key)
         if cached is None:
-            found = {guard[0] for _position, guards in func.call_guards for guard in guards} | set(func.guard_params)
+            found = {guard[0] for _position, guards in func.call_guards for guard in guards if not guard[0].startswith("@")}
+            found |= set(func.guard_params)
             found |= {value[1] for _position, given in func.call_arguments for _key, value in given if value[0] == "p"}
             cached = self._memo[key] = frozenset(found & set(func.params))
         return cached

@@ -12,7 +12,7 @@ A value is what a guard can test without running anything: ("c", truthy, is_none
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Callable, NamedTuple, Optional
 
 UNKNOWN_VALUE = ("u",)
 
@@ -49,48 +49,55 @@ def positional_count(args: ast.arguments) -> int:
     return len(args.posonlyargs) + len(args.args)
 
 
-def call_guards(node: ast.AST, params: set[str]) -> dict[int, frozenset]:
+def call_guards(node: ast.AST, params: set[str], global_key: Optional[Callable[[ast.expr], Optional[str]]] = None) -> dict[int, frozenset]:
     """id(call) -> the guards that must all hold for that call of the function's own body to run,
     for the calls under an ``if`` on a parameter (its body or ``else``), after ``if not param:
     return`` (or ``raise``, ``continue``, ``break``: the rest of that block), or on the right of
     ``param and ...``. Calls with no guard are left out. ``params``: the parameters it may test
-    (the function binds them nowhere else: the summary knows)."""
+    (the function binds them nowhere else: the summary knows). ``global_key``, when given, names
+    the module constants and settings a test reads (``if settings.SYNC:``, ``if not USE_MIRROR:``):
+    the key of their guards ("@" and the resolved path), None for anything else."""
     found: dict[int, frozenset] = {}
-    if params:
-        _block(node.body, frozenset(), params, found)
+    if params or global_key is not None:
+        _block(node.body, frozenset(), _Reads(frozenset(params), global_key), found)
     return found
 
 
-def _block(statements: list, guards: frozenset, params: set[str], found: dict) -> None:
+class _Reads(NamedTuple):
+    params: frozenset  # the parameters a test may name
+    global_key: Optional[Callable[[ast.expr], Optional[str]]]  # the key of a constant or setting a test reads
+
+
+def _block(statements: list, guards: frozenset, reads: "_Reads", found: dict) -> None:
     for statement in statements:
         if type(statement) in _SKIPPED:
             continue
         if type(statement) is ast.If:
-            _expression(statement.test, guards, params, found)
-            otherwise = guards | _condition(statement.test, False, params)
-            _block(statement.body, guards | _condition(statement.test, True, params), params, found)
-            _block(statement.orelse, otherwise, params, found)
+            _expression(statement.test, guards, reads, found)
+            otherwise = guards | _condition(statement.test, False, reads)
+            _block(statement.body, guards | _condition(statement.test, True, reads), reads, found)
+            _block(statement.orelse, otherwise, reads, found)
             if not statement.orelse and statement.body and type(statement.body[-1]) in _EXITS:
                 guards = otherwise  # ``if not p: return``: the rest of the block runs only when p
             continue
         for _field, value in ast.iter_fields(statement):
             if isinstance(value, list) and value and all(isinstance(item, ast.stmt) for item in value):
-                _block(value, guards, params, found)
+                _block(value, guards, reads, found)
             elif isinstance(value, list):
                 for item in value:
                     if type(item) is ast.ExceptHandler:
                         if item.type is not None:
-                            _expression(item.type, guards, params, found)
-                        _block(item.body, guards, params, found)
+                            _expression(item.type, guards, reads, found)
+                        _block(item.body, guards, reads, found)
                     elif type(item) is ast.match_case:
-                        _block(item.body, guards, params, found)
+                        _block(item.body, guards, reads, found)
                     elif isinstance(item, ast.AST):
-                        _expression(item, guards, params, found)
+                        _expression(item, guards, reads, found)
             elif isinstance(value, ast.AST):
-                _expression(value, guards, params, found)
+                _expression(value, guards, reads, found)
 
 
-def _expression(node: ast.AST, guards: frozenset, params: set[str], found: dict) -> None:
+def _expression(node: ast.AST, guards: frozenset, reads: "_Reads", found: dict) -> None:
     if type(node) in _SKIPPED or type(node) is ast.Lambda:
         return
     if type(node) is ast.BoolOp:
@@ -98,34 +105,42 @@ def _expression(node: ast.AST, guards: frozenset, params: set[str], found: dict)
         wanted = type(node.op) is ast.And
         held = guards
         for value in node.values:
-            _expression(value, held, params, found)
-            held = held | _condition(value, wanted, params)
+            _expression(value, held, reads, found)
+            held = held | _condition(value, wanted, reads)
         return
     if type(node) is ast.IfExp:
-        _expression(node.test, guards, params, found)
-        _expression(node.body, guards | _condition(node.test, True, params), params, found)
-        _expression(node.orelse, guards | _condition(node.test, False, params), params, found)
+        _expression(node.test, guards, reads, found)
+        _expression(node.body, guards | _condition(node.test, True, reads), reads, found)
+        _expression(node.orelse, guards | _condition(node.test, False, reads), reads, found)
         return
     if type(node) is ast.Call and guards:
         found[id(node)] = guards
     for child in ast.iter_child_nodes(node):
-        _expression(child, guards, params, found)
+        _expression(child, guards, reads, found)
 
 
-def _condition(test: ast.expr, outcome: bool, params: set[str]) -> frozenset:
+def _condition(test: ast.expr, outcome: bool, reads: "_Reads") -> frozenset:
     """The guards that hold where ``test`` came out as ``outcome``."""
-    if type(test) is ast.Name and test.id in params:
-        return frozenset({(test.id, "truthy", outcome)})
     if type(test) is ast.UnaryOp and type(test.op) is ast.Not:
-        return _condition(test.operand, not outcome, params)
+        return _condition(test.operand, not outcome, reads)
     if type(test) is ast.BoolOp and (type(test.op) is ast.And) == outcome:
         # every part of a true ``and`` is true; every part of a false ``or`` is false
-        return frozenset().union(*(_condition(value, outcome, params) for value in test.values))
+        return frozenset().union(*(_condition(value, outcome, reads) for value in test.values))
     if (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in (ast.Is, ast.IsNot)
-            and type(test.left) is ast.Name and test.left.id in params
             and type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None):
-        return frozenset({(test.left.id, "none", outcome if type(test.ops[0]) is ast.Is else not outcome)})
-    return frozenset()
+        key = _key(test.left, reads)
+        return frozenset({(key, "none", outcome if type(test.ops[0]) is ast.Is else not outcome)}) if key else frozenset()
+    key = _key(test, reads)
+    return frozenset({(key, "truthy", outcome)}) if key else frozenset()
+
+
+def _key(node: ast.expr, reads: "_Reads") -> Optional[str]:
+    """What a guard on ``node`` is keyed by: a parameter's name, a global's "@" key, or None."""
+    if type(node) is ast.Name and node.id in reads.params:
+        return node.id
+    if reads.global_key is not None and type(node) in (ast.Name, ast.Attribute):
+        return reads.global_key(node)
+    return None
 
 
 def call_arguments(call: ast.Call, params: set[str]) -> Optional[dict]:
