@@ -1364,7 +1364,7 @@ def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict
     usable = {p for p in params if len(scope.bindings.get(p, ())) <= 1 and p not in scope.globals}
     func.guard_params = tuple(sorted(usable & scope.tested))
     read = {name for name in scope.tested_names if name not in scope.bindings and name not in scope.params}
-    global_key = _global_key(read, resolve) if read else None
+    global_key = param_guards.global_key(read, resolve) if read else None
     guards = param_guards.call_guards(node, usable, global_key) if func.guard_params or global_key else {}
     by_target: dict[str, list] = {}
     for call in scope.calls:
@@ -1390,18 +1390,6 @@ def _fill_param_guards(func: FunctionSummary, node, scope: _Scope, targets: dict
         found_arguments.append((position, tuple(sorted(merged.items(), key=lambda item: (type(item[0]) is str, str(item[0]))))))
     func.call_guards = tuple(found_guards)
     func.call_arguments = tuple(found_arguments)
-
-
-def _global_key(read: set[str], resolve):
-    """The key of a guard on a global a condition reads (``settings.SYNC`` -> "@django.conf.settings.SYNC"),
-    for the names in ``read`` (not bound in the function); None for anything else."""
-    def key(expr: ast.expr) -> Optional[str]:
-        name = dotted_name(expr)
-        if name is None or name.split(".", 1)[0] not in read:
-            return None
-        path = call_target(expr, resolve)
-        return "@" + path if path else None
-    return key
 
 
 def _cleanup_calls(scope: _Scope, calls: tuple, targets: dict) -> tuple[int, ...]:

@@ -882,11 +882,12 @@ class ProjectIndex:
     def jobs_making(self, qualname: str, guards: Iterable[tuple]) -> list[str]:
         """The job functions (first reached from) along whose ways into ``qualname`` a call of its body
         that needs ``guards`` (param_guards) is made: none when each hands the parameters constants
-        that some guard rejects. In the order job code reaches ``qualname``."""
+        that some guard rejects, or the project fixes a constant or setting a guard rejects. In the
+        order job code reaches ``qualname``."""
         guards = tuple(guards)
         return list(dict.fromkeys(
             root for known, root in self.job_contexts(qualname).items()
-            if not any(contradicts(guard, dict(known).get(guard[0], UNKNOWN_VALUE)) for guard in guards)
+            if not any(contradicts(guard, self._guard_value(guard[0], dict(known))) for guard in guards)
         ))
 
     @cached_property

@@ -286,12 +286,12 @@ class FileContext:
 
     def call_guards(self, node: cst.Call) -> frozenset:
         """The guards (bgcheck.syntax.param_guards) that must hold for this call of the enclosing
-        function's own body to run: ``if test_message: msg.send()`` needs ``test_message`` truthy.
-        The summary keeps guards per target (FunctionSummary.call_guards); one call among several of
-        the same target is found again here, on the function's ``ast``, by its position. Empty when
-        the function tests none of its parameters."""
+        function's own body to run: ``if test_message: msg.send()`` needs ``test_message`` truthy,
+        ``if settings.SYNC:`` a setting ("@" and its path). The summary keeps guards per target
+        (FunctionSummary.call_guards); one call among several of the same target is found again
+        here, on the function's ``ast``, by its position."""
         func = self.function
-        if func is None or not func.guard_params:
+        if func is None:
             return frozenset()
         if self._guards is None:
             self._guards = {}
@@ -307,7 +307,9 @@ class FileContext:
         found = {}
         for definition in ast.walk(self._ast):
             if type(definition) in (ast.FunctionDef, ast.AsyncFunctionDef) and definition.lineno == func.line and definition.name == func.name:
-                for call, guards in _calls_by_id(definition, param_guards.call_guards(definition, set(func.guard_params))):
+                read = {n.id for n in ast.walk(definition) if type(n) is ast.Name} - set(func.params) - set(func.locals)
+                global_key = param_guards.global_key(read, self.summary.resolver(func))
+                for call, guards in _calls_by_id(definition, param_guards.call_guards(definition, set(func.guard_params), global_key)):
                     line = self.line_text(call.lineno).encode("utf-8")
                     found[(call.lineno, len(line[: call.col_offset].decode("utf-8", "replace")))] = guards
                 break

@@ -19,7 +19,7 @@ from bgcheck.syntax.cst_ir import dotted_name
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import argument, ruled_out_by_constants, sets_daemon
+from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.rules.notes import notes_from
 from bgcheck.rules.relevance import calls_any
 from bgcheck.rules.edits import keyword_set
@@ -264,14 +264,10 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             return
         if not _is_unbounded(node, wait, ctx):
             return
-        fixed = ruled_out_by_constants(node, ctx)
-        if fixed is not None:
-            ctx.silence(rule, node, fixed)
-            return
         guards = ctx.call_guards(node)
         making = ctx.index.jobs_making(ctx.function_qualname, guards) if guards else None
         if making == []:
-            tested = ", ".join(f"`{param}`" for param in sorted({guard[0] for guard in guards}))
+            tested = ", ".join(f"`{name.lstrip('@')}`" for name in sorted({guard[0] for guard in guards}))
             ctx.silence(rule, node, f"job code reaches it only with constants for {tested} under which this call is not made")
             return
         if wait.family and wait.family in ctx.index.default_timeouts():

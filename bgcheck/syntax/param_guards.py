@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, NamedTuple, Optional
 
+from bgcheck.syntax.ast_ir import call_target, dotted_name
+
 UNKNOWN_VALUE = ("u",)
 
 _SKIPPED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -77,8 +79,10 @@ def _block(statements: list, guards: frozenset, reads: "_Reads", found: dict) ->
             otherwise = guards | _condition(statement.test, False, reads)
             _block(statement.body, guards | _condition(statement.test, True, reads), reads, found)
             _block(statement.orelse, otherwise, reads, found)
-            if not statement.orelse and statement.body and type(statement.body[-1]) in _EXITS:
-                guards = otherwise  # ``if not p: return``: the rest of the block runs only when p
+            # ``if not p: return``: the rest of the block runs only when p (what follows an exit in
+            # its block, ``return; "..."``, never runs)
+            if not statement.orelse and any(type(inner) in _EXITS for inner in statement.body):
+                guards = otherwise
             continue
         for _field, value in ast.iter_fields(statement):
             if isinstance(value, list) and value and all(isinstance(item, ast.stmt) for item in value):
@@ -141,6 +145,19 @@ def _key(node: ast.expr, reads: "_Reads") -> Optional[str]:
     if reads.global_key is not None and type(node) in (ast.Name, ast.Attribute):
         return reads.global_key(node)
     return None
+
+
+def global_key(read: set[str], resolve) -> Callable[[ast.expr], Optional[str]]:
+    """``call_guards``' ``global_key`` for a function: the key of a guard on a global a condition
+    reads (``settings.SYNC`` -> "@django.conf.settings.SYNC"), for the names in ``read`` (not
+    bound in the function), resolved with the module's ``resolve``; None for anything else."""
+    def key(expr: ast.expr) -> Optional[str]:
+        name = dotted_name(expr)
+        if name is None or name.split(".", 1)[0] not in read:
+            return None
+        path = call_target(expr, resolve)
+        return "@" + path if path else None
+    return key
 
 
 def call_arguments(call: ast.Call, params: set[str]) -> Optional[dict]:
