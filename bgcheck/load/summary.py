@@ -120,7 +120,7 @@ class FunctionSummary:
     # The parameters a condition of the function tests and that it never binds again: a guard on
     # one may hold a single call out of several of the same target (``if test_message: msg.send()``
     # beside an unguarded ``msg.send()``), which ``call_guards`` (per target) cannot say; a rule
-    # asks for the guards of the call it is about to report (rules/calls.py: site_guards).
+    # asks for the guards of the call it is about to report (FileContext.call_guards).
     guard_params: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:

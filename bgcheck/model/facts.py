@@ -17,7 +17,6 @@ from typing import Callable, Iterable, NamedTuple, Optional
 
 from bgcheck import knowledge
 from bgcheck.load import serial
-from bgcheck.load.summary import STAR_IMPORT
 from bgcheck.load.cache import digest
 from bgcheck.model.project import ProjectIndex
 from bgcheck.model.locks import configured_defaults
@@ -87,22 +86,13 @@ def _job_contexts(index: ProjectIndex) -> object:
 
 
 def _settings(index: ProjectIndex) -> object:
-    """What the project's settings modules bind (``settings.X`` read through ProjectIndex.setting):
-    every name a settings module or a project module it star-imports binds, with its value."""
-    found = []
-    for path, marker in knowledge.SETTINGS_OBJECTS.items():
-        names: set = set()
-        pending = list(index.settings_modules(marker))
-        seen: set = set()
-        while pending:
-            summary = pending.pop()
-            if summary.module in seen:
-                continue
-            seen.add(summary.module)
-            names.update(summary.constants)
-            pending.extend(index.modules[module] for key, module in summary.imports.items() if key.startswith(STAR_IMPORT) and module in index.modules)
-        found.extend((f"{path}.{name}", repr(index.setting(f"{path}.{name}"))) for name in sorted(names))
-    return found
+    """What ``settings.X`` holds (ProjectIndex.setting) for every name the settings modules bind,
+    themselves or through the project modules they star-import."""
+    return [
+        (f"{path}.{name}", repr(index.setting(f"{path}.{name}")))
+        for path, marker in knowledge.SETTINGS_OBJECTS.items()
+        for name in index.settings_names(marker)
+    ]
 
 
 def _call_graph(index: ProjectIndex) -> object:
@@ -233,8 +223,8 @@ def _threads(index: ProjectIndex) -> object:
 FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "jobs": _jobs,  # every job: kind, framework, options, limits, schedule, where it is registered
     "job_code": _job_code,  # which functions run as (which) job's code, and what job code calls
-    "job_contexts": _job_contexts,
-    "settings": _settings,  # what settings.X holds, where every settings module binds X to one value  # the constants job code hands each function it reaches
+    "job_contexts": _job_contexts,  # the constants job code hands each function it reaches
+    "settings": _settings,  # what settings.X holds, where every settings module binds X to one value
     "call_graph": _call_graph,  # what every function calls: targets as written, project functions they resolve to
     "call_sites": _call_sites,  # where code that notes can point into is defined and makes its calls
     "execution": _execution,  # which thread a function runs on, which run only as tasks of their own
@@ -293,6 +283,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "jobs_making": ("job_contexts",),
     "setting": ("settings",),
     "settings_modules": ("settings",),
+    "settings_names": ("settings",),
     "thread_is_daemon": ("threads",),
     "unknown_receivers": ("call_targets",),
     "default_timeouts": ("default_timeouts",),

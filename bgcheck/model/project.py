@@ -263,8 +263,8 @@ class ProjectIndex:
         star-imported)."""
         if name.startswith("_"):
             return None
-        for key, module in summary.imports.items():
-            if not key.startswith(STAR_IMPORT) or module == summary.module or module not in self.modules:
+        for module in self._star_import_modules(summary):
+            if module == summary.module or module not in self.modules:
                 continue
             other = self.modules[module]
             qualified = f"{module}.{name}"
@@ -885,10 +885,12 @@ class ProjectIndex:
         that some guard rejects, or the project fixes a constant or setting a guard rejects. In the
         order job code reaches ``qualname``."""
         guards = tuple(guards)
-        return list(dict.fromkeys(
-            root for known, root in self.job_contexts(qualname).items()
-            if not any(contradicts(guard, self._guard_value(guard[0], dict(known))) for guard in guards)
-        ))
+        making = []
+        for known, root in self.job_contexts(qualname).items():
+            values = dict(known)
+            if root not in making and not any(contradicts(guard, self._guard_value(guard[0], values)) for guard in guards):
+                making.append(root)
+        return making
 
     @cached_property
     def job_code(self) -> dict[str, str]:
@@ -1014,14 +1016,33 @@ class ProjectIndex:
             found = self._memo[key] = [summary for summary in self.modules.values() if marker in summary.constants]
         return found
 
+    def settings_names(self, marker: str) -> list[str]:
+        """Every name the settings modules bind, themselves or through the project modules they
+        star-import (the modules ``_setting_in`` reads), sorted."""
+        names: set[str] = set()
+        pending = list(self.settings_modules(marker))
+        seen: set[str] = set()
+        while pending:
+            summary = pending.pop()
+            if summary.module not in seen:
+                seen.add(summary.module)
+                names.update(summary.constants)
+                pending.extend(self.modules[module] for module in self._star_import_modules(summary) if module in self.modules)
+        return sorted(names)
+
+    @staticmethod
+    def _star_import_modules(summary: ModuleSummary) -> list[str]:
+        """The modules a module star-imports (``from x import *``), in or out of the project."""
+        return [module for key, module in summary.imports.items() if key.startswith(STAR_IMPORT)]
+
     def _setting_in(self, summary: ModuleSummary, name: str, seen: set):
         """The IR a settings module binds ``name`` to, itself or through its star imports of project
         modules (None: nowhere; _UNKNOWABLE: a star import from outside the project may bind it, or
         two bindings differ and the summary does not keep their order)."""
         seen.add(summary.module)
         values = [summary.constants[name]] if name in summary.constants else []
-        for key, module in summary.imports.items():
-            if not key.startswith(STAR_IMPORT) or module in seen:
+        for module in self._star_import_modules(summary):
+            if module in seen:
                 continue
             found = self._setting_in(self.modules[module], name, seen) if module in self.modules else _UNKNOWABLE
             if found is _UNKNOWABLE:

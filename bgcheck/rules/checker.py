@@ -410,4 +410,3 @@ def _calls_by_id(definition: ast.AST, guards: dict) -> Iterator[tuple[ast.Call, 
     for node in ast.walk(definition):
         if type(node) is ast.Call and id(node) in guards:
             yield node, guards[id(node)]
-
