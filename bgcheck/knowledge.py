@@ -944,6 +944,15 @@ SIZED_ITERATION_CALLS = frozenset(
      "os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"}
 )
 SIZED_ITERATION_METHODS = frozenset({"items", "keys", "values", "copy"})
+# A value typed as a collection (a parameter ``urls: list[str]`` or ``Sequence[Item]``) holds its
+# items already: a ``for`` over it is sized, as one over a literal list is. ``Iterable``,
+# ``Iterator`` and ``AsyncIterator`` are not here: a generator reading a stream is one of those.
+SIZED_COLLECTION_TYPES = frozenset(
+    {f"{module}.{name}" for module in ("typing", "collections.abc") for name in (
+        "List", "Tuple", "Set", "FrozenSet", "Dict", "Mapping", "MutableMapping", "Sequence", "MutableSequence",
+        "AbstractSet", "MutableSet", "Collection", "Deque", "DefaultDict", "OrderedDict", "KeysView", "ValuesView", "ItemsView")}
+    | {"collections.deque", "collections.OrderedDict", "collections.defaultdict", "collections.Counter"}
+)
 QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.queues.QueueFull", "multiprocessing.queues.Full"})
 # What a handler does that records a dropped item (BG304): method or function names.
 RECORDING_CALLS = LazyPattern(

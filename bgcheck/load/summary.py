@@ -600,7 +600,8 @@ class SummaryBuilder:
         scope.branches += 1
         if scope.kind == "function" and is_endless(node):
             scope.endless_loop = True
-        scope.loops.append("while-sized" if _tests_a_size(node.test) or self._drains_until_empty(node) else "while")
+        sized = _tests_a_size(node.test) or _pops_what_it_tests(node) or self._drains_until_empty(node)
+        scope.loops.append("while-sized" if sized else "while")
         scope.loop_nodes.append(node)
         return [node.test, *node.body, *node.orelse, (SummaryBuilder._leave_loop, node)]
 
@@ -1120,6 +1121,27 @@ def _tests_a_size(test: ast.expr) -> bool:
             if name in _SIZE_TESTS:
                 return True
     return False
+
+
+def _pops_what_it_tests(loop: ast.While) -> bool:
+    """``while pending: item = pending.pop(0)``: a loop that empties a list (or deque) it tests, one
+    item per round. It runs once per item the list holds, items already in memory, as a sized loop does."""
+    tested = dotted_name(loop.test)
+    if tested is None:
+        return False
+    todo = list(loop.body)
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _POPS and dotted_name(node.func.value) == tested:
+            return True
+        todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+_POPS = frozenset({"pop", "popleft"})
 
 
 def _takes_without_waiting(node: ast.AST) -> bool:

@@ -562,8 +562,8 @@ class ProjectIndex:
         """Does a recorded loop (``queue_puts``) run over input with no size known in advance: a ``while``
         loop, an ``async for``, a ``for`` over a Kafka consumer, ``itertools.count()``, a file, ``sys.stdin``
         (knowledge.STREAM_CONSUMERS), or over what a call returns (rows of a query, pages of an API)? A
-        ``for`` over a list, a range, ``enumerate(...)``, ``d.items()``, a parameter, an attribute, or the
-        queue at ``holder`` itself is not."""
+        ``for`` over a list, a range, ``enumerate(...)``, ``d.items()``, a parameter (typed as a collection
+        or not), an attribute, or the queue at ``holder`` itself is not."""
         if loop in ("while", "async for"):
             return True
         if not (isinstance(loop, tuple) and loop[0] == "for"):
@@ -575,7 +575,9 @@ class ProjectIndex:
         if not call_name(iterated):
             return False
         target = self.canonical(call_name(iterated).lstrip("?")) or ""
-        if target in knowledge.SIZED_ITERATION_CALLS or target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
+        if target in knowledge.SIZED_ITERATION_CALLS or target in knowledge.SIZED_COLLECTION_TYPES:
+            return False
+        if target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
             return False
         if holder and _mentions(iterated, holder):
             return False  # ``for item in iter_queue(self.q)``: taking items off the same queue
