@@ -180,8 +180,9 @@ def version_tag() -> str:
 # in FunctionSummary.call_guards ("@" keys): calls they rule out are not made; 66: the rules read a
 # call's own guards on constants and settings from param_guards too (one evaluator), and an exit
 # followed by more statements on its line still ends the block. 67: a while loop that pops from
-# the list it tests is sized (BG301).
-ENTRY_FORMAT = 67
+# the list it tests is sized (BG301). 68: a flag set before a call of a method that cancels counts
+# as set before the cancel (BG101).
+ENTRY_FORMAT = 68
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

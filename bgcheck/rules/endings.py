@@ -432,9 +432,10 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     ``self._shut_down = True``, ``__exit__`` sets ``self.spinning = False``): the flag is the loop's
     stop, and whoever stops the work flips it. ``__init__`` giving the flag its first value, or the
     loop's own function setting it, does not count; neither does an attribute no other method sets.
-    ``then_cancels`` (BG101): that method also cancels something after setting the flag, so the
-    cancellation the loop catches comes with its flag already set (``stop()``: ``self.should_stop =
-    True`` then ``self.task.cancel()``)."""
+    ``then_cancels`` (BG101): that method also cancels something after setting the flag, itself or
+    through a method of the class that does (``self._cancel_all()``, also handed to
+    ``run_coroutine_threadsafe``), so the cancellation the loop catches comes with its flag already
+    set (``stop()``: ``self.should_stop = True`` then ``self.task.cancel()``)."""
     function = ctx.function_node
     owner = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.ClassDef)), None)
     if function is None or owner is None:
@@ -452,6 +453,7 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     if not flags:
         return False
     found = flag_set = False
+    cancelling = _methods_that_cancel(owner, function) if then_cancels else set()
 
     class _Finder(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -468,6 +470,8 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
             nonlocal found
             if flag_set and isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel":
                 found = True
+            if flag_set and _self_method(node.func) in cancelling:
+                found = True
 
     for statement in owner.body.body:
         if isinstance(statement, cst.FunctionDef) and statement is not function and statement.name.value != "__init__":
@@ -475,6 +479,34 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
             walk(statement, _Finder())
             found = found or (flag_set and not then_cancels)
     return found
+
+
+def _self_method(func: cst.BaseExpression) -> Optional[str]:
+    """``self.m`` -> "m"."""
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        return func.attr.value
+    return None
+
+
+def _methods_that_cancel(owner: cst.ClassDef, function: cst.CSTNode) -> set[str]:
+    """The methods of a class (other than ``function``) that call ``.cancel()`` on something."""
+    names: set[str] = set()
+
+    class _Cancels(cst.CSTVisitor):
+        def __init__(self) -> None:
+            self.found = False
+
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel":
+                self.found = True
+
+    for statement in owner.body.body:
+        if isinstance(statement, cst.FunctionDef) and statement is not function:
+            finder = _Cancels()
+            walk(statement, finder)
+            if finder.found:
+                names.add(statement.name.value)
+    return names
 
 
 def _waits_for_a_signal_message(loop: cst.While, ctx: FileContext) -> bool:

@@ -59,3 +59,47 @@ class Listener:
     def stop(self):
         self.task.cancel()
         self.running = False
+
+
+# Not flagged: close() sets the flag, then has the loop's thread run a method of the class that
+# cancels every task: the cancel still comes after the flag.
+class Connector:
+    def __init__(self, loop):
+        self.loop = loop
+        self.stopped = False
+
+    async def start_client(self, client):
+        while not self.stopped:
+            try:
+                await client.connect()
+            except asyncio.CancelledError:
+                pass
+
+    def close(self):
+        self.stopped = True
+        asyncio.run_coroutine_threadsafe(self.cancel_all_tasks(), self.loop)
+
+    async def cancel_all_tasks(self):
+        for task in asyncio.all_tasks(self.loop):
+            task.cancel()
+
+
+# Flagged: the method that sets the flag calls one that cancels nothing; the cancel comes from
+# elsewhere.
+class Watcher:
+    def __init__(self):
+        self.stopped = False
+
+    async def watch(self, source):
+        while not self.stopped:
+            try:
+                await source.read()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    def close(self):
+        self.stopped = True
+        self.log_closed()
+
+    def log_closed(self):
+        print("closed")
