@@ -92,6 +92,7 @@ TWENTY_FIFTH_BATCH = "2026-12-06j"
 TWENTY_SIXTH_BATCH = "2026-12-06k"
 TWENTY_SEVENTH_BATCH = "2026-12-06l"
 TWENTY_EIGHTH_BATCH = "2026-12-06m"
+TWENTY_NINTH_BATCH = "2026-12-06n"
 
 
 @dataclass(frozen=True)
@@ -551,6 +552,32 @@ PROJECTS = [
     _app("qbit-manage==4.14.0", "modules", batch=TWENTY_EIGHTH_BATCH),
     _app("urlwatch==2.29", "lib/urlwatch", batch=TWENTY_EIGHTH_BATCH),
     _app("trytond-edocument-peppol-peppyrus==8.2.0", ".", batch=TWENTY_EIGHTH_BATCH),
+    # twenty-ninth batch, chosen by kind before any run: Django applications that send Celery or RQ
+    # jobs from code run in database transactions (the finder counted files with both
+    # transaction.atomic or ATOMIC_REQUESTS and .delay()/.apply_async()/enqueue: chosen for code
+    # BG604 reads), and asyncio services whose own code handles the cancellation of its tasks (the
+    # finder counted `except CancelledError` handlers: chosen for code BG101/BG105 read)
+    _app("waldur-mastermind==4.5.1", "src", batch=TWENTY_NINTH_BATCH),
+    _app("squad==1.98", "squad", batch=TWENTY_NINTH_BATCH),
+    _app("satnogs-network==1.137", "network", "auth0login", batch=TWENTY_NINTH_BATCH),
+    _app("satnogs-db==1.78", "db", batch=TWENTY_NINTH_BATCH),
+    _app("scancodeio==38.2.0", "scanpipe", "scancodeio", batch=TWENTY_NINTH_BATCH),
+    _app("froide==5.0.0", "froide", batch=TWENTY_NINTH_BATCH),
+    _app("django-ca==3.2.0", "ca", batch=TWENTY_NINTH_BATCH),
+    _app("kegbot==1.2.3", "pykeg", batch=TWENTY_NINTH_BATCH),
+    _app("netboxlabs-netbox-branching==1.2.2", "netbox_branching", batch=TWENTY_NINTH_BATCH),
+    _app("aleksis-core==4.1.0.dev2", "aleksis", batch=TWENTY_NINTH_BATCH),
+    _app("polemarch==3.0.3", "polemarch", batch=TWENTY_NINTH_BATCH),
+    _app("trinity==0.1.0a37", "trinity", "p2p", batch=TWENTY_NINTH_BATCH),
+    _app("xinference==4.1.0", "xinference", batch=TWENTY_NINTH_BATCH),
+    _app("whisperlivekit==0.2.26", "whisperlivekit", batch=TWENTY_NINTH_BATCH),
+    _app("llama-stack==0.7.3", "src/llama_stack", "src/llama_stack_api", batch=TWENTY_NINTH_BATCH),
+    _app("covalent==0.241.0rc0", "covalent", "covalent_dispatcher", "covalent_ui", batch=TWENTY_NINTH_BATCH),
+    _app("basic-memory==0.24.1", "src/basic_memory", batch=TWENTY_NINTH_BATCH),
+    _app("nekro-agent==2.4.0", "nekro_agent", "plugins", batch=TWENTY_NINTH_BATCH),
+    _app("maibot==1.3.15", "src", batch=TWENTY_NINTH_BATCH),
+    _app("proxybroker==0.3.2", "proxybroker", batch=TWENTY_NINTH_BATCH),
+    _app("mqttools==0.50.0", "mqttools", batch=TWENTY_NINTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
