@@ -1391,6 +1391,20 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         per_item=True,
         discarded="task",
     ),
+    # ``ProcessPoolExecutor().submit(fn, ...)`` runs fn in a worker process the pool starts with
+    # multiprocessing: a child process, stopped as multiprocessing's are. Ahead of the generic row
+    # (fn in a thread of this process), matched by its canonical name only, with that row's uses.
+    WorkStart(
+        "`Executor.submit()`",
+        r"concurrent\.futures(\.process)?\.ProcessPoolExecutor\(\)\.submit",
+        func=("fn", 0),
+        handle="future",
+        spelled=("submit",),
+        job=("multiprocessing", "process", ()),
+        fire_and_forget=True,
+        per_item=True,
+        discarded="future",
+    ),
     WorkStart(
         "`Executor.submit()`",
         r"(.*\.)?submit",

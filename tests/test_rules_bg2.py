@@ -148,6 +148,40 @@ def test_bg203_bg206_waits_in_a_child_process_are_silent_in_a_thread_reported(bg
     assert codes(thread, "BG2") == [("BG203", 13), ("BG206", 14)]
 
 
+_POOL_SUBMIT = """
+import concurrent.futures
+import time
+
+import requests
+
+URL = "https://erp.example.com/api"
+pool = concurrent.futures.{pool}()
+
+
+def sync_erp():
+    requests.get(URL)
+    while not ready():
+        time.sleep(1)
+
+
+def ready():
+    return True
+
+
+def start():
+    pool.submit(sync_erp)
+"""
+
+
+def test_bg203_bg206_waits_in_a_process_pool_worker_are_silent_in_a_thread_pool_reported(bg):
+    # ProcessPoolExecutor runs the function in a child process (multiprocessing), which a deploy's
+    # stop ends mid-wait; a ThreadPoolExecutor runs it in a thread of this process
+    process = bg.code(_POOL_SUBMIT.format(pool="ProcessPoolExecutor"), select=["BG203", "BG206"])
+    thread = bg.code(_POOL_SUBMIT.format(pool="ThreadPoolExecutor"), select=["BG203", "BG206"])
+    assert codes(process, "BG2") == []
+    assert codes(thread, "BG2") == [("BG203", 12), ("BG206", 13)]
+
+
 # ---------------------------------------------------------------------------
 # BG205: must not flag
 

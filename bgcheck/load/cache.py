@@ -181,8 +181,10 @@ def version_tag() -> str:
 # call's own guards on constants and settings from param_guards too (one evaluator), and an exit
 # followed by more statements on its line still ends the block. 67: a while loop that pops from
 # the list it tests is sized (BG301). 68: a flag set before a call of a method that cancels counts
-# as set before the cancel (BG101).
-ENTRY_FORMAT = 68
+# as set before the cancel (BG101). 69: a task sending itself again with its own arguments is a
+# retry (BG604); ``while True: if self.flag: break`` tests its flag as its condition would (BG101,
+# BG206); ``proc.wait()`` after ``proc.communicate()`` only collects the exit status (BG206).
+ENTRY_FORMAT = 69
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

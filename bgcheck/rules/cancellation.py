@@ -583,6 +583,38 @@ def _innermost_loop(ctx: FileContext):
     return None
 
 
+def _in_a_sized_for(ctx: FileContext) -> bool:
+    """The loop around the handler is a ``for`` over items already in memory (a name, an attribute,
+    a literal, ``d.values()``, ``range(...)``, ``sorted(...)``: knowledge.SIZED_ITERATION_CALLS and
+    _METHODS): it ends when they run out, so the task does stop, late; whether that loses the stop
+    is BG105's to judge. A ``for`` over what another call returns, and ``async for``, may never end;
+    nor may a loop around the ``for`` (``while True:`` around ``for conn in self.conns:``)."""
+    loops = []
+    for node in reversed(ctx.ancestors[:-1]):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            break
+        if isinstance(node, (cst.For, cst.While)):
+            loops.append(node)
+    return bool(loops) and all(_is_sized_for(loop, ctx) for loop in loops)
+
+
+def _is_sized_for(loop, ctx: FileContext) -> bool:
+    if not isinstance(loop, cst.For) or loop.asynchronous is not None:
+        return False
+    iterated = loop.iter
+    if isinstance(iterated, (cst.Name, cst.Attribute, cst.Subscript, cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return True
+    if not isinstance(iterated, cst.Call):
+        return False
+    target = ctx.resolve_call(iterated) or ""
+    method = iterated.func.attr.value if isinstance(iterated.func, cst.Attribute) else None
+    return (
+        target in knowledge.SIZED_ITERATION_CALLS
+        or target in knowledge.SIZED_COLLECTION_TYPES
+        or method in knowledge.SIZED_ITERATION_METHODS
+    )
+
+
 def _loop_stops_on_its_cancellers_flag(ctx: FileContext) -> bool:
     """The handler is in ``while not self.should_stop:``, and the method of the class that sets
     that flag cancels the work after setting it (``stop()``: ``self.should_stop = True`` then
@@ -612,6 +644,7 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
         ctx.in_coroutine
         and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
         and _in_loop(ctx)
+        and not _in_a_sized_for(ctx)
         and bool(handler_exits & {FALL, CONTINUE})
         and not _awaits_a_shield(body, ctx)
         and not (handler is not None and _leaves_once_stopped(handler, ctx))

@@ -278,7 +278,7 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
             ctx.silence(rule, node, bound)
             return
         if _reaps_a_killed_process(node, ctx):
-            ctx.silence(rule, node, "the process was killed just before: the wait only collects its exit status")
+            ctx.silence(rule, node, "the process was killed, or waited for by communicate(), just before: the wait only collects its exit status")
             return
         if wait.consumer_wait and _stops_on_sentinel(node, ctx):
             ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
@@ -440,7 +440,7 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     owner = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.ClassDef)), None)
     if function is None or owner is None:
         return False
-    tests = [loop.test]
+    tests = [loop.test, *_tested_at_the_top(loop)]
     flags = set()
     while tests:
         test = tests.pop()
@@ -479,6 +479,21 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
             walk(statement, _Finder())
             found = found or (flag_set and not then_cancels)
     return found
+
+
+def _tested_at_the_top(loop: cst.While) -> list:
+    """``while True: if self._stopping: break``: a first statement that leaves the loop on a test
+    is the loop's condition written another way (its test, for ``loop_flag_set_elsewhere``)."""
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    first = body[0] if body else None
+    if not isinstance(first, cst.If) or first.orelse is not None or not isinstance(first.body, cst.IndentedBlock):
+        return []
+    statements = first.body.body
+    if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
+        return []
+    # ``break; "..."``: a string beside the exit does nothing
+    said = [small for small in statements[0].body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)))]
+    return [first.test] if said and isinstance(said[-1], (cst.Break, cst.Return)) else []
 
 
 def _self_method(func: cst.BaseExpression) -> Optional[str]:
@@ -608,13 +623,17 @@ def _reaps_a_killed_process(node: cst.Call, ctx: FileContext) -> bool:
     """``proc.kill()`` as a statement that always runs before ``proc.wait()`` (or ``communicate()``):
     an earlier statement of the block the wait is in, or of a block around it. SIGKILL cannot be
     caught or ignored, so the wait only collects the exit status (the kill-then-reap idiom). A
-    ``terminate()`` asks, and may be ignored: it bounds nothing."""
+    ``terminate()`` asks, and may be ignored: it bounds nothing. So does ``proc.communicate(...)``
+    before ``proc.wait()``: it returns only once the process has ended (it reads its output to
+    the end and reaps it; its own wait is judged at its own call), so the wait only collects the
+    exit status."""
     func = node.func
     if not isinstance(func, cst.Attribute) or func.attr.value not in ("wait", "communicate"):
         return False
     receiver = dotted_name(func.value)
     if receiver is None:
         return False
+    ended_by = ("kill", "communicate") if func.attr.value == "wait" else ("kill",)
     inner: cst.CSTNode = node
     for outer in reversed(ctx.ancestors[:-1]):
         if isinstance(outer, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
@@ -624,20 +643,21 @@ def _reaps_a_killed_process(node: cst.Call, ctx: FileContext) -> bool:
             for statement in body:
                 if statement is inner:
                     break
-                if _kills(statement, receiver):
+                if _kills(statement, receiver, ended_by):
                     return True
         inner = outer
     return False
 
 
-def _kills(statement: cst.CSTNode, receiver: str) -> bool:
-    """Is ``statement`` a line whose calls include ``<receiver>.kill()``?"""
+def _kills(statement: cst.CSTNode, receiver: str, methods: tuple = ("kill",)) -> bool:
+    """Is ``statement`` a line whose calls include ``<receiver>.kill()`` (or another of ``methods``:
+    ``out, err = proc.communicate()`` too)?"""
     if not isinstance(statement, cst.SimpleStatementLine):
         return False
     for small in statement.body:
-        call = small.value if isinstance(small, cst.Expr) else None
+        call = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
         if (
-            isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "kill"
+            isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in methods
             and dotted_name(call.func.value) == receiver
         ):
             return True

@@ -479,6 +479,38 @@ def _publish_name(node: cst.Call, ctx: FileContext) -> Optional[str]:
     return transactions.publish_label(ctx.index, ctx.resolve_call(node), func.attr.value, dotted_name(func.value), ctx.resolve(func.value))
 
 
+def _resends_itself(node: cst.Call, ctx: FileContext) -> bool:
+    """``send_webhook.apply_async(args=(logentry_id, retry_count + 1), countdown=60)`` inside the task
+    ``send_webhook`` itself: a retry, whose message carries only what this run was handed (its
+    parameters, constants). Those rows were committed before the run began, so the message names
+    nothing this transaction wrote. ``apply_async``'s options (``countdown=``, ``queue=``) are not
+    the task's arguments and are not read."""
+    func = node.func
+    function = ctx.function_node
+    qualname = ctx.function_qualname
+    if not isinstance(func, cst.Attribute) or function is None or not qualname:
+        return False
+    if ctx.index.resolve_function(ctx.resolve(func.value)) != qualname:
+        return False
+    method = func.attr.value
+    if method == "apply_async":
+        values = [a.value for a in node.args if a.keyword is not None and a.keyword.value in ("args", "kwargs")]
+        values += [a.value for a in node.args[:2] if a.keyword is None]
+    elif method in knowledge.TASK_SEND_METHODS:
+        values = [a.value for a in node.args]
+    else:
+        return False
+    params = {p.name.value for p in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
+    for extra in (function.params.star_arg, function.params.star_kwarg):
+        if isinstance(extra, cst.Param):
+            params.add(extra.name.value)
+    for value in values:
+        for name in find_all(value, (cst.Name,)):
+            if name.value not in params and name.value not in ("None", "True", "False"):
+                return False
+    return True
+
+
 # How a message names a transaction opened by every caller (the notes then show the callers).
 _THROUGH_CALLERS = "code that runs only inside a transaction"
 # The words a file that publishes contains (the rule's cheap relevance test).
@@ -551,6 +583,10 @@ class PublishInsideTransaction(Rule):
     def _published_here(self, node: cst.Call, what: str, ctx: FileContext) -> None:
         transaction = self._transaction(node, ctx, through_callers=True)
         if transaction is None:
+            return
+        if _resends_itself(node, ctx):
+            ctx.silence(self, node, "the task sends itself again with the arguments it was given (a retry): "
+                        "they name nothing this transaction wrote, and a rollback is what the retry is for")
             return
         model = ctx.index.transactions
         steps = model.runs_inside.get(ctx.function_qualname or "", ()) if model is not None else ()

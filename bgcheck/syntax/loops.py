@@ -90,7 +90,53 @@ def polls_without_deadline(loop: cst.While, sleeps: bool) -> bool:
     """A ``while <condition>:`` that sleeps between checks, with no deadline or try count in sight."""
     if not sleeps or is_constant_true(loop.test):
         return False
+    if counts_to_a_bound(loop):
+        return False
     words = _words(loop)
     if any(knowledge.DEADLINE_WORDS.search(name) for name in words.names):
         return False
     return not checks_stop_signal(loop.test) and not exits_on_stop_signal(loop.body)
+
+
+def counts_to_a_bound(loop: cst.While) -> bool:
+    """``while n < 24: ... n += 1`` (or ``while left > 0: ... left -= 1``), alone or ``and``-ed with
+    other tests: a counter compared with a number and stepped towards it in the loop's own body
+    ends the loop after that many rounds."""
+    tests = [loop.test]
+    while tests:
+        test = tests.pop()
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            tests += [test.left, test.right]
+            continue
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            continue
+        target = test.comparisons[0]
+        left, right = test.left, target.comparator
+        if isinstance(target.operator, (cst.LessThan, cst.LessThanEqual)):
+            counter, bound, step = left, right, cst.AddAssign
+        elif isinstance(target.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+            counter, bound, step = left, right, cst.SubtractAssign
+        else:
+            continue
+        if _is_number(counter) and dotted_name(bound):  # ``while 24 > n``: the counter on the right
+            counter, bound, step = bound, counter, cst.AddAssign if step is cst.SubtractAssign else cst.SubtractAssign
+        name = dotted_name(counter)
+        if name and _is_number(bound) and _steps(loop.body, name, step):
+            return True
+    return False
+
+
+def _is_number(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _steps(body: cst.CSTNode, name: str, step) -> bool:
+    """A ``name += <positive number>`` (or ``-=``) in ``body``, outside nested functions."""
+    for node in find_all(body, (cst.AugAssign,)):
+        if isinstance(node.operator, step) and dotted_name(node.target) == name and _is_number(node.value):
+            value = node.value
+            if not isinstance(value, cst.UnaryOperation) and float(value.value) > 0:
+                return True
+    return False

@@ -103,3 +103,45 @@ class Watcher:
 
     def log_closed(self):
         print("closed")
+
+
+# Not flagged: the flag is tested at the top of the loop (`while True: if self.stopping: break`),
+# which is the loop's condition written another way; shutdown() sets it before it cancels.
+class ImportWorker:
+    def __init__(self):
+        self.stopping = False
+        self.worker = None
+
+    async def work(self, jobs):
+        while True:
+            if self.stopping:
+                break
+            try:
+                await jobs.run_next()
+            except asyncio.CancelledError:
+                pass
+
+    async def shutdown(self):
+        self.stopping = True
+        if self.worker:
+            self.worker.cancel()
+
+
+# Flagged: a test at the top that does not leave the loop is not its condition.
+class Ticker:
+    def __init__(self):
+        self.stopping = False
+        self.task = None
+
+    async def tick(self, clock):
+        while True:
+            if self.stopping:
+                print("stopping")
+            try:
+                await clock.wait()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    def stop(self):
+        self.stopping = True
+        self.task.cancel()

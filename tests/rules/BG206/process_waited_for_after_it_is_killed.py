@@ -37,3 +37,19 @@ def thumbnail(path, stop):
     if stop:
         proc.kill()
     proc.wait()  # error: BG206
+
+
+# Not flagged: communicate() returns only once the process has ended (the timeout raises instead),
+# so the wait after it only collects the exit status.
+# Flagged: a wait after communicate() on another process, and a second communicate() with no
+# timeout after a first one (a communicate() is judged at its own call).
+@shared_task
+def convert(path, options):
+    proc = subprocess.Popen(["convert", path], stdout=subprocess.PIPE)
+    out, err = proc.communicate(timeout=50)
+    proc.wait()
+    other = subprocess.Popen(["index", path])
+    proc.communicate(timeout=5)
+    other.wait()  # error: BG206
+    proc.communicate()  # error: BG206
+    return out

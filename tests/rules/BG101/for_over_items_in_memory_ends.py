@@ -1,0 +1,40 @@
+# Not BG101: a `for` over items already in memory (an attribute, `d.values()`) ends when they run
+# out, so the task does stop, if late: whether the swallowed stop matters there is BG105's
+# (reported under that code).
+# BG101: the same `for` inside a `while True:`, which goes round again for ever, and a `for` over
+# what a call returns, which may never end.
+import asyncio
+
+
+class Registry:
+    def __init__(self):
+        self.tasks = []
+        self.providers = {}
+
+    async def shutdown(self):
+        for task in self.tasks:
+            try:
+                await task
+            except asyncio.CancelledError:  # error: BG105
+                pass
+        for provider in self.providers.values():
+            try:
+                await provider.close()
+            except asyncio.CancelledError:  # error: BG105
+                continue
+
+    async def ping_all(self):
+        while True:
+            for provider in self.providers.values():
+                try:
+                    await provider.ping()
+                except asyncio.CancelledError:  # error: BG101
+                    pass
+            await asyncio.sleep(5)
+
+    async def follow(self, feed):
+        for event in feed.events():
+            try:
+                await event.handle()
+            except asyncio.CancelledError:  # error: BG101
+                pass
