@@ -717,7 +717,9 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
     BlockingWait(r"subprocess\.(run|call|check_call|check_output)", "A `subprocess` call"),
     BlockingWait(r"subprocess\.Popen\(\)\.wait", "`Popen.wait()`", timeout_pos=0),
     BlockingWait(r"subprocess\.Popen\(\)\.communicate", "`Popen.communicate()`", timeout_pos=1),
-    BlockingWait(r".*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0, peer=True),
+    # a Celery task's result: ``task.delay(...).get()``; not a multiprocessing pool's
+    # ``pool.apply_async(f).get()``, a result of this machine's own threads or processes
+    BlockingWait(r"(?!multiprocessing\.).*\.(delay|apply_async)\(\)\.get", "`AsyncResult.get()`", timeout_pos=0, peer=True),
     # The standard library's network clients wait as long as the socket's global default allows,
     # which is for ever unless the program calls socket.setdefaulttimeout(). A client object takes
     # its timeout when it is made: the constructor is where it is missing (a later connect(),

@@ -183,8 +183,9 @@ def version_tag() -> str:
 # the list it tests is sized (BG301). 68: a flag set before a call of a method that cancels counts
 # as set before the cancel (BG101). 69: a task sending itself again with its own arguments is a
 # retry (BG604); ``while True: if self.flag: break`` tests its flag as its condition would (BG101,
-# BG206); ``proc.wait()`` after ``proc.communicate()`` only collects the exit status (BG206).
-ENTRY_FORMAT = 69
+# BG206); ``proc.wait()`` after ``proc.communicate()`` only collects the exit status (BG206). 70: a
+# multiprocessing pool's ``apply_async().get()`` is no Celery result (BG203).
+ENTRY_FORMAT = 70
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.
