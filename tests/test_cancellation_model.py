@@ -1648,3 +1648,52 @@ def test_the_timed_out_name_bound_again_in_the_handler_is_flagged(bg):
         "                try:\n                    await remaining", "                remaining = asyncio.ensure_future(asyncio.sleep(9))\n                try:\n                    await remaining"
     )
     assert codes(bg.code(source), "BG1") == [("BG101", 14)]
+
+
+def test_a_cached_run_follows_a_cancelling_helper_edited_in_another_module(tmp_path, monkeypatch):
+    """The helper's fact (it returns the running task's cancelling() test) reaches the handler in
+    another module through the cache as in a cold run: edited to ask something else, the finding
+    comes back; edited back, it goes."""
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+    from conftest import write_project
+
+    write_project(tmp_path, {
+        "pyproject.toml": "[tool.bgcheck]\npreview = true\n",
+        "relay/__init__.py": "",
+        "relay/cancellation.py": """
+            import asyncio
+
+
+            def task_is_cancelling() -> bool:
+                task = asyncio.current_task()
+                return task is not None and task.cancelling() > 0
+        """,
+        "relay/worker.py": """
+            import asyncio
+
+            from relay.cancellation import task_is_cancelling
+
+
+            async def consume(bus):
+                while True:
+                    try:
+                        await bus.next()
+                    except asyncio.CancelledError:
+                        if task_is_cancelling():
+                            raise
+        """,
+    })
+    monkeypatch.chdir(tmp_path)
+    helper = tmp_path / "relay" / "cancellation.py"
+
+    def lines(*args: str) -> list[str]:
+        result = CliRunner().invoke(main, ["check", "--select", "BG101", "--format", "concise", *args, "."])
+        return sorted(line.split(": BG101")[0] for line in result.stdout.splitlines() if "BG101" in line)
+
+    assert lines() == lines("--no-cache") == []
+    helper.write_text(helper.read_text().replace("task.cancelling() > 0", "task.cancelled()"))
+    assert lines() == lines("--no-cache") == ["relay/worker.py:11:9"]
+    helper.write_text(helper.read_text().replace("task.cancelled()", "task.cancelling() > 0"))
+    assert lines() == lines("--no-cache") == []

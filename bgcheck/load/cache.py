@@ -184,8 +184,9 @@ def version_tag() -> str:
 # as set before the cancel (BG101). 69: a task sending itself again with its own arguments is a
 # retry (BG604); ``while True: if self.flag: break`` tests its flag as its condition would (BG101,
 # BG206); ``proc.wait()`` after ``proc.communicate()`` only collects the exit status (BG206). 70: a
-# multiprocessing pool's ``apply_async().get()`` is no Celery result (BG203).
-ENTRY_FORMAT = 70
+# multiprocessing pool's ``apply_async().get()`` is no Celery result (BG203). 71: function summaries
+# say whether the function returns the running task's cancelling() test (tests_own_cancelling).
+ENTRY_FORMAT = 71
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -22,7 +22,7 @@ from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax import param_guards
-from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, suspension_calls
+from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
@@ -122,6 +122,10 @@ class FunctionSummary:
     # beside an unguarded ``msg.send()``), which ``call_guards`` (per target) cannot say; a rule
     # asks for the guards of the call it is about to report (FileContext.call_guards).
     guard_params: tuple = ()
+    # It returns whether the running task is being cancelled (ast_flow.returns_own_cancelling:
+    # ``return task is not None and task.cancelling() > 0``): a handler that re-raises when a call
+    # of it says so re-raises every cancellation of its own task (BG101, BG105).
+    tests_own_cancelling: bool = False
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -623,15 +627,18 @@ class SummaryBuilder:
             todo.extend(ast.iter_child_nodes(node))
         return False
 
+    def _imported_name(self, dotted: str) -> str:
+        """A dotted name as written, through the module's imports (``current_task`` -> ``asyncio.current_task``)."""
+        head, _, rest = dotted.partition(".")
+        return self.imports.get(head, head) + (f".{rest}" if rest else "")
+
     def _catches_queue_empty(self, caught: Optional[ast.expr]) -> bool:
         names = caught.elts if type(caught) is ast.Tuple else [caught] if caught is not None else []
         for name in names:
             dotted = dotted_name(name)
             if dotted is None:
                 continue
-            head, _, rest = dotted.partition(".")
-            full = self.imports.get(head, head) + (f".{rest}" if rest else "")
-            if full in knowledge.QUEUE_EMPTY_EXCEPTIONS:
+            if self._imported_name(dotted) in knowledge.QUEUE_EMPTY_EXCEPTIONS:
                 return True
         return False
 
@@ -922,6 +929,7 @@ class SummaryBuilder:
                 is_generator=scope.is_generator,
                 keeps_its_errors=keeps_its_errors(node),
                 awaits_through=awaited_through(node),
+                tests_own_cancelling=returns_own_cancelling(node, self._imported_name),
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)

@@ -387,9 +387,14 @@ def _reports_a_recorded_failure(handler, ctx: FileContext) -> bool:
 
 
 def _tests_own_cancelling(test: cst.BaseExpression, ctx: FileContext, bound: frozenset = frozenset()) -> bool:
-    """``asyncio.current_task().cancelling()``, or ``(task := asyncio.current_task()) and
-    task.cancelling()``, alone or ``and``-ed with other tests: true only while the running task is
-    being cancelled. ``bound``: names the handler assigned ``asyncio.current_task()`` to first."""
+    """``asyncio.current_task().cancelling()`` (also compared ``> 0``), or ``(task :=
+    asyncio.current_task()) and task.cancelling()``, alone or ``and``-ed with other tests, or a
+    call of a project function that returns such a test (FunctionSummary.tests_own_cancelling:
+    ``if task_is_cancelling(): raise``): true only while the running task is being cancelled.
+    Either side of an ``or`` may be it (``if not self._running or task_is_cancelling(): raise``
+    raises whenever it is). ``bound``: names the handler assigned ``asyncio.current_task()`` to first."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _tests_own_cancelling(test.left, ctx, bound) or _tests_own_cancelling(test.right, ctx, bound)
     operands, bound = [], set(bound)
     pending = [test]
     while pending:
@@ -404,12 +409,23 @@ def _tests_own_cancelling(test: cst.BaseExpression, ctx: FileContext, bound: fro
         if isinstance(node, cst.NamedExpr) and isinstance(node.value, cst.Call) and ctx.resolve_call(node.value) in knowledge.CURRENT_TASK_CALLS:
             bound.add(dotted_name(node.target))
     for node in operands:
-        if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) and node.func.attr.value == knowledge.CANCELLING_METHOD:
+        if (
+            isinstance(node, cst.Comparison) and len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, cst.GreaterThan)
+            and isinstance(node.comparisons[0].comparator, cst.Integer) and node.comparisons[0].comparator.value == "0"
+        ):
+            node = node.left  # ``task.cancelling() > 0``
+        if not isinstance(node, cst.Call) or node.args:
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == knowledge.CANCELLING_METHOD:
             receiver = node.func.value
             if isinstance(receiver, cst.Call) and ctx.resolve_call(receiver) in knowledge.CURRENT_TASK_CALLS:
                 return True
             if dotted_name(receiver) in bound:
                 return True
+        helper = ctx.index.resolve_function(ctx.resolve_call(node))
+        summary = ctx.index.function(helper) if helper else None
+        if summary is not None and summary.tests_own_cancelling:
+            return True
     return False
 
 
@@ -419,14 +435,26 @@ def _reraises_own_cancellation(handler, ctx: FileContext) -> bool:
     own cancellation (Python 3.11's idiom for telling them apart)."""
     statements = list(handler.body.body)
     bound = set()
-    # ``task = asyncio.current_task()`` then ``if task is not None and task.cancelling(): raise``
-    while statements and (name := _current_task_assignment(statements[0], ctx)):
-        bound.add(name)
+    # ``task = asyncio.current_task()`` then ``if task is not None and task.cancelling(): raise``;
+    # before it, plain statements that do not wait (``self._set_status("failed")``) change nothing
+    while statements and ((name := _current_task_assignment(statements[0], ctx)) or _plain_statement(statements[0])):
+        if name:
+            bound.add(name)
         statements.pop(0)
     if not statements or not isinstance(statements[0], cst.If):
         return False
     first = statements[0]
     return _tests_own_cancelling(first.test, ctx, frozenset(bound)) and always_raises(first.body, ctx.is_exit_call, _raise_classifier(handler, ctx))
+
+
+def _plain_statement(statement) -> bool:
+    """A line of expressions and assignments that neither waits nor leaves (no ``await``,
+    ``yield``, ``return``, ``break``, ``continue`` or ``raise``)."""
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and all(isinstance(small, (cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign)) for small in statement.body)
+        and not find_all(statement, (cst.Await, cst.Yield))
+    )
 
 
 def _reraises_unless_the_awaited_task_was_cancelled(handler, ctx: FileContext) -> bool:

@@ -554,3 +554,55 @@ def awaited_through(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> tuple
                 if type(inner) is ast.Name and inner.id in names:
                     uses[inner.id] = uses.get(inner.id, 0) + 1
     return tuple(name for name in sorted(names) if returned.get(name) and uses.get(name) == returned[name])
+
+
+def returns_own_cancelling(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> bool:
+    """Does the function return whether the running task is being cancelled, Python 3.11's test
+    written once as a helper: its body (constant statements aside) is names bound to
+    ``asyncio.current_task()``, then ``return <test>`` whose test, ``and``-ed with others, asks one
+    of them (or ``current_task()`` itself) for ``cancelling()``, alone or compared ``> 0``
+    (``task = asyncio.current_task(); return task is not None and task.cancelling() > 0``).
+    ``resolve``: a dotted name as written -> its canonical name."""
+    body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
+    if not body or type(body[-1]) is not ast.Return or body[-1].value is None:
+        return False
+    bound = set()
+    for statement in body[:-1]:
+        if not (
+            type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
+            and _calls_current_task(statement.value, resolve)
+        ):
+            return False
+        bound.add(statement.targets[0].id)
+    operands = []
+    pending = [body[-1].value]
+    while pending:
+        node = pending.pop()
+        if type(node) is ast.BoolOp:
+            if type(node.op) is not ast.And:
+                return False
+            pending += node.values
+        else:
+            operands.append(node)
+    for node in operands:
+        if type(node) is ast.NamedExpr and _calls_current_task(node.value, resolve):
+            bound.add(node.target.id)
+    for node in operands:
+        if type(node) is ast.Compare and len(node.ops) == 1 and type(node.ops[0]) is ast.Gt:
+            limit = node.comparators[0]
+            if not (type(limit) is ast.Constant and limit.value == 0):
+                continue
+            node = node.left
+        if not (type(node) is ast.Call and not node.args and type(node.func) is ast.Attribute and node.func.attr == knowledge.CANCELLING_METHOD):
+            continue
+        receiver = node.func.value
+        if _calls_current_task(receiver, resolve) or (type(receiver) is ast.Name and receiver.id in bound):
+            return True
+    return False
+
+
+def _calls_current_task(node: ast.AST, resolve) -> bool:
+    if type(node) is not ast.Call or node.args:
+        return False
+    name = dotted_name(node.func)
+    return name is not None and resolve(name) in knowledge.CURRENT_TASK_CALLS
