@@ -235,6 +235,10 @@ CELERY_APP_CLASSES = frozenset({"celery.Celery", "celery.app.Celery", "celery.ap
 # project makes from a class bgcheck cannot name (mayan's ``import_string(setting.value)(main=...)``)
 # and then configures with one of these at import time is a Celery app, in a project that imports celery.
 CELERY_APP_SETUP_METHODS = frozenset({"autodiscover_tasks", "config_from_object"})
+# Library functions that return a configured Celery app: vstutils (the framework Polemarch is built
+# on) ``get_celery_app()`` returns ``Celery(name, task_cls="vstutils.tasks:TaskClass")``, configured
+# from the Django settings with its tasks autodiscovered (vstutils/environment.py).
+CELERY_APP_FACTORIES = frozenset({"vstutils.environment.get_celery_app"})
 # The app a process made current, used where the project holds no app of its own.
 CELERY_CURRENT_APPS = frozenset({"celery.current_app", "celery.app.current_app", "celery._state.current_app"})
 # The Celery apps of platforms that plugins register their tasks on (a pretix or pretalx plugin's

@@ -887,3 +887,34 @@ def test_tasks_a_plugin_registers_on_its_platforms_celery_app(tmp_path, monkeypa
         ("plugin.tasks.refresh", "Celery", "decorator pretalx.celery_app.app.task"),
         ("plugin.tasks.sync_all", "Celery", "decorator indico.core.celery.celery.periodic_task"),
     ]
+
+
+def test_tasks_on_an_app_a_library_function_returns(tmp_path, monkeypatch):
+    # vstutils' get_celery_app() returns a configured Celery app (knowledge.CELERY_APP_FACTORIES):
+    # the project's tasks on it are Celery tasks; the same call of a function bgcheck does not
+    # know makes nothing
+    write_project(tmp_path, {
+        "proj/__init__.py": "",
+        "proj/wapp.py": """
+            from vstutils.environment import get_celery_app
+            from othertools import make_app
+
+            app = get_celery_app()
+            other = make_app()
+            """,
+        "proj/tasks.py": """
+            from proj.wapp import app, other
+
+
+            @app.task(ignore_result=True)
+            def sync_repository(project_id):
+                pass
+
+
+            @other.task
+            def not_a_task(project_id):
+                pass
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [("proj.tasks.sync_repository", "Celery", "decorator proj.wapp.app.task")]

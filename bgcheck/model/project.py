@@ -234,10 +234,13 @@ class ProjectIndex:
     def _celery_app_by_use(self, summary: ModuleSummary, name: str, binding: IR) -> Optional[str]:
         """``app = celery_class(main="mayan")`` of a class bgcheck cannot name, then
         ``app.autodiscover_tasks()`` or ``app.config_from_object(...)`` at the module's top level, in a
-        project that imports celery: the project builds its Celery app there (knowledge.CELERY_APP_SETUP_METHODS)."""
+        project that imports celery: the project builds its Celery app there (knowledge.CELERY_APP_SETUP_METHODS).
+        Also ``app = get_celery_app()`` of a library function that returns one (knowledge.CELERY_APP_FACTORIES)."""
         call = as_call(binding)
         if call is None or not call.target:
             return None
+        if (self.canonical(call.target) or call.target) in knowledge.CELERY_APP_FACTORIES:
+            return "celery.Celery()"
         # the cheap tests first: this runs for every binding a name is resolved through
         qualified = f"{summary.module}.{name}."
         if not any(target.startswith(qualified) and target[len(qualified):] in knowledge.CELERY_APP_SETUP_METHODS for target in summary.module_calls):
