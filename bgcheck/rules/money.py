@@ -511,6 +511,24 @@ def _resends_itself(node: cst.Call, ctx: FileContext) -> bool:
     return True
 
 
+def _nudges_a_scheduled_task(node: cst.Call, ctx: FileContext) -> bool:
+    """``support_status_update.delay()`` (or ``apply_async(countdown=10)``: options only) of a task
+    that a schedule also runs (a Celery beat entry, ``add_periodic_task``): sent with no arguments,
+    the message names no row, so a rollback leaves only an extra run of a task that re-reads
+    everything; a run before the commit misses what the next scheduled run then reads. A task
+    sent an argument, or one no schedule runs, is still reported."""
+    func = node.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.TASK_SEND_METHODS:
+        return False
+    if func.attr.value == "delay":
+        if node.args:
+            return False
+    elif any(a.keyword is None or a.keyword.value in ("args", "kwargs") for a in node.args):
+        return False
+    task = ctx.index.resolve_function(ctx.resolve(func.value))
+    return bool(task) and any(job.kind == "scheduled" for job in ctx.index.job_roots.get(task, ()))
+
+
 # How a message names a transaction opened by every caller (the notes then show the callers).
 _THROUGH_CALLERS = "code that runs only inside a transaction"
 # The words a file that publishes contains (the rule's cheap relevance test).
@@ -587,6 +605,10 @@ class PublishInsideTransaction(Rule):
         if _resends_itself(node, ctx):
             ctx.silence(self, node, "the task sends itself again with the arguments it was given (a retry): "
                         "they name nothing this transaction wrote, and a rollback is what the retry is for")
+            return
+        if _nudges_a_scheduled_task(node, ctx):
+            ctx.silence(self, node, "a task sent with no arguments that the schedule also runs: it names nothing this "
+                        "transaction wrote, and what an early run misses its next scheduled run reads")
             return
         model = ctx.index.transactions
         steps = model.runs_inside.get(ctx.function_qualname or "", ()) if model is not None else ()
