@@ -14,7 +14,7 @@ is silent, its source); a short comment by a table says why it is there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Optional
 
@@ -1367,6 +1367,21 @@ AWAITABLE_TYPES = frozenset(
 # Tornado's event loop, however it is reached: ``IOLoop.current()``, ``IOLoop.instance()``, ``IOLoop()``.
 _TORNADO_LOOP = r"tornado\.ioloop\.IOLoop(\.current|\.instance)?\(\)"
 
+_EXECUTOR_SUBMIT = WorkStart(
+    "`Executor.submit()`",
+    r"(.*\.)?submit",
+    methods=("submit",),
+    receiver="executor",
+    func=("fn", 0),
+    handle="future",
+    spelled=("submit",),
+    job=("concurrent.futures", "in-process task", ()),
+    any_receiver=True,
+    fire_and_forget=True,
+    per_item=True,
+    discarded="future",
+)
+
 WORK_STARTS: tuple[WorkStart, ...] = (
     WorkStart(
         "",
@@ -1398,33 +1413,17 @@ WORK_STARTS: tuple[WorkStart, ...] = (
         discarded="task",
     ),
     # ``ProcessPoolExecutor().submit(fn, ...)`` runs fn in a worker process the pool starts with
-    # multiprocessing: a child process, stopped as multiprocessing's are. Ahead of the generic row
-    # (fn in a thread of this process), matched by its canonical name only, with that row's uses.
-    WorkStart(
-        "`Executor.submit()`",
-        r"concurrent\.futures(\.process)?\.ProcessPoolExecutor\(\)\.submit",
-        func=("fn", 0),
-        handle="future",
-        spelled=("submit",),
+    # multiprocessing: a child process, stopped as multiprocessing's are. The generic row below
+    # (fn in a thread of this process) with that job, matched by its canonical name only, ahead of it.
+    replace(
+        _EXECUTOR_SUBMIT,
+        pattern=r"concurrent\.futures(\.process)?\.ProcessPoolExecutor\(\)\.submit",
+        methods=(),
+        receiver=None,
+        any_receiver=False,
         job=("multiprocessing", "process", ()),
-        fire_and_forget=True,
-        per_item=True,
-        discarded="future",
     ),
-    WorkStart(
-        "`Executor.submit()`",
-        r"(.*\.)?submit",
-        methods=("submit",),
-        receiver="executor",
-        func=("fn", 0),
-        handle="future",
-        spelled=("submit",),
-        job=("concurrent.futures", "in-process task", ()),
-        any_receiver=True,
-        fire_and_forget=True,
-        per_item=True,
-        discarded="future",
-    ),
+    _EXECUTOR_SUBMIT,
     WorkStart("`Executor.map()`", methods=("map",), receiver="executor", func=("fn", 0), handle="results", spelled=("map",), fire_and_forget=True),
     WorkStart(
         "`loop.run_in_executor()`",

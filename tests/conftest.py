@@ -83,3 +83,14 @@ def bg(tmp_path, monkeypatch) -> Checker:
 def codes(diagnostics, prefix: str = "BG") -> list[tuple[str, int]]:
     """[(code, line), ...] of the diagnostics whose code starts with ``prefix``."""
     return [(d.code, d.location.line) for d in diagnostics if d.code.startswith(prefix)]
+
+
+def reported_at(code: str, *args: str) -> list[str]:
+    """``path:line:column`` of each ``code`` finding of ``bgcheck check`` on the current folder
+    (``args`` before the path, such as ``--no-cache``), sorted: a cached run compared with a cold one."""
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    result = CliRunner().invoke(main, ["check", "--select", code, "--format", "concise", *args, "."])
+    return sorted(line.split(f": {code}")[0] for line in result.stdout.splitlines() if code in line)

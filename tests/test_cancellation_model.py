@@ -1654,10 +1654,7 @@ def test_a_cached_run_follows_a_cancelling_helper_edited_in_another_module(tmp_p
     """The helper's fact (it returns the running task's cancelling() test) reaches the handler in
     another module through the cache as in a cold run: edited to ask something else, the finding
     comes back; edited back, it goes."""
-    from click.testing import CliRunner
-
-    from bgcheck.cli import main
-    from conftest import write_project
+    from conftest import reported_at, write_project
 
     write_project(tmp_path, {
         "pyproject.toml": "[tool.bgcheck]\npreview = true\n",
@@ -1688,12 +1685,8 @@ def test_a_cached_run_follows_a_cancelling_helper_edited_in_another_module(tmp_p
     monkeypatch.chdir(tmp_path)
     helper = tmp_path / "relay" / "cancellation.py"
 
-    def lines(*args: str) -> list[str]:
-        result = CliRunner().invoke(main, ["check", "--select", "BG101", "--format", "concise", *args, "."])
-        return sorted(line.split(": BG101")[0] for line in result.stdout.splitlines() if "BG101" in line)
-
-    assert lines() == lines("--no-cache") == []
+    assert reported_at("BG101") == reported_at("BG101", "--no-cache") == []
     helper.write_text(helper.read_text().replace("task.cancelling() > 0", "task.cancelled()"))
-    assert lines() == lines("--no-cache") == ["relay/worker.py:11:9"]
+    assert reported_at("BG101") == reported_at("BG101", "--no-cache") == ["relay/worker.py:11:9"]
     helper.write_text(helper.read_text().replace("task.cancelled()", "task.cancelling() > 0"))
-    assert lines() == lines("--no-cache") == []
+    assert reported_at("BG101") == reported_at("BG101", "--no-cache") == []

@@ -357,10 +357,7 @@ def test_helpers_a_setting_or_module_constant_rules_out_are_not_job_code(bg, cha
 def test_a_cached_run_follows_a_setting_turned_on_and_off(tmp_path, monkeypatch):
     """Cached runs give the results of a cold run when only the settings module changes: both the
     job's own test and a caller's test around a helper read it."""
-    from click.testing import CliRunner
-
-    from bgcheck.cli import main
-    from conftest import write_project
+    from conftest import reported_at, write_project
 
     write_project(tmp_path, {
         **SETTINGS_PROJECT,
@@ -382,12 +379,8 @@ def test_a_cached_run_follows_a_setting_turned_on_and_off(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     settings_file = tmp_path / "shop" / "settings.py"
 
-    def lines(*args: str) -> list[str]:
-        result = CliRunner().invoke(main, ["check", "--select", "BG203", "--format", "concise", *args, "."])
-        return sorted(line.split(": BG203")[0] for line in result.stdout.splitlines() if "BG203" in line)
-
-    assert lines() == lines("--no-cache") == []
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == []
     settings_file.write_text(settings_file.read_text().replace("REUSE_CONNECTION = False", "REUSE_CONNECTION = True"))
-    assert lines() == lines("--no-cache") == ["shop/sync.py:9:5", "shop/tasks.py:13:9"]
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == ["shop/sync.py:9:5", "shop/tasks.py:13:9"]
     settings_file.write_text(settings_file.read_text().replace("REUSE_CONNECTION = True", "REUSE_CONNECTION = False"))
-    assert lines() == []
+    assert reported_at("BG203") == []

@@ -114,7 +114,8 @@ def test_bg203_known_blocking_waits(bg, unbounded, bounded, code):
     assert codes(found, "BG2") == [(code, 30)]
 
 
-_PROCESS_OR_THREAD = """
+_STARTED_IN = """
+import concurrent.futures
 import multiprocessing
 import threading
 import time
@@ -136,50 +137,25 @@ def ready():
 
 
 def start():
-    {start}(target=poll_erp).start()
+    {start}
 """
 
 
-def test_bg203_bg206_waits_in_a_child_process_are_silent_in_a_thread_reported(bg):
-    # a deploy's stop ends a child process with SIGTERM, mid-wait; a thread it cannot end
-    process = bg.code(_PROCESS_OR_THREAD.format(start="multiprocessing.Process"), select=["BG203", "BG206"])
-    thread = bg.code(_PROCESS_OR_THREAD.format(start="threading.Thread"), select=["BG203", "BG206"])
-    assert codes(process, "BG2") == []
-    assert codes(thread, "BG2") == [("BG203", 13), ("BG206", 14)]
-
-
-_POOL_SUBMIT = """
-import concurrent.futures
-import time
-
-import requests
-
-URL = "https://erp.example.com/api"
-pool = concurrent.futures.{pool}()
-
-
-def sync_erp():
-    requests.get(URL)
-    while not ready():
-        time.sleep(1)
-
-
-def ready():
-    return True
-
-
-def start():
-    pool.submit(sync_erp)
-"""
-
-
-def test_bg203_bg206_waits_in_a_process_pool_worker_are_silent_in_a_thread_pool_reported(bg):
-    # ProcessPoolExecutor runs the function in a child process (multiprocessing), which a deploy's
-    # stop ends mid-wait; a ThreadPoolExecutor runs it in a thread of this process
-    process = bg.code(_POOL_SUBMIT.format(pool="ProcessPoolExecutor"), select=["BG203", "BG206"])
-    thread = bg.code(_POOL_SUBMIT.format(pool="ThreadPoolExecutor"), select=["BG203", "BG206"])
-    assert codes(process, "BG2") == []
-    assert codes(thread, "BG2") == [("BG203", 12), ("BG206", 13)]
+@pytest.mark.parametrize(
+    "start, reported",
+    [
+        ("multiprocessing.Process(target=poll_erp).start()", []),
+        ("concurrent.futures.ProcessPoolExecutor().submit(poll_erp)", []),
+        ("threading.Thread(target=poll_erp).start()", [("BG203", 14), ("BG206", 15)]),
+        ("concurrent.futures.ThreadPoolExecutor().submit(poll_erp)", [("BG203", 14), ("BG206", 15)]),
+    ],
+    ids=["process", "process-pool", "thread", "thread-pool"],
+)
+def test_bg203_bg206_waits_in_a_child_process_are_silent_in_a_thread_reported(bg, start, reported):
+    # a deploy's stop ends a child process with SIGTERM, mid-wait (multiprocessing.Process, and a
+    # ProcessPoolExecutor's worker, which multiprocessing starts); a thread it cannot end
+    found = bg.code(_STARTED_IN.format(start=start), select=["BG203", "BG206"])
+    assert codes(found, "BG2") == reported
 
 
 # ---------------------------------------------------------------------------

@@ -1135,18 +1135,7 @@ def _pops_what_it_tests(loop: ast.While) -> bool:
     """``while pending: item = pending.pop(0)``: a loop that empties a list (or deque) it tests, one
     item per round. It runs once per item the list holds, items already in memory, as a sized loop does."""
     tested = dotted_name(loop.test)
-    if tested is None:
-        return False
-    todo = list(loop.body)
-    while todo:
-        node = todo.pop()
-        kind = type(node)
-        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
-            continue
-        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _POPS and dotted_name(node.func.value) == tested:
-            return True
-        todo.extend(ast.iter_child_nodes(node))
-    return False
+    return tested is not None and _calls_a_method_of(loop.body, _POPS, tested)
 
 
 _POPS = frozenset({"pop", "popleft"})
@@ -1174,17 +1163,20 @@ REQUEUE = "requeue"
 def _takes_from(loop: ast.AST, put: ast.Call) -> bool:
     """Does ``loop`` (outside the functions defined in it) get from the receiver ``put`` puts into?"""
     receiver = dotted_name(put.func.value)
-    if receiver is None:
-        return False
-    todo = list(ast.iter_child_nodes(loop))
+    return receiver is not None and _calls_a_method_of(list(ast.iter_child_nodes(loop)), knowledge.QUEUE_GET_METHODS, receiver)
+
+
+def _calls_a_method_of(nodes: list, methods: frozenset, receiver: str) -> bool:
+    """Is one of ``methods`` called on ``receiver`` (a dotted name as written) in ``nodes``, outside
+    the functions and classes defined there?"""
+    todo = list(nodes)
     while todo:
         node = todo.pop()
         kind = type(node)
         if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
             continue
-        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in knowledge.QUEUE_GET_METHODS:
-            if dotted_name(node.func.value) == receiver:
-                return True
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in methods and dotted_name(node.func.value) == receiver:
+            return True
         todo.extend(ast.iter_child_nodes(node))
     return False
 

@@ -15,7 +15,7 @@ from bgcheck.syntax.lazy import cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Fix, Severity, short_name
 from bgcheck.syntax.ir import as_call, callee_name, is_literal, ref_name
-from bgcheck.syntax.cst_ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name, is_string_statement
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
@@ -468,9 +468,7 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
 
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found
-            if flag_set and isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel":
-                found = True
-            if flag_set and _self_method(node.func) in cancelling:
+            if flag_set and (_is_cancel_call(node) or _self_method(node.func) in cancelling):
                 found = True
 
     for statement in owner.body.body:
@@ -492,8 +490,13 @@ def _tested_at_the_top(loop: cst.While) -> list:
     if len(statements) != 1 or not isinstance(statements[0], cst.SimpleStatementLine):
         return []
     # ``break; "..."``: a string beside the exit does nothing
-    said = [small for small in statements[0].body if not (isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)))]
+    said = [small for small in statements[0].body if not is_string_statement(small)]
     return [first.test] if said and isinstance(said[-1], (cst.Break, cst.Return)) else []
+
+
+def _is_cancel_call(node: cst.Call) -> bool:
+    """``<anything>.cancel()``."""
+    return isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel"
 
 
 def _self_method(func: cst.BaseExpression) -> Optional[str]:
@@ -512,8 +515,7 @@ def _methods_that_cancel(owner: cst.ClassDef, function: cst.CSTNode) -> set[str]
             self.found = False
 
         def visit_Call(self, node: cst.Call) -> None:
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel":
-                self.found = True
+            self.found = self.found or _is_cancel_call(node)
 
     for statement in owner.body.body:
         if isinstance(statement, cst.FunctionDef) and statement is not function:

@@ -485,25 +485,11 @@ def _resends_itself(node: cst.Call, ctx: FileContext) -> bool:
     parameters, constants). Those rows were committed before the run began, so the message names
     nothing this transaction wrote. ``apply_async``'s options (``countdown=``, ``queue=``) are not
     the task's arguments and are not read."""
-    func = node.func
-    function = ctx.function_node
-    qualname = ctx.function_qualname
-    if not isinstance(func, cst.Attribute) or function is None or not qualname:
+    values = _task_arguments(node)
+    function = ctx.function
+    if values is None or function is None or _sent_task(node, ctx) != function.qualname:
         return False
-    if ctx.index.resolve_function(ctx.resolve(func.value)) != qualname:
-        return False
-    method = func.attr.value
-    if method == "apply_async":
-        values = [a.value for a in node.args if a.keyword is not None and a.keyword.value in ("args", "kwargs")]
-        values += [a.value for a in node.args[:2] if a.keyword is None]
-    elif method in knowledge.TASK_SEND_METHODS:
-        values = [a.value for a in node.args]
-    else:
-        return False
-    params = {p.name.value for p in (*function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
-    for extra in (function.params.star_arg, function.params.star_kwarg):
-        if isinstance(extra, cst.Param):
-            params.add(extra.name.value)
+    params = set(function.params)
     for value in values:
         for name in find_all(value, (cst.Name,)):
             if name.value not in params and name.value not in ("None", "True", "False"):
@@ -517,16 +503,29 @@ def _nudges_a_scheduled_task(node: cst.Call, ctx: FileContext) -> bool:
     the message names no row, so a rollback leaves only an extra run of a task that re-reads
     everything; a run before the commit misses what the next scheduled run then reads. A task
     sent an argument, or one no schedule runs, is still reported."""
+    if _task_arguments(node) != []:
+        return False
+    task = _sent_task(node, ctx)
+    return bool(task) and any(job.kind == "scheduled" for job in ctx.index.job_roots.get(task, ()))
+
+
+def _task_arguments(node: cst.Call) -> Optional[list]:
+    """What a task send hands the task: every argument of ``delay(...)``; of ``apply_async(...)``,
+    its ``args=``/``kwargs=`` and its first two positional arguments (the same two), never its
+    options (``countdown=``, ``queue=``...). None for any other call."""
     func = node.func
     if not isinstance(func, cst.Attribute) or func.attr.value not in knowledge.TASK_SEND_METHODS:
-        return False
-    if func.attr.value == "delay":
-        if node.args:
-            return False
-    elif any(a.keyword is None or a.keyword.value in ("args", "kwargs") for a in node.args):
-        return False
-    task = ctx.index.resolve_function(ctx.resolve(func.value))
-    return bool(task) and any(job.kind == "scheduled" for job in ctx.index.job_roots.get(task, ()))
+        return None
+    if func.attr.value != "apply_async":
+        return [a.value for a in node.args]
+    return [a.value for a in node.args if a.keyword is not None and a.keyword.value in ("args", "kwargs")] + [
+        a.value for a in node.args if a.keyword is None
+    ][:2]
+
+
+def _sent_task(node: cst.Call, ctx: FileContext) -> Optional[str]:
+    """The project function a task send's receiver is (``send_webhook`` of ``send_webhook.delay()``)."""
+    return ctx.index.resolve_function(ctx.resolve(node.func.value))
 
 
 # How a message names a transaction opened by every caller (the notes then show the callers).
