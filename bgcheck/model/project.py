@@ -582,6 +582,8 @@ class ProjectIndex:
             return False
         if target.rsplit(".", 1)[-1] in knowledge.SIZED_ITERATION_METHODS:
             return False
+        if _is_lookup_with_a_collection_default(iterated):
+            return False
         if holder and _mentions(iterated, holder):
             return False  # ``for item in iter_queue(self.q)``: taking items off the same queue
         return True
@@ -1167,6 +1169,17 @@ def _known_instance(path: str) -> str:
 
 def _join(base: str, tail: list[str]) -> str:
     return ".".join([base, *tail]) if tail else base
+
+
+def _is_lookup_with_a_collection_default(ir) -> bool:
+    """``config.get("initial_messages", [])``: a ``get`` of a key written out whose default is a
+    list, tuple, set or dict literal looks a collection up in a mapping (settings, a config dict);
+    its items are in memory."""
+    call = irmod.as_call(ir)
+    if call is None or not call.target or call.target.rsplit(".", 1)[-1] != "get":
+        return False
+    key, default = call.arg(0), call.arg(1) if call.arg(1) is not None else call.keyword("default")
+    return key is not None and key[0] == "v" and isinstance(key[1], str) and default is not None and default[0] in ("seq", "dict")
 
 
 def _mentions(ir, holder: str) -> bool:

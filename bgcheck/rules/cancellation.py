@@ -664,7 +664,8 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
     """BG101's sure case, the rule's example: a task's own cancellation (asyncio, trio, anyio)
     caught in a coroutine, inside a loop of that coroutine, by a handler that falls through or
     ``continue``s, so the loop goes round again and the task keeps working after it was asked to
-    stop. A loop that awaits ``asyncio.shield()`` (waiting for cleanup through repeated cancels) is
+    stop. A handler that sets the flag its ``while`` tests (``shutdown = True`` in ``while not
+    shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup through repeated cancels) is
     not the work going on, nor is a handler that leaves once the work's stop event or flag is set
     (``handler``; None for ``contextlib.suppress``). Every other swallowed stop is BG105's: whether
     work goes on there depends on the callers, the program's stop protocol, or which signal arrives."""
@@ -673,7 +674,7 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
         and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
         and _in_loop(ctx)
         and not _in_a_sized_for(ctx)
-        and bool(handler_exits & {FALL, CONTINUE})
+        and bool((handler_exits if handler is None else _with_its_loop_ended(handler, ctx, handler_exits)) & {FALL, CONTINUE})
         and not _awaits_a_shield(body, ctx)
         and not (handler is not None and _leaves_once_stopped(handler, ctx))
     )
