@@ -24,7 +24,7 @@ from bgcheck import knowledge
 from bgcheck.syntax import param_guards
 from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
-from bgcheck.syntax.exits import BREAK, RAISE, RETURN
+from bgcheck.syntax.exits import BREAK, FALL, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
 from bgcheck.syntax.newer_nodes import TypeAlias
 
@@ -604,7 +604,7 @@ class SummaryBuilder:
         scope.branches += 1
         if scope.kind == "function" and is_endless(node):
             scope.endless_loop = True
-        sized = _tests_a_size(node.test) or _pops_what_it_tests(node) or self._drains_until_empty(node)
+        sized = _tests_a_size(node.test) or _waits_on_a_size(node) or _pops_what_it_tests(node) or self._drains_until_empty(node)
         scope.loops.append("while-sized" if sized else "while")
         scope.loop_nodes.append(node)
         return [node.test, *node.body, *node.orelse, (SummaryBuilder._leave_loop, node)]
@@ -1119,16 +1119,31 @@ def _is_string(node) -> bool:
 _SIZE_TESTS = frozenset({"len", "qsize", "full", "empty"})
 
 
-def _tests_a_size(test: ast.expr) -> bool:
+def _tests_a_size(test: ast.expr, tests: frozenset = _SIZE_TESTS) -> bool:
     """Does a loop condition check a size (``while len(q) < limit``, ``while not q.full()``)? Such a loop
     fills something up to a bound instead of draining a stream."""
     for node in ast.walk(test):
         if type(node) is ast.Call:
             func = node.func
             name = func.attr if type(func) is ast.Attribute else func.id if type(func) is ast.Name else None
-            if name in _SIZE_TESTS:
+            if name in tests:
                 return True
     return False
+
+
+def _waits_on_a_size(loop: ast.While) -> bool:
+    """``while running: if q.qsize() > limit: wait(1); continue`` ... ``q.put(item)``: one of the
+    loop's own statements checks a queue's ``qsize()`` and, when it holds, goes round again (or
+    leaves) before anything else runs. The loop fills up to that bound, as one whose condition
+    checks it does. (Neither ``len(...)``, as ``if len(batch) == 0: continue`` skips an empty read of
+    a stream, nor ``full()``, never true of a queue with no maxsize, is a bound here.)"""
+    return any(
+        type(statement) is ast.If and _tests_a_size(statement.test, _QUEUE_SIZE_TESTS) and FALL not in exits(statement.body)
+        for statement in loop.body
+    )
+
+
+_QUEUE_SIZE_TESTS = frozenset({"qsize"})
 
 
 def _pops_what_it_tests(loop: ast.While) -> bool:
