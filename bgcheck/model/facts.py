@@ -273,7 +273,6 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "transactions": ("transactions",),
     "all_call_targets": ("call_targets",),
     "queue_puts": ("queue_puts",),
-    "is_stream_loop": ("queue_puts",),
     "passed_refs": ("passed_refs",),
     "message_callbacks": ("message_callbacks",),
     "thread_join_facts": ("threads",),
@@ -296,7 +295,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
 NAME_MEMBERS = frozenset({
     "modules", "functions", "classes", "function", "canonical", "resolve_function", "fold", "lookup_constant",
     "binding", "constructed", "receiver_type", "api_base", "mro", "class_bases", "queue_is_unbounded", "is_sentinel",
-    "reads_a_clock", "keeps_its_errors",
+    "reads_a_clock", "keeps_its_errors", "is_stream_loop",
 })
 
 

@@ -627,20 +627,11 @@ def _in_a_sized_for(ctx: FileContext) -> bool:
 
 
 def _is_sized_for(loop, ctx: FileContext) -> bool:
+    """A ``for`` over items in memory, as BG301 decides it for the loops that feed a queue
+    (ProjectIndex.is_stream_loop): a name, an attribute, a literal, ``range(...)``, ``d.values()``..."""
     if not isinstance(loop, cst.For) or loop.asynchronous is not None:
         return False
-    iterated = loop.iter
-    if isinstance(iterated, (cst.Name, cst.Attribute, cst.Subscript, cst.List, cst.Tuple, cst.Set, cst.Dict)):
-        return True
-    if not isinstance(iterated, cst.Call):
-        return False
-    target = ctx.resolve_call(iterated) or ""
-    method = iterated.func.attr.value if isinstance(iterated.func, cst.Attribute) else None
-    return (
-        target in knowledge.SIZED_ITERATION_CALLS
-        or target in knowledge.SIZED_COLLECTION_TYPES
-        or method in knowledge.SIZED_ITERATION_METHODS
-    )
+    return not ctx.index.is_stream_loop(("for", ctx.to_ir(loop.iter)))
 
 
 def _loop_stops_on_its_cancellers_flag(ctx: FileContext) -> bool:

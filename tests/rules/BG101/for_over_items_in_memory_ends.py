@@ -1,15 +1,18 @@
 # Not BG101: a `for` over items already in memory (an attribute, `d.values()`) ends when they run
 # out, so the task does stop, if late: whether the swallowed stop matters there is BG105's
 # (reported under that code).
-# BG101: the same `for` inside a `while True:`, which goes round again for ever, and a `for` over
-# what a call returns, which may never end.
+# BG101: the same `for` inside a `while True:`, which goes round again for ever, a `for` over
+# what a call returns, and one over standard input, either of which may never end. (The same
+# decision as BG301's about the loops that feed a queue.)
 import asyncio
+import sys
 
 
 class Registry:
     def __init__(self):
         self.tasks = []
         self.providers = {}
+        self.config = {}
 
     async def shutdown(self):
         for task in self.tasks:
@@ -20,6 +23,11 @@ class Registry:
         for provider in self.providers.values():
             try:
                 await provider.close()
+            except asyncio.CancelledError:  # error: BG105
+                continue
+        for name in self.config.get("extra_providers", []):
+            try:
+                await self.providers[name].close()
             except asyncio.CancelledError:  # error: BG105
                 continue
 
@@ -36,5 +44,12 @@ class Registry:
         for event in feed.events():
             try:
                 await event.handle()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    async def read_commands(self):
+        for line in sys.stdin:
+            try:
+                await self.providers[line.strip()].ping()
             except asyncio.CancelledError:  # error: BG101
                 pass
