@@ -189,8 +189,9 @@ def version_tag() -> str:
 # 72: a scheduled task sent with no arguments from a transaction is not reported (BG604). 73: a
 # handler setting the local flag its ``while`` tests ends the loop: BG105's, not BG101's. 74: a
 # ``while`` loop that checks a queue's qsize() before it puts fills up to a bound (BG301). 75:
-# BG101 decides "a ``for`` over items in memory" as BG301 does (ProjectIndex.is_stream_loop).
-ENTRY_FORMAT = 75
+# BG101 decides "a ``for`` over items in memory" as BG301 does (ProjectIndex.is_stream_loop). 76:
+# a handler that calls uncancel() on the running task consumes the cancellation on purpose.
+ENTRY_FORMAT = 76
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -500,6 +500,30 @@ def _current_task_assignment(statement, ctx: FileContext) -> Optional[str]:
     return None
 
 
+def _uncancels_the_running_task(handler, ctx: FileContext) -> bool:
+    """The handler calls ``uncancel()`` on the running task (``asyncio.current_task().uncancel()``,
+    or through a name the function binds to ``asyncio.current_task()``): asyncio's way for code that
+    suppresses a cancellation on purpose to say so, which keeps ``cancelling()``, TaskGroup and
+    ``asyncio.timeout()`` right (a REPL that turns Ctrl-C into a cancel of the current turn)."""
+    tasks = None
+    for call in find_all(handler.body, (cst.Call,)):
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "uncancel" or call.args:
+            continue
+        receiver = func.value
+        if isinstance(receiver, cst.Call) and ctx.resolve_call(receiver) in knowledge.CURRENT_TASK_CALLS:
+            return True
+        if isinstance(receiver, cst.Name):
+            if tasks is None:
+                tasks = {
+                    name for line in find_all(_function_or_module(ctx), (cst.SimpleStatementLine,))
+                    if (name := _current_task_assignment(line, ctx))
+                }
+            if receiver.value in tasks:
+                return True
+    return False
+
+
 def _swallows_only_once_stopped(handler, ctx: FileContext) -> bool:
     """``except CancelledError: if stopper.done(): return`` then ``raise`` on every other path: the
     handler tells the stop its event or future asked for (which it honours by returning) from every
@@ -995,6 +1019,8 @@ def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: 
     --verbose says it ("" when there is nothing worth a note), or None when none is followed."""
     if _hands_on_every_stop_it_is_asked(node, ctx):
         return "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)"
+    if "asyncio.CancelledError" in kinds and _uncancels_the_running_task(node, ctx):
+        return "it calls uncancel() on the running task: the cancellation is consumed on purpose, as asyncio asks"
     if _defers_the_reraise(node, ctx, handler_exits):
         return "it keeps the stop in a flag and the function raises it once its cleanup is done"
     if _loop_stops_on_its_cancellers_flag(ctx) and not handler_exits & {CONTINUE}:
