@@ -95,6 +95,7 @@ TWENTY_EIGHTH_BATCH = "2026-12-06m"
 TWENTY_NINTH_BATCH = "2026-12-06n"
 THIRTIETH_BATCH = "2026-12-06o"
 THIRTY_FIRST_BATCH = "2026-12-06p"
+THIRTY_SECOND_BATCH = "2026-12-06q"
 
 
 @dataclass(frozen=True)
@@ -617,6 +618,26 @@ PROJECTS = [
     _app("bluesky-queueserver==0.0.25", "src/bluesky_queueserver", batch=THIRTY_FIRST_BATCH),
     _app("fast-agent-mcp==0.10.48", "src/fast_agent", batch=THIRTY_FIRST_BATCH),
     _app("pr-agent==0.49.0", "pr_agent", batch=THIRTY_FIRST_BATCH),
+    # thirty-second batch, chosen by kind before any run: Django applications and platform plugins
+    # (NetBox, Alliance Auth, openIMIS, Workbench) whose own code sends Celery or RQ jobs (or NetBox
+    # JobRunner jobs) from inside transaction.atomic, directly or through a helper, or in the
+    # function that opens one (a finder counted the sends by parsing, not by any bgcheck run: chosen
+    # for code BG604 reads). Left out before any run: bamboo-pipeline (a library).
+    _app("django-crm==1.35.0", "accounts", "automation", "business_hours", "cases", "common", "contacts", "crm", "interactions", "invoices", "leads", "macros", "opportunity", "orders", "projects", "tasks", "webforms", "webhooks", batch=THIRTY_SECOND_BATCH),
+    _app("devilry==6.7.1", "devilry", batch=THIRTY_SECOND_BATCH),
+    _app("openimis-be-payroll==1.5.0", "payroll", batch=THIRTY_SECOND_BATCH),
+    _app("wbfdm==1.67.6", "wbfdm", batch=THIRTY_SECOND_BATCH),
+    _app("netbox-data-import==2.17.0", "netbox_data_import", batch=THIRTY_SECOND_BATCH),
+    _app("netbox-fms==0.6.0", "netbox_fms", batch=THIRTY_SECOND_BATCH),
+    _app("indy-hub==1.18.3", "indy_hub", batch=THIRTY_SECOND_BATCH),
+    _app("university-core==0.1.0", "src/university", batch=THIRTY_SECOND_BATCH),
+    _app("modoboa-amavis==1.5.1", "modoboa_amavis", batch=THIRTY_SECOND_BATCH),
+    _app("ffew-fightlog==0.2.0", "fightlog", batch=THIRTY_SECOND_BATCH),
+    _app("aa-discord-audit==0.1.0a16", "aa_discord_audit", batch=THIRTY_SECOND_BATCH),
+    _app("aa-memberaudit==5.3.0", "memberaudit", batch=THIRTY_SECOND_BATCH),
+    _app("allianceauth-corptools==3.5.1", "corptools", batch=THIRTY_SECOND_BATCH),
+    _app("netboxlabs-netbox-custom-objects==0.7.1", "netbox_custom_objects", batch=THIRTY_SECOND_BATCH),
+    _app("aa-structuretimers==3.2.0", "structuretimers", batch=THIRTY_SECOND_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
