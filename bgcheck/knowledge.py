@@ -794,12 +794,16 @@ DEPLOYMENT_SETTINGS = frozenset({"django.conf.settings.DEBUG"})
 # setting that wait unbounded (None: not set), and a name every settings module of the framework
 # binds (a project without one is a library: the deployer's settings decide). A socket default
 # (``socket.setdefaulttimeout``) bounds these too.
+# ``named_backends``: a setting holding the backends by name (Django 6.1's ``MAILERS = {"default":
+# {"BACKEND": ..., "OPTIONS": {"timeout": ...}}}``, which replaces EMAIL_BACKEND and EMAIL_TIMEOUT):
+# its "default" entry picks the backend and may carry the timeout among its options.
 @dataclass(frozen=True)
 class SettingsTimeout:
     timeout: str
     backend: str
     unbounded_backends: frozenset
     settings_marker: str
+    named_backends: Optional[str] = None
 
 
 SETTINGS_TIMEOUTS: dict[str, SettingsTimeout] = {
@@ -808,6 +812,7 @@ SETTINGS_TIMEOUTS: dict[str, SettingsTimeout] = {
         backend="EMAIL_BACKEND",
         unbounded_backends=frozenset({None, "django.core.mail.backends.smtp.EmailBackend"}),
         settings_marker="INSTALLED_APPS",
+        named_backends="MAILERS",
     ),
 }
 

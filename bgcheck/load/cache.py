@@ -190,8 +190,9 @@ def version_tag() -> str:
 # handler setting the local flag its ``while`` tests ends the loop: BG105's, not BG101's. 74: a
 # ``while`` loop that checks a queue's qsize() before it puts fills up to a bound (BG301). 75:
 # BG101 decides "a ``for`` over items in memory" as BG301 does (ProjectIndex.is_stream_loop). 76:
-# a handler that calls uncancel() on the running task consumes the cancellation on purpose.
-ENTRY_FORMAT = 76
+# a handler that calls uncancel() on the running task consumes the cancellation on purpose. 77:
+# Django 6.1's MAILERS picks the mail backend and may set its timeout (BG203).
+ENTRY_FORMAT = 77
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -1089,6 +1089,28 @@ class ProjectIndex:
                 backend = self.fold(summary.constants[known.backend])
                 if not isinstance(backend, str) or backend not in known.unbounded_backends:
                     return f"`{known.backend}` sends them elsewhere ({summary.path})"
+            if known.named_backends in summary.constants:
+                reason = self._named_backend_bound(known, summary.constants[known.named_backends])
+                if reason is not None:
+                    return f"{reason} ({summary.path})"
+        return None
+
+    def _named_backend_bound(self, known: knowledge.SettingsTimeout, setting: IR) -> Optional[str]:
+        """Why the "default" entry of a setting of named backends (``MAILERS``) bounds the calls: its
+        ``BACKEND`` is not an unbounded one (or not known: read from the environment), or its
+        ``OPTIONS`` name a timeout. None when it picks an unbounded backend with no timeout, or when
+        the setting is not a dict written out."""
+        for key, entry in irmod.dict_entries(setting) or ():
+            if key is None or self.fold(key) != "default":
+                continue
+            fields = {self.fold(k): v for k, v in irmod.dict_entries(entry) or () if k is not None}
+            if "BACKEND" in fields:
+                backend = self.fold(fields["BACKEND"])
+                if not isinstance(backend, str) or backend not in known.unbounded_backends:
+                    return f"`{known.named_backends}` sends them elsewhere"
+            options = irmod.dict_entries(fields.get("OPTIONS")) or ()
+            if any(k is not None and self.fold(k) == "timeout" for k, _value in options):
+                return f"`{known.named_backends}` sets a timeout"
         return None
 
     def is_job_code(self, qualname: Optional[str]) -> bool:
