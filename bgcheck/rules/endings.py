@@ -645,15 +645,24 @@ def _reaps_a_killed_process(node: cst.Call, ctx: FileContext) -> bool:
             for statement in body:
                 if statement is inner:
                     break
-                if _kills(statement, receiver, ended_by):
+                if _kills(statement, receiver, ended_by, ctx):
                     return True
         inner = outer
     return False
 
 
-def _kills(statement: cst.CSTNode, receiver: str, methods: tuple = ("kill",)) -> bool:
+def _kills(statement: cst.CSTNode, receiver: str, methods: tuple, ctx: FileContext) -> bool:
     """Is ``statement`` a line whose calls include ``<receiver>.kill()`` (or another of ``methods``:
-    ``out, err = proc.communicate()`` too)?"""
+    ``out, err = proc.communicate()`` too), alone or in the body of ``with suppress(OSError):`` or
+    of a ``try:``? The kill is made either way; what it may raise (the process already gone) is
+    caught."""
+    if isinstance(statement, (cst.With, cst.Try)):
+        if isinstance(statement, cst.With) and not all(
+            isinstance(item.item, cst.Call) and ctx.resolve_call(item.item) == "contextlib.suppress" for item in statement.items
+        ):
+            return False
+        body = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else ()
+        return any(_kills(inner, receiver, methods, ctx) for inner in body)
     if not isinstance(statement, cst.SimpleStatementLine):
         return False
     for small in statement.body:

@@ -1,9 +1,13 @@
 # Not flagged: the job kills the child process (SIGKILL, which cannot be caught or ignored), then
 # waits for it or reads what is left: the wait only collects the exit status (the kill-then-reap
-# idiom), also when the kill is a statement of a block around the wait.
-# Flagged: a wait after terminate() (SIGTERM, which the child may ignore), and a wait after a kill
-# that only one branch makes.
+# idiom), also when the kill is a statement of a block around the wait, or made under
+# `suppress(OSError)` or in a `try:` (what it raises means the process is already gone).
+# Flagged: a wait after terminate() (SIGTERM, which the child may ignore), a wait after a kill
+# that only one branch makes, and one after a kill under another context manager.
+import os
+import signal
 import subprocess
+from contextlib import suppress
 
 from celery import shared_task
 
@@ -27,6 +31,27 @@ def preview(path):
         proc.wait()
     finally:
         proc.stdout = None
+
+
+@shared_task
+def reap(path, lock):
+    proc = subprocess.Popen(["reap", path], start_new_session=True)
+    with suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with suppress(OSError):
+        proc.kill()
+    with suppress(OSError, subprocess.SubprocessError):
+        proc.wait()
+    other = subprocess.Popen(["reap", path])
+    try:
+        other.kill()
+    except ProcessLookupError:
+        pass
+    other.wait()
+    third = subprocess.Popen(["reap", path])
+    with lock:
+        third.kill()
+    third.wait()  # error: BG206
 
 
 @shared_task
