@@ -192,8 +192,9 @@ def version_tag() -> str:
 # BG101 decides "a ``for`` over items in memory" as BG301 does (ProjectIndex.is_stream_loop). 76:
 # a handler that calls uncancel() on the running task consumes the cancellation on purpose. 77:
 # Django 6.1's MAILERS picks the mail backend and may set its timeout (BG203). 78: a kill under
-# ``suppress(OSError)`` or in a ``try:`` before a wait is the kill-then-reap idiom (BG206).
-ENTRY_FORMAT = 78
+# ``suppress(OSError)`` or in a ``try:`` before a wait is the kill-then-reap idiom (BG206). 79:
+# a handler that returns on every path ends its function wherever its ``try`` stands (BG104...).
+ENTRY_FORMAT = 79
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -987,13 +987,15 @@ def _runs_as_the_program(ctx: FileContext) -> bool:
 
 def _handler_ends_the_function(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Once the handler is done (and the ``finally:`` blocks on the way out), does the function
-    return: no loop encloses the handler in the function, the handler does not ``continue`` or
+    return: the handler returns (or raises) on every path, or no loop encloses the handler in the function, the handler does not ``continue`` or
     ``break``, and the ``try`` is the function's last statement (or followed only by a
     ``return``) at every level up to the function's body? A coroutine's outermost ``except
     KeyboardInterrupt: log`` before its ``finally:`` runs the shutdown is then the program's
     graceful stop, as the top-level handler around ``main()`` is."""
     if not handler_exits <= {FALL, RETURN, RAISE}:
         return False
+    if FALL not in handler_exits:
+        return True  # it returns (or raises): the function ends there, wherever the ``try`` stands
     chain = ctx.ancestors
     for index in range(len(chain) - 2, 0, -1):
         child, parent = chain[index + 1], chain[index]
