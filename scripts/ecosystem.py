@@ -899,7 +899,7 @@ def jobs(root: Path, cache: Path) -> Counter:
 # old code's finding holds for the same handler, at the same line, reported under the new code:
 # the finding, the code it points at and the failure it names are the same, only the code number
 # moved (BG203's waits for work on this machine went to BG206, BG602's executor futures to BG605).
-SPLIT_FROM = {"BG105": "BG101", "BG206": "BG203", "BG605": "BG602"}  # bgcheck.rules.catalog.SPLIT_FROM (a test checks)
+SPLIT_FROM = {"BG105": "BG101", "BG106": "BG104", "BG206": "BG203", "BG605": "BG602"}  # bgcheck.rules.catalog.SPLIT_FROM (a test checks)
 
 
 def read_verdicts(path: Path = VERDICTS_FILE) -> dict[tuple[str, str, int, str], list[Verdict]]:

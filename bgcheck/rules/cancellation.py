@@ -1383,7 +1383,13 @@ class SoftTimeLimitSwallowed(Rule):
     severity = Severity.ERROR
     fixable = "unsafe"
     reads = ("call_graph", "call_sites", "celery_config", "job_code", "jobs")
-    summary = "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on."
+    summary = (
+        "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` in a loop "
+        "goes on to the next item."
+    )
+    # This code reports the handler whose loop goes round again; SoftTimeLimitSwallowedOnce (BG106)
+    # every other handler that carries on.
+    goes_round_again = True
 
     def is_relevant(self, unit) -> bool:
         # visit_ExceptHandler: in a Celery task's function, a bare clause or one naming BaseException, the soft
@@ -1417,7 +1423,10 @@ class SoftTimeLimitSwallowed(Rule):
             return
         if always_raises(node.body, ctx.is_exit_call):
             return
-        if in_body and _handler_ends_the_function(ctx, exits(node.body, ctx.is_exit_call)):
+        handler_exits = exits(node.body, ctx.is_exit_call)
+        if (_in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})) != self.goes_round_again:
+            return  # the other code's handler (BG104: the loop that goes on; BG106: the rest)
+        if in_body and _handler_ends_the_function(ctx, handler_exits):
             # Celery's own cleanup idiom: once the handler is done the task returns, so the limit
             # stopped the work; only what carries on (a loop, code after the try) runs into the hard limit.
             ctx.silence(self, node, "the handler ends the task: the soft limit stops the work (Celery's cleanup idiom)")
@@ -1448,6 +1457,24 @@ class SoftTimeLimitSwallowed(Rule):
         )
 
     visit_ExceptStarHandler = visit_ExceptHandler
+
+
+@register
+class SoftTimeLimitSwallowedOnce(SoftTimeLimitSwallowed):
+    """BG104's other findings, split off as their own code: the handler swallows the soft limit
+    where no loop of its function goes round again, and the work after the ``try`` (or the caller
+    of a helper) carries on. How long that runs decides the harm, which judges of real projects
+    found a real problem far less often than a loop going on to its next item."""
+
+    code = "BG106"
+    split_from = "BG104"
+    preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
+    name = "soft-time-limit-swallowed-once"
+    summary = (
+        "In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` outside a "
+        "loop lets the work after it carry on."
+    )
+    goes_round_again = False
 
 
 def _soft_limit_fix(node, catches_soft: bool, ctx: FileContext) -> Optional[Fix]:

@@ -19,10 +19,13 @@ RULES = (
      '`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request.',
      True, ''),
     ('BG104', 'soft-time-limit-swallowed', 'error',
-     'In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` carries on.',
+     'In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` in a loop goes on to the next item.',
      False, 'unsafe'),
     ('BG105', 'stop-request-swallowed', 'error',
      'A handler catches a stop request (a cancellation, Ctrl-C, sys.exit()) and returns, converts it or ends its function without re-raising it, so whatever called the work may carry on.',
+     True, 'unsafe'),
+    ('BG106', 'soft-time-limit-swallowed-once', 'error',
+     'In a Celery task with a soft time limit, `except Exception` / `except SoftTimeLimitExceeded` outside a loop lets the work after it carry on.',
      True, 'unsafe'),
     ('BG201', 'infinite-loop-in-job', 'error',
      'A `while True` loop with no stop signal in a scheduled job or queued task: the run never ends and cannot be stopped.',
@@ -102,6 +105,7 @@ RULES = (
 # ignore/select entry or a baseline entry of the old code still covers them (former_codes).
 SPLIT_FROM = {
     'BG105': 'BG101',
+    'BG106': 'BG104',
     'BG206': 'BG203',
     'BG605': 'BG602',
 }

@@ -8,6 +8,6 @@ app.conf.update(task_soft_time_limit=30)
 def sync():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         print("failed")
     mark_synced()

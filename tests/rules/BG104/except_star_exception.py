@@ -5,6 +5,6 @@ from celery import shared_task
 def sync():
     try:
         work()
-    except* Exception:  # error: BG104
+    except* Exception:  # error: BG106
         pass
     mark_synced()

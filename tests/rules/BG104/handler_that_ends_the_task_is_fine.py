@@ -53,6 +53,6 @@ def goes_on_in_a_loop(ids):
 def goes_on_after_the_try(batch_id):
     try:
         process(batch_id)
-    except SoftTimeLimitExceeded:  # error: BG104
+    except SoftTimeLimitExceeded:  # error: BG106
         log.error("batch %s stopped at its soft limit", batch_id)
     publish_report(batch_id)

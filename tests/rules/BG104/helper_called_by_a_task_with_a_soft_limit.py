@@ -6,7 +6,7 @@ from celery import shared_task
 def fetch_statement(account_id):
     try:
         return download(account_id)
-    except:  # error: BG104
+    except:  # error: BG106
         return None
 
 

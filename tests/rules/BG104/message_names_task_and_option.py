@@ -7,6 +7,6 @@ app = Celery()
 def sync():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         print("failed")
     mark_synced()

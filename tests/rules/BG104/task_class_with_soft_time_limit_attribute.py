@@ -7,6 +7,6 @@ class Sync(Task):
     def run(self):
         try:
             work()
-        except Exception:  # error: BG104
+        except Exception:  # error: BG106
             pass
         mark_synced()

@@ -5,6 +5,6 @@ from django.conf import settings
 def sync():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         pass
     mark_synced()

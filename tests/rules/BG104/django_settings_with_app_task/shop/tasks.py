@@ -4,6 +4,6 @@ from proj.celery import app
 def sync_orders():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         print("failed")
     mark_synced()

@@ -4,6 +4,6 @@ from celery import shared_task
 def sync_orders():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         print("failed")
     mark_synced()

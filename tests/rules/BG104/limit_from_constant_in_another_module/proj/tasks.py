@@ -6,6 +6,6 @@ from proj.limits import SOFT
 def sync_orders():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         print("failed")
     mark_synced()

@@ -9,6 +9,6 @@ app.conf.task_soft_time_limit = int(os.environ["SOFT_LIMIT"])
 def sync():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         pass
     mark_synced()

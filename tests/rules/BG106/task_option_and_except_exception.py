@@ -9,6 +9,6 @@ log = logging.getLogger(__name__)
 def sync():
     try:
         work()
-    except Exception:  # error: BG104
+    except Exception:  # error: BG106
         log.exception("sync failed")
     mark_synced()

@@ -6,6 +6,6 @@ from celery.exceptions import SoftTimeLimitExceeded
 def sync():
     try:
         work()
-    except SoftTimeLimitExceeded:  # error: BG104
+    except SoftTimeLimitExceeded:  # error: BG106
         cleanup()
     mark_synced()

@@ -13,7 +13,7 @@ log = logging.getLogger(__name__)
 def sync():
     try:
         work()
-    except (ValueError, SoftTimeLimitExceeded):  # error: BG104
+    except (ValueError, SoftTimeLimitExceeded):  # error: BG106
         log.warning("sync failed")
     mark_synced()
 

@@ -7,10 +7,10 @@ from celery import shared_task
 def rebuild_report(report_id):
     try:
         render(report_id)
-    except:  # error: BG104
+    except:  # error: BG106
         log("render failed")
     try:
         upload(report_id)
-    except BaseException:  # error: BG104
+    except BaseException:  # error: BG106
         log("upload failed")
     mark_synced()
