@@ -194,8 +194,9 @@ def version_tag() -> str:
 # Django 6.1's MAILERS picks the mail backend and may set its timeout (BG203). 78: a kill under
 # ``suppress(OSError)`` or in a ``try:`` before a wait is the kill-then-reap idiom (BG206). 79:
 # a handler that returns on every path ends its function wherever its ``try`` stands (BG104...).
-# 80: BG106 split from BG104 (the soft limit swallowed where no loop goes round again).
-ENTRY_FORMAT = 80
+# 80: BG106 split from BG104 (the soft limit swallowed where no loop goes round again). 81: a
+# write-if-absent whose key the same function counts up (cache.incr) is a counter, not a lock.
+ENTRY_FORMAT = 81
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -27,7 +27,7 @@ from bgcheck.model.locks import (
     runtime_for,
 )
 from bgcheck.rules.base import Rule, register
-from bgcheck.rules.calls import receiver_kind
+from bgcheck.rules.calls import argument, receiver_kind
 from bgcheck.rules.relevance import calls_any
 from bgcheck.syntax.walk import find_all
 from bgcheck.rules.checker import FileContext
@@ -45,7 +45,27 @@ def _lock_at(node: cst.Call, ctx: FileContext):
     api = match_api(ctx.resolve_call(node))
     if api is None or (api.result_decides and isinstance(ctx.parent(), cst.Expr)):
         return None, None  # ``cache.add(key, v, None)`` alone: sets a default once, takes no lock
+    if api.result_decides and _counted_up(node, api, ctx):
+        return None, None
     return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
+
+
+# Methods that count a key up or down (Django's cache, redis-py): a key written with them is a counter.
+_COUNTING_METHODS = frozenset({"incr", "decr", "incrby", "decrby", "incrbyfloat"})
+
+
+def _counted_up(node: cst.Call, api, ctx: FileContext) -> bool:
+    """``if cache.add(key, 1, timeout=60): return 1`` then ``cache.incr(key)``: a write-if-absent
+    that starts a counter (a rate limit's hits per minute) which the same function counts up. The
+    key is a counter, not a lock: nothing waits for it, and its expiry only starts a new count."""
+    key = argument(node, *api.key) if api.key else None
+    if key is None or ctx.function_node is None:
+        return False
+    return any(
+        isinstance(call.func, cst.Attribute) and call.func.attr.value in _COUNTING_METHODS
+        and call.args and call.args[0].value.deep_equals(key)
+        for call in find_all(ctx.function_node, (cst.Call,))
+    )
 
 
 def _takes_lock(canonical, _method) -> bool:
