@@ -229,7 +229,7 @@ def test_celery_time_limits_and_beat_schedule_with_huge_numbers(bg):
         select=["BG0", "BG1", "BG2"],
     )
     assert [d for d in found if d.code == "BG000"] == []
-    assert ("BG104", 15) in codes(found)  # the task with a sane soft time limit is still checked
+    assert ("BG106", 15) in codes(found)  # the task with a sane soft time limit is still checked
 
 
 def test_apscheduler_interval_with_huge_seconds(bg):
