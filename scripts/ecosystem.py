@@ -96,6 +96,7 @@ TWENTY_NINTH_BATCH = "2026-12-06n"
 THIRTIETH_BATCH = "2026-12-06o"
 THIRTY_FIRST_BATCH = "2026-12-06p"
 THIRTY_SECOND_BATCH = "2026-12-06q"
+THIRTY_THIRD_BATCH = "2026-12-06r"
 
 
 @dataclass(frozen=True)
@@ -638,6 +639,13 @@ PROJECTS = [
     _app("allianceauth-corptools==3.5.1", "corptools", batch=THIRTY_SECOND_BATCH),
     _app("netboxlabs-netbox-custom-objects==0.7.1", "netbox_custom_objects", batch=THIRTY_SECOND_BATCH),
     _app("aa-structuretimers==3.2.0", "structuretimers", batch=THIRTY_SECOND_BATCH),
+    # thirty-third batch, chosen by kind before any run: SQLAlchemy applications (Pyramid with a
+    # request-wide transaction, FastAPI, Flask) whose own code sends Celery jobs in a function that
+    # writes to the database before its commit (a finder counted them by parsing: chosen for code
+    # BG604 reads; it found few such applications on PyPI).
+    _app("endi==2026.4.7", "caerp", batch=THIRTY_THIRD_BATCH),
+    _app("z3rno-server==0.22.3", "src/z3rno_server", batch=THIRTY_THIRD_BATCH),
+    _app("timesketch==20261014", "timesketch", batch=THIRTY_THIRD_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
