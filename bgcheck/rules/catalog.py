@@ -95,7 +95,7 @@ RULES = (
      False, 'unsafe'),
     ('BG604', 'publish-inside-transaction', 'error',
      'A message is published or a task enqueued inside an open database transaction.',
-     True, 'unsafe'),
+     False, 'unsafe'),
     ('BG605', 'executor-future-discarded', 'warning',
      'The future returned by Executor.submit / run_in_executor is thrown away: its exception is never seen.',
      True, ''),
