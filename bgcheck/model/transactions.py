@@ -244,7 +244,7 @@ def sends_on_commit(index: ProjectIndex, task: str) -> bool:
     return False
 
 
-def _target_publishes(index: ProjectIndex, target: str) -> Optional[str]:
+def target_publishes(index: ProjectIndex, target: str) -> Optional[str]:
     """``publish_label`` for a call target as a summary keeps it (``pkg.tasks.send_receipt.delay``,
     ``?self.producer.send``)."""
     head, dot, method = target.rpartition(".")
@@ -366,13 +366,13 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
             continue
         for target, where in sorted(targets.items()):
             if _outside(index, where):
-                label = _target_publishes(index, target)
+                label = target_publishes(index, target)
                 if label:
                     direct.setdefault(qualname, (label, target))
                     if "sure" in where:
                         surely[qualname] = (label, target)
                         break
-    own_publishers = {q for q, targets in places.items() if own[q] and any(_target_publishes(index, t) for t in targets)}
+    own_publishers = {q for q, targets in places.items() if own[q] and any(target_publishes(index, t) for t in targets)}
     if not direct and not own_publishers:
         return TransactionModel()
     callers: dict[str, list[tuple[str, set]]] = {}
