@@ -637,10 +637,10 @@ def _innermost_loop(ctx: FileContext):
 
 def _in_a_sized_for(ctx: FileContext) -> bool:
     """The loop around the handler is a ``for`` over items already in memory (a name, an attribute,
-    a literal, ``d.values()``, ``range(...)``, ``sorted(...)``: knowledge.SIZED_ITERATION_CALLS and
-    _METHODS): it ends when they run out, so the task does stop, late; whether that loses the stop
-    is BG105's to judge. A ``for`` over what another call returns, and ``async for``, may never end;
-    nor may a loop around the ``for`` (``while True:`` around ``for conn in self.conns:``)."""
+    a literal, ``d.values()``, ``range(...)``, ``sorted(...)``: _is_sized_for): it ends when they run
+    out, so the task does stop, late; whether that loses the stop is BG105's to judge. A ``for`` over
+    what another call returns, or over a stream, and ``async for``, may never end; nor may a loop
+    around the ``for`` (``while True:`` around ``for conn in self.conns:``)."""
     loops = []
     for node in reversed(ctx.ancestors[:-1]):
         if isinstance(node, (cst.FunctionDef, cst.Lambda)):
