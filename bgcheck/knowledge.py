@@ -138,6 +138,9 @@ QUEUE_GET_METHODS = frozenset({"get", "get_nowait"})
 NON_BLOCKING_TAKES = frozenset({"get_nowait"})
 NON_BLOCKING_TAKE_FLAGS = {"get": ("block", 0)}
 QUEUE_EMPTY_EXCEPTIONS = frozenset({"queue.Empty", "_queue.Empty", "asyncio.QueueEmpty", "asyncio.queues.QueueEmpty", "multiprocessing.queues.Empty"})
+# A queue's own count of the items it holds (BG301: a producer loop that tests it before it puts
+# fills up to a bound). ``full()`` is not one: a queue with no maxsize is never full.
+QUEUE_SIZE_METHODS = frozenset({"qsize"})
 # Clock readings: a polling loop whose condition compares one is bounded by it (BG203).
 CLOCK_CALLS = frozenset(
     {"time.time", "time.monotonic", "time.perf_counter", "time.time_ns", "time.monotonic_ns", "time.perf_counter_ns", "datetime.datetime.now", "datetime.datetime.utcnow"}
@@ -188,6 +191,9 @@ STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
 # re-raises every cancellation of the running task and swallows only an awaited future's own.
 CURRENT_TASK_CALLS = frozenset({"asyncio.current_task", "asyncio.tasks.current_task"})
 CANCELLING_METHOD = "cancelling"
+# ``uncancel()`` undoes one cancellation request of the task: how code that suppresses a
+# cancellation on purpose says so (asyncio.timeout() does), keeping ``cancelling()`` right.
+UNCANCEL_METHOD = "uncancel"
 
 # Process-level interrupts: catching them at the top of a program, around
 # main(), and then exiting is the normal way to end on Ctrl-C.
@@ -1057,6 +1063,11 @@ DURABLE_WRITE_CALLS = LazyPattern(
 # omitted; None = never expires). A value of None or 0 means no
 # expiry for every API below except pottery (always expires) and Django's
 # cache.add (0 = expire at once).
+
+
+# Methods that count a key up or down (Django's cache, redis-py): a key a function counts is a
+# counter (a rate limit's hits), not a lock, even when it was first written with a write-if-absent.
+COUNTING_METHODS = frozenset({"incr", "decr", "incrby", "decrby", "incrbyfloat"})
 
 
 @dataclass(frozen=True)

@@ -1138,12 +1138,9 @@ def _waits_on_a_size(loop: ast.While) -> bool:
     checks it does. (Neither ``len(...)``, as ``if len(batch) == 0: continue`` skips an empty read of
     a stream, nor ``full()``, never true of a queue with no maxsize, is a bound here.)"""
     return any(
-        type(statement) is ast.If and _tests_a_size(statement.test, _QUEUE_SIZE_TESTS) and FALL not in exits(statement.body)
+        type(statement) is ast.If and _tests_a_size(statement.test, knowledge.QUEUE_SIZE_METHODS) and FALL not in exits(statement.body)
         for statement in loop.body
     )
-
-
-_QUEUE_SIZE_TESTS = frozenset({"qsize"})
 
 
 def _pops_what_it_tests(loop: ast.While) -> bool:

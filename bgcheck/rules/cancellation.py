@@ -508,7 +508,7 @@ def _uncancels_the_running_task(handler, ctx: FileContext) -> bool:
     tasks = None
     for call in find_all(handler.body, (cst.Call,)):
         func = call.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "uncancel" or call.args:
+        if not isinstance(func, cst.Attribute) or func.attr.value != knowledge.UNCANCEL_METHOD or call.args:
             continue
         receiver = func.value
         if isinstance(receiver, cst.Call) and ctx.resolve_call(receiver) in knowledge.CURRENT_TASK_CALLS:

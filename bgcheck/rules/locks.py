@@ -50,10 +50,6 @@ def _lock_at(node: cst.Call, ctx: FileContext):
     return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
 
 
-# Methods that count a key up or down (Django's cache, redis-py): a key written with them is a counter.
-_COUNTING_METHODS = frozenset({"incr", "decr", "incrby", "decrby", "incrbyfloat"})
-
-
 def _counted_up(node: cst.Call, api, ctx: FileContext) -> bool:
     """``if cache.add(key, 1, timeout=60): return 1`` then ``cache.incr(key)``: a write-if-absent
     that starts a counter (a rate limit's hits per minute) which the same function counts up. The
@@ -62,7 +58,7 @@ def _counted_up(node: cst.Call, api, ctx: FileContext) -> bool:
     if key is None or ctx.function_node is None:
         return False
     return any(
-        isinstance(call.func, cst.Attribute) and call.func.attr.value in _COUNTING_METHODS
+        isinstance(call.func, cst.Attribute) and call.func.attr.value in knowledge.COUNTING_METHODS
         and call.args and call.args[0].value.deep_equals(key)
         for call in find_all(ctx.function_node, (cst.Call,))
     )
