@@ -99,6 +99,8 @@ def test_silences_are_never_findings(tmp_path, monkeypatch):
     [
         ("django_mail_with_email_timeout_set", "`EMAIL_TIMEOUT` is set (shop/settings.py)"),
         ("django_mail_through_another_backend", "`EMAIL_BACKEND` sends them elsewhere (shop/settings.py)"),
+        ("django_mail_through_mailers_with_a_timeout", "`MAILERS` sets a timeout (shop/settings.py)"),
+        ("django_mail_through_mailers_from_the_environment", "`MAILERS` sends them elsewhere (shop/settings.py)"),
         (
             "django_mail_in_a_reusable_app",
             "no settings module in the project binds `INSTALLED_APPS`: the deployer's settings decide",
@@ -112,3 +114,22 @@ def test_django_mail_in_jobs_silenced_by_the_settings(folder, reason, monkeypatc
     notes = _notes(_run("--no-cache", "--verbose", "--select", "BG203").stderr)
     assert [note.split(" not reported: ")[1] for note in notes] == [reason] * 4
     assert [note.split(": ")[2].split(":")[:2] for note in notes] == [["shop/tasks.py", line] for line in ("8", "15", "20", "25")]
+
+
+def test_mailers_timeout_edited_in_settings_is_followed_by_a_cached_run(tmp_path, monkeypatch):
+    """Django 6.1's MAILERS decides BG203's mail calls from the settings module: adding a timeout to
+    the default mailer silences them, taking it out brings them back, cached as cold."""
+    import shutil
+
+    from conftest import reported_at
+
+    shutil.copytree(Path(__file__).parent / "rules" / "BG203" / "django_mail_through_mailers_without_a_timeout", tmp_path / "app")
+    monkeypatch.chdir(tmp_path / "app")
+    settings_file = tmp_path / "app" / "shop" / "settings.py"
+    flagged = ["shop/tasks.py:15:5", "shop/tasks.py:20:5", "shop/tasks.py:25:5", "shop/tasks.py:8:5"]
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == flagged
+    without = settings_file.read_text()
+    settings_file.write_text(without.replace('"port": 587,', '"port": 587, "timeout": 10,'))
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == []
+    settings_file.write_text(without)
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == flagged
