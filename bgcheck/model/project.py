@@ -1085,15 +1085,19 @@ class ProjectIndex:
             if known.timeout in summary.constants:
                 return f"`{known.timeout}` is set ({summary.path})"
         for summary in modules:
-            if known.backend in summary.constants:
-                backend = self.fold(summary.constants[known.backend])
-                if not isinstance(backend, str) or backend not in known.unbounded_backends:
-                    return f"`{known.backend}` sends them elsewhere ({summary.path})"
+            if known.backend in summary.constants and self._picks_a_bounded_backend(known, summary.constants[known.backend]):
+                return f"`{known.backend}` sends them elsewhere ({summary.path})"
             if known.named_backends in summary.constants:
                 reason = self._named_backend_bound(known, summary.constants[known.named_backends])
                 if reason is not None:
                     return f"{reason} ({summary.path})"
         return None
+
+    def _picks_a_bounded_backend(self, known: knowledge.SettingsTimeout, backend: IR) -> bool:
+        """Does this backend setting name anything but the unbounded backends (or a value that does
+        not fold: read from the environment, the deployment decides)?"""
+        name = self.fold(backend)
+        return not isinstance(name, str) or name not in known.unbounded_backends
 
     def _named_backend_bound(self, known: knowledge.SettingsTimeout, setting: IR) -> Optional[str]:
         """Why the "default" entry of a setting of named backends (``MAILERS``) bounds the calls: its
@@ -1104,10 +1108,8 @@ class ProjectIndex:
             if key is None or self.fold(key) != "default":
                 continue
             fields = {self.fold(k): v for k, v in irmod.dict_entries(entry) or () if k is not None}
-            if "BACKEND" in fields:
-                backend = self.fold(fields["BACKEND"])
-                if not isinstance(backend, str) or backend not in known.unbounded_backends:
-                    return f"`{known.named_backends}` sends them elsewhere"
+            if "BACKEND" in fields and self._picks_a_bounded_backend(known, fields["BACKEND"]):
+                return f"`{known.named_backends}` sends them elsewhere"
             options = irmod.dict_entries(fields.get("OPTIONS")) or ()
             if any(k is not None and self.fold(k) == "timeout" for k, _value in options):
                 return f"`{known.named_backends}` sets a timeout"

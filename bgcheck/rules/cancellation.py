@@ -680,16 +680,15 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
     caught in a coroutine, inside a loop of that coroutine, by a handler that falls through or
     ``continue``s, so the loop goes round again and the task keeps working after it was asked to
     stop. A handler that sets the flag its ``while`` tests (``shutdown = True`` in ``while not
-    shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup through repeated cancels) is
-    not the work going on, nor is a handler that leaves once the work's stop event or flag is set
+    shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup
+    through repeated cancels) is not the work going on, nor is a handler that leaves once the work's stop event or flag is set
     (``handler``; None for ``contextlib.suppress``). Every other swallowed stop is BG105's: whether
     work goes on there depends on the callers, the program's stop protocol, or which signal arrives."""
     return (
         ctx.in_coroutine
         and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
-        and _in_loop(ctx)
+        and _goes_on_in_its_loop(ctx, handler_exits if handler is None else _with_its_loop_ended(handler, ctx, handler_exits))
         and not _in_a_sized_for(ctx)
-        and bool((handler_exits if handler is None else _with_its_loop_ended(handler, ctx, handler_exits)) & {FALL, CONTINUE})
         and not _awaits_a_shield(body, ctx)
         and not (handler is not None and _leaves_once_stopped(handler, ctx))
     )
@@ -802,6 +801,12 @@ def _stop_reraised_earlier(node, ctx: FileContext) -> bool:
 
 def _in_loop(ctx: FileContext) -> bool:
     return _innermost_loop(ctx) is not None
+
+
+def _goes_on_in_its_loop(ctx: FileContext, handler_exits: set[str]) -> bool:
+    """Is the handler inside a loop of its function, and can it fall through or ``continue``, so
+    that the loop goes round again after it?"""
+    return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
 
 
 def _during_cleanup(ctx: FileContext, finally_blocks: bool = True) -> bool:
@@ -976,7 +981,7 @@ def _interrupt_keeps_work_running(ctx: FileContext, handler_exits: set[str]) -> 
     model = ctx.index.execution
     if ctx.in_job_code and not (model is not None and model.job_code_receives_no_stop(ctx.function_qualname)) and not _runs_as_the_program(ctx):
         return True
-    return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
+    return _goes_on_in_its_loop(ctx, handler_exits)
 
 
 def _runs_as_the_program(ctx: FileContext) -> bool:
@@ -987,9 +992,9 @@ def _runs_as_the_program(ctx: FileContext) -> bool:
 
 def _handler_ends_the_function(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Once the handler is done (and the ``finally:`` blocks on the way out), does the function
-    return: the handler returns (or raises) on every path, or no loop encloses the handler in the function, the handler does not ``continue`` or
-    ``break``, and the ``try`` is the function's last statement (or followed only by a
-    ``return``) at every level up to the function's body? A coroutine's outermost ``except
+    return: the handler returns (or raises) on every path; or no loop encloses the handler in the
+    function, the handler does not ``continue`` or ``break``, and the ``try`` is the function's last
+    statement (or followed only by a ``return``) at every level up to the function's body? A coroutine's outermost ``except
     KeyboardInterrupt: log`` before its ``finally:`` runs the shutdown is then the program's
     graceful stop, as the top-level handler around ``main()`` is."""
     if not handler_exits <= {FALL, RETURN, RAISE}:
@@ -1424,7 +1429,7 @@ class SoftTimeLimitSwallowed(Rule):
         if always_raises(node.body, ctx.is_exit_call):
             return
         handler_exits = exits(node.body, ctx.is_exit_call)
-        if (_in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})) != self.goes_round_again:
+        if _goes_on_in_its_loop(ctx, handler_exits) != self.goes_round_again:
             return  # the other code's handler (BG104: the loop that goes on; BG106: the rest)
         if in_body and _handler_ends_the_function(ctx, handler_exits):
             # Celery's own cleanup idiom: once the handler is done the task returns, so the limit
