@@ -196,7 +196,9 @@ def version_tag() -> str:
 # a handler that returns on every path ends its function wherever its ``try`` stands (BG104...).
 # 80: BG106 split from BG104 (the soft limit swallowed where no loop goes round again). 81: a
 # write-if-absent whose key the same function counts up (cache.incr) is a counter, not a lock.
-ENTRY_FORMAT = 81
+# 82: function summaries say whether every await is of a task the function made and handed to
+# someone else (awaits_a_handed_task): a caller's cancel handler may get that task's (BG101).
+ENTRY_FORMAT = 82
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -402,6 +402,7 @@ FUNCTION_FIELDS = (
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
     "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at",
     "call_guards", "call_arguments", "param_defaults", "positional_params", "guard_params", "tests_own_cancelling",
+    "awaits_a_handed_task",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -419,6 +420,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         [[i, [list(guard) for guard in guards]] for i, guards in f.call_guards],
         [[i, [[key, list(value)] for key, value in given]] for i, given in f.call_arguments],
         [list(default) for default in f.param_defaults], f.positional_params, list(f.guard_params), f.tests_own_cancelling,
+        f.awaits_a_handed_task,
     ]
 
 
@@ -574,7 +576,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
      conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
      item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at,
-     call_guards, call_arguments, param_defaults, positional_params, guard_params, tests_own_cancelling) = _record(data, len(FUNCTION_FIELDS))
+     call_guards, call_arguments, param_defaults, positional_params, guard_params, tests_own_cancelling,
+     awaits_a_handed_task) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -619,6 +622,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         positional_params=_int(positional_params),
         guard_params=_strs(guard_params),
         tests_own_cancelling=_bool(tests_own_cancelling),
+        awaits_a_handed_task=_bool(awaits_a_handed_task),
     )
 
 

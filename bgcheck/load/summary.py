@@ -22,7 +22,7 @@ from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax import param_guards
-from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
+from bgcheck.syntax.ast_flow import awaited_through, awaits_a_handed_task, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, FALL, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
@@ -126,6 +126,10 @@ class FunctionSummary:
     # ``return task is not None and task.cancelling() > 0``): a handler that re-raises when a call
     # of it says so re-raises every cancellation of its own task (BG101, BG105).
     tests_own_cancelling: bool = False
+    # Its every ``await`` is of a task it made and handed to someone else (ast_flow.awaits_a_handed_task:
+    # ``task = create_task(coro); counter.track(task); return await task``): whoever holds the task
+    # can cancel it, so a caller's ``except CancelledError`` may be getting that task's (BG101).
+    awaits_a_handed_task: bool = False
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -930,6 +934,7 @@ class SummaryBuilder:
                 keeps_its_errors=keeps_its_errors(node),
                 awaits_through=awaited_through(node),
                 tests_own_cancelling=returns_own_cancelling(node, self._imported_name),
+                awaits_a_handed_task=awaits_a_handed_task(node, self._imported_name),
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)

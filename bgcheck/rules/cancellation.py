@@ -682,7 +682,8 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
     stop. A handler that sets the flag its ``while`` tests (``shutdown = True`` in ``while not
     shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup
     through repeated cancels) is not the work going on, nor is a handler that leaves once the work's stop event or flag is set
-    (``handler``; None for ``contextlib.suppress``). Every other swallowed stop is BG105's: whether
+    (``handler``; None for ``contextlib.suppress``), nor a ``try`` that awaits only tasks others hold
+    (whose cancellation the handler may be catching). Every other swallowed stop is BG105's: whether
     work goes on there depends on the callers, the program's stop protocol, or which signal arrives."""
     return (
         ctx.in_coroutine
@@ -690,8 +691,29 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
         and _goes_on_in_its_loop(ctx, handler_exits if handler is None else _with_its_loop_ended(handler, ctx, handler_exits))
         and not _in_a_sized_for(ctx)
         and not _awaits_a_shield(body, ctx)
+        and not _awaits_only_handed_tasks(body, ctx)
         and not (handler is not None and _leaves_once_stopped(handler, ctx))
     )
+
+
+def _awaits_only_handed_tasks(body, ctx: FileContext) -> bool:
+    """Is every suspension point of ``body`` an ``await`` of a project coroutine that awaits a task
+    it made and handed to someone else (``await self.run_task(self.handle_event(e))``, where
+    ``run_task`` keeps the task in a counter a watchdog cancels: FunctionSummary.awaits_a_handed_task)?
+    The CancelledError caught may then be that task's, cancelled by whoever holds it, and not the
+    running task's own: whether a stop is lost depends on who cancels what, BG105's to judge."""
+    points = suspension.suspension_points(body)
+    if not points:
+        return False
+    for point in points:
+        call = point.expression if isinstance(point, cst.Await) else None
+        if not isinstance(call, cst.Call):
+            return False
+        function = ctx.index.resolve_function(ctx.resolve_call(call))
+        summary = ctx.index.function(function) if function else None
+        if summary is None or not summary.awaits_a_handed_task or ctx.index.overridden(summary):
+            return False
+    return True
 
 
 def _leaves_once_stopped(handler, ctx: FileContext) -> bool:

@@ -606,3 +606,74 @@ def _calls_current_task(node: ast.AST, resolve) -> bool:
         return False
     name = dotted_name(node.func)
     return name is not None and resolve(name) in knowledge.CURRENT_TASK_CALLS
+
+
+def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> bool:
+    """Is every ``await`` of the coroutine function an await of a task it made itself
+    (``task = asyncio.create_task(coro)``, ``ensure_future``) and handed to someone else: passed to
+    a call (``self.counter.track(task)``, ``tasks.add(task)``) or stored in an attribute or a
+    container (``self.running[name] = task``)? Whoever holds the task can cancel it (a watchdog
+    that cancels handlers running too long), and the await then raises that task's CancelledError,
+    not one meant for the caller: a caller's ``except CancelledError`` cannot tell the two apart.
+    ``resolve``: a dotted name as written -> its canonical name."""
+    if type(function) is not ast.AsyncFunctionDef:
+        return False
+    made: set[str] = set()
+    awaited: list[ast.expr] = []
+    calls: list[ast.Call] = []
+    stores: list[ast.Assign] = []
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+            continue  # a nested scope runs when it is called, not as this function's await
+        if kind in (ast.Yield, ast.YieldFrom):
+            return False
+        if kind is ast.Assign:
+            stores.append(node)
+            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name and _makes_a_task(node.value, resolve):
+                made.add(node.targets[0].id)
+        elif kind is ast.Await:
+            awaited.append(node.value)
+        elif kind is ast.Call:
+            calls.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    if not made or not awaited:
+        return False
+    for value in awaited:
+        if type(value) is ast.Call and resolve(dotted_name(value.func) or "") in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
+            value = value.args[0]
+        if not (type(value) is ast.Name and value.id in made):
+            return False
+    handed = {
+        argument.id
+        for call in calls
+        for argument in [*call.args, *(keyword.value for keyword in call.keywords)]
+        if type(argument) is ast.Name and argument.id in made and not _is_pass_through_wait(call, resolve)
+    }
+    handed |= {
+        store.value.id
+        for store in stores
+        if type(store.value) is ast.Name and store.value.id in made
+        and any(type(target) in (ast.Attribute, ast.Subscript) for target in store.targets)
+    }
+    return bool(handed)
+
+
+def _makes_a_task(node: ast.expr, resolve) -> bool:
+    """``asyncio.create_task(...)``, ``asyncio.ensure_future(...)``, or a running loop's
+    ``create_task(...)`` written on the call that gets the loop."""
+    if type(node) is not ast.Call:
+        return False
+    func = node.func
+    if type(func) is ast.Attribute and func.attr == "create_task" and type(func.value) is ast.Call:
+        loop = dotted_name(func.value.func)
+        return loop is not None and resolve(loop) in knowledge.RUNNING_LOOP_CALLS
+    name = dotted_name(func)
+    return name is not None and resolve(name) in knowledge.TASK_MAKING_CALLS
+
+
+def _is_pass_through_wait(call: ast.Call, resolve) -> bool:
+    name = dotted_name(call.func)
+    return name is not None and resolve(name) in knowledge.TASK_PASS_THROUGH_WAITS
