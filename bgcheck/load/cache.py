@@ -197,8 +197,9 @@ def version_tag() -> str:
 # 80: BG106 split from BG104 (the soft limit swallowed where no loop goes round again). 81: a
 # write-if-absent whose key the same function counts up (cache.incr) is a counter, not a lock.
 # 82: function summaries say whether every await is of a task the function made and handed to
-# someone else (awaits_a_handed_task): a caller's cancel handler may get that task's (BG101).
-ENTRY_FORMAT = 82
+# someone else (awaits_a_handed_task): a caller's cancel handler may get that task's (BG101). 83:
+# ``await t`` inside ``for t in done:`` is of a done task though the function binds ``t`` elsewhere too.
+ENTRY_FORMAT = 83
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

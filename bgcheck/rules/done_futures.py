@@ -44,7 +44,42 @@ def awaits_only_done_futures(body: cst.CSTNode, function: Optional[cst.CSTNode],
     awaited = _plain_awaited_names(body)
     if awaited is None or function is None:
         return False
-    return awaited <= _done_names(function, class_node, resolve_call)
+    left = awaited - _done_names(function, class_node, resolve_call)
+    return not left or all(_done_by_its_loop(name, body, function, resolve_call) for name in left)
+
+
+def _done_by_its_loop(name: str, body: cst.CSTNode, function: cst.CSTNode, resolve_call: Resolver) -> bool:
+    """``for t in done: ... await t``, where the function binds ``t`` elsewhere too (``t =
+    create_task(...)``, ``for t in pending:``): the ``for`` nearest around ``body`` that binds
+    ``t`` goes over a done set, and nothing in that loop's body binds ``t`` again, so the ``t``
+    awaited is one of the done tasks."""
+    nearest = None
+
+    class _Finder(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal nearest
+            if node is not function and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return False
+            if node is body:
+                return False
+            if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == name:
+                if any(inner is body for inner in _subtree(node.body)):
+                    nearest = node  # visited outermost first: the last one found is the nearest
+            return True
+
+    walk(function, _Finder())
+    if nearest is None or not isinstance(nearest.iter, cst.Name) or name in _bindings(nearest.body):
+        return False
+    bindings = _bindings(function).get(nearest.iter.value, [])
+    return bool(bindings) and all(_is_done_set(how, resolve_call) for how in bindings)
+
+
+def _subtree(node: cst.CSTNode):
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending.extend(current.children)
 
 
 def _plain_awaited_names(body: cst.CSTNode) -> Optional[set[str]]:
