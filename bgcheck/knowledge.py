@@ -190,11 +190,11 @@ STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
 # cancellations requested of it and not yet undone, so a handler that re-raises when it is non-zero
 # re-raises every cancellation of the running task and swallows only an awaited future's own.
 CURRENT_TASK_CALLS = frozenset({"asyncio.current_task", "asyncio.tasks.current_task"})
-# Calls that make a task of a coroutine, and the calls that get the running loop (whose
-# ``create_task`` does too): a coroutine that awaits a task it made and handed to someone else
+# Calls that make a task of a coroutine, and the method of an event loop or a task group that
+# does too: a coroutine that awaits a task it made and handed to someone else
 # may get that task's cancellation, not its own (ast_flow.awaits_a_handed_task; BG101).
 TASK_MAKING_CALLS = frozenset({"asyncio.create_task", "asyncio.tasks.create_task", "asyncio.ensure_future", "asyncio.tasks.ensure_future"})
-RUNNING_LOOP_CALLS = frozenset({"asyncio.get_running_loop", "asyncio.get_event_loop", "asyncio.events.get_running_loop", "asyncio.events.get_event_loop"})
+TASK_MAKING_METHOD = "create_task"  # of an event loop or a task group
 CANCELLING_METHOD = "cancelling"
 # ``uncancel()`` undoes one cancellation request of the task: how code that suppresses a
 # cancellation on purpose says so (asyncio.timeout() does), keeping ``cancelling()`` right.

@@ -611,8 +611,8 @@ def _calls_current_task(node: ast.AST, resolve) -> bool:
 def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> bool:
     """Is every ``await`` of the coroutine function an await of a task it made itself
     (``task = asyncio.create_task(coro)``, ``ensure_future``) and handed to someone else: passed to
-    a call (``self.counter.track(task)``, ``tasks.add(task)``) or stored in an attribute or a
-    container (``self.running[name] = task``)? Whoever holds the task can cancel it (a watchdog
+    a call (``self.counter.track(task)``, ``tasks.add(task)``), stored in an attribute or a
+    container (``self.running[name] = task``) or read by a nested function? Whoever holds the task can cancel it (a watchdog
     that cancels handlers running too long), and the await then raises that task's CancelledError,
     not one meant for the caller: a caller's ``except CancelledError`` cannot tell the two apart.
     ``resolve``: a dotted name as written -> its canonical name."""
@@ -622,23 +622,29 @@ def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", res
     awaited: list[ast.expr] = []
     calls: list[ast.Call] = []
     stores: list[ast.Assign] = []
+    read: set[str] = set()
+    other: set[str] = set()  # names also bound to something else
     todo = list(function.body)
     while todo:
         node = todo.pop()
         kind = type(node)
         if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
-            continue  # a nested scope runs when it is called, not as this function's await
+            # a nested scope runs when it is called, not as this function's await; what it reads
+            # is handed to it (a signal handler that cancels the task)
+            read.update(inner.id for inner in ast.walk(node) if type(inner) is ast.Name)
+            continue
         if kind in (ast.Yield, ast.YieldFrom):
             return False
         if kind is ast.Assign:
             stores.append(node)
-            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name and _makes_a_task(node.value, resolve):
-                made.add(node.targets[0].id)
+            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+                (made if _makes_a_task(node.value, resolve) else other).add(node.targets[0].id)
         elif kind is ast.Await:
             awaited.append(node.value)
         elif kind is ast.Call:
             calls.append(node)
         todo.extend(ast.iter_child_nodes(node))
+    made -= other
     if not made or not awaited:
         return False
     for value in awaited:
@@ -658,18 +664,17 @@ def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", res
         if type(store.value) is ast.Name and store.value.id in made
         and any(type(target) in (ast.Attribute, ast.Subscript) for target in store.targets)
     }
-    return bool(handed)
+    return bool(handed | (made & read))
 
 
 def _makes_a_task(node: ast.expr, resolve) -> bool:
-    """``asyncio.create_task(...)``, ``asyncio.ensure_future(...)``, or a running loop's
-    ``create_task(...)`` written on the call that gets the loop."""
+    """``asyncio.create_task(...)``, ``asyncio.ensure_future(...)``, or ``create_task(...)`` of an
+    event loop or a task group (of any receiver: this only moves a BG101 finding to BG105)."""
     if type(node) is not ast.Call:
         return False
     func = node.func
-    if type(func) is ast.Attribute and func.attr == "create_task" and type(func.value) is ast.Call:
-        loop = dotted_name(func.value.func)
-        return loop is not None and resolve(loop) in knowledge.RUNNING_LOOP_CALLS
+    if type(func) is ast.Attribute and func.attr == knowledge.TASK_MAKING_METHOD:
+        return True
     name = dotted_name(func)
     return name is not None and resolve(name) in knowledge.TASK_MAKING_CALLS
 

@@ -62,3 +62,54 @@ class PrivateModule:
                 await self.run_task(self.handle_event(event))
             except asyncio.CancelledError:  # error: BG101
                 continue
+
+
+# BG105: the loop sleeps in a task it keeps where `wake()` can cancel it to cut the wait short:
+# the CancelledError caught is usually that wake-up, not a stop of the poller.
+# BG101: the same sleep in a task nobody else can reach: only the poller's own stop cancels it.
+class Poller:
+    def __init__(self, device):
+        self.device = device
+        self.sleeper = None
+
+    def wake(self):
+        if self.sleeper is not None:
+            self.sleeper.cancel()
+
+    async def run(self):
+        while True:
+            await self.device.read()
+            task = asyncio.create_task(asyncio.sleep(30))
+            self.sleeper = task
+            try:
+                await task
+            except asyncio.CancelledError:  # error: BG105
+                pass
+
+    async def run_alone(self):
+        while True:
+            await self.device.read()
+            task = asyncio.create_task(asyncio.sleep(30))
+            try:
+                await task
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+
+# BG105: a signal handler defined beside the loop cancels the sleep task it reads.
+async def idle(loop, signals):
+    running = True
+
+    def on_signal():
+        nonlocal running
+        running = False
+        task.cancel()
+
+    for signal in signals:
+        loop.add_signal_handler(signal, on_signal)
+    while running:
+        task = loop.create_task(asyncio.sleep(150))
+        try:
+            await task
+        except asyncio.CancelledError:  # error: BG105
+            pass
