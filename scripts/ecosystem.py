@@ -99,6 +99,7 @@ THIRTY_SECOND_BATCH = "2026-12-06q"
 THIRTY_THIRD_BATCH = "2026-12-06r"
 THIRTY_FOURTH_BATCH = "2026-12-06s"
 THIRTY_FIFTH_BATCH = "2026-12-06t"
+THIRTY_SIXTH_BATCH = "2026-12-06u"
 
 
 @dataclass(frozen=True)
@@ -740,6 +741,25 @@ PROJECTS = [
     _lib("nemoguardrails==0.17.0", "nemoguardrails", batch=THIRTY_FIFTH_BATCH),
     _lib("kucoin-python==1.0.26", "kucoin", batch=THIRTY_FIFTH_BATCH),
     _lib("async-substrate-interface==2.2.1", "async_substrate_interface", batch=THIRTY_FIFTH_BATCH),
+    # thirty-sixth batch, chosen as the thirty-fifth from the rest of the same lists. Left out by size
+    # before any run: libp2p (134k lines), praisonaiagents (271k), agent-framework-core (85k),
+    # mcp-agent (92k), cognee (234k), evalscope (185k).
+    _lib("llama-index-workflows==2.26.1", "src/workflows", batch=THIRTY_SIXTH_BATCH),
+    _lib("kiwipy==0.9.0", "src/kiwipy", batch=THIRTY_SIXTH_BATCH),
+    _lib("juju==3.6.1.3", "juju", batch=THIRTY_SIXTH_BATCH),
+    _lib("jupyter-client==8.10.0", "jupyter_client", batch=THIRTY_SIXTH_BATCH),
+    _lib("tqsdk==3.10.4", "tqsdk", batch=THIRTY_SIXTH_BATCH),
+    _lib("pytoniq==0.1.43", "pytoniq", batch=THIRTY_SIXTH_BATCH),
+    _lib("bleak==3.1.0", "bleak", batch=THIRTY_SIXTH_BATCH),
+    _lib("bacpypes3==0.0.110", "bacpypes3", batch=THIRTY_SIXTH_BATCH),
+    _lib("dingtalk-stream==0.24.2", "dingtalk_stream", batch=THIRTY_SIXTH_BATCH),
+    _lib("discord-http==3.3.0", "discord_http", batch=THIRTY_SIXTH_BATCH),
+    _lib("meshcore==2.3.17", "src/meshcore", batch=THIRTY_SIXTH_BATCH),
+    _lib("mqtt-hass-base==4.4.1", "mqtt_hass_base", batch=THIRTY_SIXTH_BATCH),
+    _lib("satel-integra==1.6.0", "satel_integra", batch=THIRTY_SIXTH_BATCH),
+    _lib("crawlee==1.11.0", "src/crawlee", batch=THIRTY_SIXTH_BATCH),
+    _lib("langroid==0.69.16", "langroid", batch=THIRTY_SIXTH_BATCH),
+    _lib("erispulse-discordadapter==4.3.1", "DiscordAdapter", batch=THIRTY_SIXTH_BATCH),
 ]
 BY_NAME = {p.name: p for p in PROJECTS}
 
