@@ -963,7 +963,9 @@ FANOUT_LIMITER_NAMES = LazyPattern(r"semaphore|limiter|^_*sem$", re.IGNORECASE)
 SIZED_ITERATION_CALLS = frozenset(
     {"range", "enumerate", "zip", "list", "tuple", "sorted", "reversed", "set", "dict", "frozenset", "len", "map", "filter",
      # a directory listing: the files already on disk, read at once, not a stream that keeps coming
-     "os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"}
+     "os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob",
+     # one item per future it is given, each as it finishes
+     "asyncio.as_completed", "asyncio.tasks.as_completed", "concurrent.futures.as_completed", "concurrent.futures._base.as_completed"}
 )
 SIZED_ITERATION_METHODS = frozenset({"items", "keys", "values", "copy"})
 # A value typed as a collection (a parameter ``urls: list[str]`` or ``Sequence[Item]``) holds its

@@ -53,3 +53,15 @@ class Registry:
                 await self.providers[line.strip()].ping()
             except asyncio.CancelledError:  # error: BG101
                 pass
+
+
+# BG105: `asyncio.as_completed(tasks)` gives one item per task it is given: the `for` ends when
+# they are all done, so the cancellation swallowed there delays the stop rather than losing it.
+async def first_results(tasks):
+    results = []
+    for future in asyncio.as_completed(tasks):
+        try:
+            results.append(await future)
+        except asyncio.CancelledError:  # error: BG105
+            pass
+    return results
