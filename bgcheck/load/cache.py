@@ -200,8 +200,9 @@ def version_tag() -> str:
 # someone else (awaits_a_handed_task): a caller's cancel handler may get that task's (BG101). 83:
 # ``await t`` inside ``for t in done:`` is of a done task though the function binds ``t`` elsewhere too.
 # 84: a task made and handed over (stored, passed, read by a closure) in the handler's own function.
-# 85: a ``for`` over ``as_completed(...)`` is sized (BG101, BG301).
-ENTRY_FORMAT = 85
+# 85: a ``for`` over ``as_completed(...)`` is sized (BG101, BG301). 86: awaiting handed tasks moves
+# BG101 to BG105 only in a ``while`` with a test; BG101 is a default rule.
+ENTRY_FORMAT = 86
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -1,10 +1,11 @@
-# BG105, not BG101: the worker awaits `run_task()`, which makes a task of the handler, hands it to
-# the module's task counter (where a watchdog cancels handlers that run too long) and awaits it.
-# The CancelledError caught may be that handler's, cancelled by the watchdog, and skipping the
-# event is then what the worker should do; whether a stop of the worker itself is lost depends
-# on who cancels what.
-# BG101: the same worker whose `run_task()` keeps its task to itself: the only cancellation that
-# can arrive is the worker's own, and the loop goes round again.
+# BG105, not BG101: the worker, in `while not self.stopping:`, awaits `run_task()`, which makes a
+# task of the handler, hands it to the module's task counter (where a watchdog cancels handlers
+# that run too long) and awaits it. The CancelledError caught may be that handler's, cancelled by
+# the watchdog, and skipping the event is then what the worker should do; whether a stop of the
+# worker itself is lost depends on whether whoever stops it sets `stopping` first.
+# BG101: the same worker in `while True:`, which nothing but an exception leaves: its own
+# cancellation swallowed, it never ends. And a `run_task()` that keeps its task to itself: the
+# only cancellation that can arrive is the worker's own.
 import asyncio
 
 
@@ -26,6 +27,7 @@ class Module:
     def __init__(self, queue):
         self.queue = queue
         self.counter = TaskCounter()
+        self.stopping = False
 
     async def run_task(self, coro, name):
         task = asyncio.create_task(coro)
@@ -36,11 +38,19 @@ class Module:
         await asyncio.sleep(1)
 
     async def worker(self):
-        while True:
+        while not self.stopping:
             event = await self.queue.get()
             try:
                 await self.run_task(self.handle_event(event), f"handle_event({event})")
             except asyncio.CancelledError:  # error: BG105
+                continue
+
+    async def endless_worker(self):
+        while True:
+            event = await self.queue.get()
+            try:
+                await self.run_task(self.handle_event(event), f"handle_event({event})")
+            except asyncio.CancelledError:  # error: BG101
                 continue
 
 
@@ -65,19 +75,24 @@ class PrivateModule:
 
 
 # BG105: the loop sleeps in a task it keeps where `wake()` can cancel it to cut the wait short:
-# the CancelledError caught is usually that wake-up, not a stop of the poller.
+# the CancelledError caught is usually that wake-up, not a stop of the poller, whose loop ends
+# through its flag.
 # BG101: the same sleep in a task nobody else can reach: only the poller's own stop cancels it.
 class Poller:
     def __init__(self, device):
         self.device = device
         self.sleeper = None
+        self.online = True
+
+    def mark_offline(self):
+        self.online = False
 
     def wake(self):
         if self.sleeper is not None:
             self.sleeper.cancel()
 
     async def run(self):
-        while True:
+        while self.online:
             await self.device.read()
             task = asyncio.create_task(asyncio.sleep(30))
             self.sleeper = task
