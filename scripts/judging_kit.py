@@ -32,9 +32,9 @@ import ecosystem  # noqa: E402  (running, packets and verdicts are the ecosystem
 
 INSTRUCTIONS = HERE / "ecosystem" / "judges.md"
 PAGES = ecosystem.REPO / "rules"
-# What a page says of its own measured precision (the preview paragraph, a split's figures): a
-# judge who reads "wrong 26 times" judges differently.
-_MEASURED = re.compile(r"This rule is in \*\*preview\*\*")
+# What a page says of its own measured precision (the preview paragraph, a default rule's figures
+# paragraph, a split's figures): a judge who reads "wrong 26 times" judges differently.
+_MEASURED = re.compile(r"This rule is in \*\*preview\*\*|On the ecosystem check \(applications")
 _SPLIT_FIGURES = re.compile(r" On the ecosystem check \(applications.*?split\.", re.S)
 
 

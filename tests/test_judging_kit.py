@@ -34,6 +34,12 @@ def test_a_blind_page_says_nothing_of_its_measured_precision():
     )
 
 
+def test_a_default_rules_figures_paragraph_is_left_out():
+    text = ("## What it does\n\nOn the ecosystem check (applications and worker libraries) this rule was right 9\n"
+            "times and wrong once.\n\nFlags a publish inside a transaction.\n")
+    assert judging_kit.blind_page(text) == "## What it does\n\nFlags a publish inside a transaction.\n"
+
+
 def test_a_split_rules_figures_are_left_out_and_the_rest_kept():
     text = ("Waits for work on this machine are BG206's, a preview\nrule. On the ecosystem check (applications and "
             "worker libraries) the two were one rule, wrong 19\ntimes: BG203 is the sure part of that\nsplit.\n\nNext.")
