@@ -84,7 +84,7 @@ def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
         return False
     if awaits_only_timed_out_futures(body, ctx.ancestors, ctx.resolve_call, ctx.resolve):
         return False
-    return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call)
+    return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call, ctx.ancestors)
 
 
 def _never_suspends_at(point: cst.CSTNode, ctx: FileContext) -> bool:

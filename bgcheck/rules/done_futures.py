@@ -24,7 +24,7 @@ it makes to finish before it raises), unless the name is bound again in the hand
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from bgcheck.syntax.lazy import cst
 
@@ -39,47 +39,35 @@ _QUEUE_READS = frozenset({"get", "get_nowait", "empty", "qsize", "full", "task_d
 _QUEUE_PUTS = frozenset({"put", "put_nowait"})
 
 
-def awaits_only_done_futures(body: cst.CSTNode, function: Optional[cst.CSTNode], class_node: Optional[cst.ClassDef], resolve_call: Resolver) -> bool:
-    """Is every suspension point in ``body`` a plain ``await t`` of a task known to be done?"""
+def awaits_only_done_futures(
+    body: cst.CSTNode, function: Optional[cst.CSTNode], class_node: Optional[cst.ClassDef], resolve_call: Resolver,
+    enclosing: Sequence[cst.CSTNode] = (),
+) -> bool:
+    """Is every suspension point in ``body`` a plain ``await t`` of a task known to be done?
+    ``enclosing``: the nodes around ``body``, outermost first (the checker's ancestors)."""
     awaited = _plain_awaited_names(body)
     if awaited is None or function is None:
         return False
-    left = awaited - _done_names(function, class_node, resolve_call)
-    return not left or all(_done_by_its_loop(name, body, function, resolve_call) for name in left)
+    bindings = _bindings(function)
+    left = awaited - _done_names(bindings, class_node, resolve_call)
+    return not left or all(_done_by_its_loop(name, enclosing, bindings, resolve_call) for name in left)
 
 
-def _done_by_its_loop(name: str, body: cst.CSTNode, function: cst.CSTNode, resolve_call: Resolver) -> bool:
+def _done_by_its_loop(name: str, enclosing: Sequence[cst.CSTNode], bindings: dict, resolve_call: Resolver) -> bool:
     """``for t in done: ... await t``, where the function binds ``t`` elsewhere too (``t =
-    create_task(...)``, ``for t in pending:``): the ``for`` nearest around ``body`` that binds
-    ``t`` goes over a done set, and nothing in that loop's body binds ``t`` again, so the ``t``
-    awaited is one of the done tasks."""
-    nearest = None
-
-    class _Finder(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            nonlocal nearest
-            if node is not function and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+    create_task(...)``, ``for t in pending:``): the ``for`` nearest around the await that binds
+    ``t`` (in its body, not its ``else:``) goes over a done set, and nothing in that loop's body
+    binds ``t`` again, so the ``t`` awaited is one of the done tasks."""
+    inside = {id(node) for node in enclosing}
+    for node in reversed(enclosing):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == name:
+            if id(node.body) not in inside or not isinstance(node.iter, cst.Name) or name in _bindings(node.body):
                 return False
-            if node is body:
-                return False
-            if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == name:
-                if any(inner is body for inner in _subtree(node.body)):
-                    nearest = node  # visited outermost first: the last one found is the nearest
-            return True
-
-    walk(function, _Finder())
-    if nearest is None or not isinstance(nearest.iter, cst.Name) or name in _bindings(nearest.body):
-        return False
-    bindings = _bindings(function).get(nearest.iter.value, [])
-    return bool(bindings) and all(_is_done_set(how, resolve_call) for how in bindings)
-
-
-def _subtree(node: cst.CSTNode):
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending.extend(current.children)
+            sets = bindings.get(node.iter.value, [])
+            return bool(sets) and all(_is_done_set(how, resolve_call) for how in sets)
+    return False
 
 
 def _plain_awaited_names(body: cst.CSTNode) -> Optional[set[str]]:
@@ -131,8 +119,8 @@ def _bindings(function: cst.CSTNode) -> dict[str, list]:
     return found
 
 
-def _done_names(function: cst.CSTNode, class_node: Optional[cst.ClassDef], resolve_call: Resolver) -> set[str]:
-    bindings = _bindings(function)
+def _done_names(bindings: dict, class_node: Optional[cst.ClassDef], resolve_call: Resolver) -> set[str]:
+    """The names every binding of which (``bindings``: the function's) is a done task."""
     done_sets = {name for name, hows in bindings.items() if all(_is_done_set(how, resolve_call) for how in hows)}
     queues = done_queues(class_node) if class_node is not None else set()
     return {name for name, hows in bindings.items() if all(_is_done_future(how, done_sets, queues) for how in hows)}
