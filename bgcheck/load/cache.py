@@ -201,8 +201,11 @@ def version_tag() -> str:
 # ``await t`` inside ``for t in done:`` is of a done task though the function binds ``t`` elsewhere too.
 # 84: a task made and handed over (stored, passed, read by a closure) in the handler's own function.
 # 85: a ``for`` over ``as_completed(...)`` is sized (BG101, BG301). 86: awaiting handed tasks moves
-# BG101 to BG105 only in a ``while`` with a test; BG101 is a default rule.
-ENTRY_FORMAT = 86
+# BG101 to BG105 only in a ``while`` with a test; BG101 is a default rule. 87: a coroutine whose every
+# suspension point is in a try that keeps CancelledError (keeps_its_cancellation) lets none reach its
+# caller; tasks a comprehension keeps when done; a handler's flag read by the next ``if`` that leaves,
+# or set by a method of the class the handler calls, ends the loop (BG101).
+ENTRY_FORMAT = 87
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -22,7 +22,7 @@ from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax import param_guards
-from bgcheck.syntax.ast_flow import awaited_through, awaits_a_handed_task, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
+from bgcheck.syntax.ast_flow import awaited_through, awaits_a_handed_task, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_cancellation, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, FALL, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
@@ -130,6 +130,11 @@ class FunctionSummary:
     # ``task = create_task(coro); counter.track(task); return await task``): whoever holds the task
     # can cancel it, so a caller's ``except CancelledError`` may be getting that task's (BG101).
     awaits_a_handed_task: bool = False
+    # No cancellation can come out of it: its every suspension point is in a ``try`` whose handler of
+    # CancelledError never raises (ast_flow.keeps_its_cancellation: ``try: await asyncio.shield(f)
+    # except CancelledError: pass``), so a caller's ``except CancelledError`` around an await of it
+    # never runs (BG101, BG105).
+    keeps_its_cancellation: bool = False
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -935,6 +940,7 @@ class SummaryBuilder:
                 awaits_through=awaited_through(node),
                 tests_own_cancelling=returns_own_cancelling(node, self._imported_name),
                 awaits_a_handed_task=awaits_a_handed_task(node, self._imported_name),
+                keeps_its_cancellation=keeps_its_cancellation(node, self._imported_name),
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)

@@ -78,13 +78,26 @@ def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Can a cancellation of the running coroutine arrive in ``body``: does it suspend, other than
     by awaiting a task already done (which hands back its outcome without suspending: also one
     ``asyncio.wait_for`` has just timed out on) or a project coroutine that never suspends (nor
-    what it awaits: ProjectIndex.never_suspending)?"""
+    what it awaits: ProjectIndex.never_suspending) or that no cancellation comes out of
+    (FunctionSummary.keeps_its_cancellation)?"""
     points = suspension.suspension_points(body)
-    if not points or all(_never_suspends_at(point, ctx) for point in points):
+    if not points or all(_never_suspends_at(point, ctx) or _keeps_its_cancellation_at(point, ctx) for point in points):
         return False
     if awaits_only_timed_out_futures(body, ctx.ancestors, ctx.resolve_call, ctx.resolve):
         return False
     return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call, ctx.ancestors)
+
+
+def _keeps_its_cancellation_at(point: cst.CSTNode, ctx: FileContext) -> bool:
+    """``await f()`` of a project coroutine whose every suspension point is in a ``try`` that takes
+    CancelledError and never raises (``try: await asyncio.shield(...) except CancelledError: pass``):
+    a cancellation there ends in its handler, and the await hands back normally."""
+    call = point.expression if isinstance(point, cst.Await) else None
+    if not isinstance(call, cst.Call):
+        return False
+    function = ctx.index.resolve_function(ctx.resolve_call(call))
+    summary = ctx.index.function(function) if function is not None else None
+    return summary is not None and summary.keeps_its_cancellation
 
 
 def _never_suspends_at(point: cst.CSTNode, ctx: FileContext) -> bool:
@@ -955,25 +968,62 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
 
 def _with_its_loop_ended(handler, ctx: FileContext, handler_exits: set[str]) -> set[str]:
     """The handler's ways out, with falling through (or ``continue``) taken as a ``break`` when the
-    handler sets a local flag that ends the ``while`` around it: ``shutdown = True`` in ``while not
-    shutdown:``. The loop tests the flag before it goes round again, and leaves."""
+    handler sets a flag that ends the ``while`` around it (``shutdown = True`` in ``while not
+    shutdown:``; ``self.close()`` setting ``self._closing = True`` in ``while not self._closing:``):
+    the loop tests the flag before it goes round again, and leaves. So too, falling through, when
+    the statement right after the ``try`` tests the flag the handler set and leaves the loop
+    (``abort = True``, then ``if abort: break``)."""
     loop = _innermost_loop(ctx)
-    if not isinstance(loop, cst.While) or not handler_exits & {FALL, CONTINUE}:
+    if not handler_exits & {FALL, CONTINUE}:
         return handler_exits
-    if not _falsified_by(loop.test, dict(_statement_assignments(handler))):
-        return handler_exits
-    return (handler_exits - {FALL, CONTINUE}) | {BREAK}
+    values = dict(_statement_assignments(handler, ctx))
+    if isinstance(loop, cst.While) and _falsified_by(loop.test, values):
+        return (handler_exits - {FALL, CONTINUE}) | {BREAK}
+    if FALL in handler_exits and loop is not None and _next_statement_leaves(ctx.parent(), loop, values, ctx):
+        return (handler_exits - {FALL}) | {BREAK}
+    return handler_exits
 
 
-def _statement_assignments(handler) -> list[tuple[str, bool]]:
-    """(name, value) of each ``name = True`` or ``name = False`` among the handler's own statements."""
+def _statement_assignments(handler, ctx: FileContext) -> list[tuple[str, bool]]:
+    """(name, value) of each ``name = True`` / ``name = False`` (also ``self.name``) among the
+    handler's own statements, and of each ``self.name = True`` / ``False`` among the own statements
+    of a method of the class that the handler calls as a statement of its own (``self.close()``)."""
     found = []
     for statement in handler.body.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value in ("True", "False"):
-                    found.extend((t.target.value, small.value.value == "True") for t in small.targets if isinstance(t.target, cst.Name))
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            found.extend(_flag_assignment(small))
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and not small.value.args:
+                method = _own_method(small.value.func, ctx)
+                if method is not None:
+                    found.extend(
+                        (name, value)
+                        for line in method.body.body if isinstance(line, cst.SimpleStatementLine)
+                        for own in line.body
+                        for name, value in _flag_assignment(own) if name.startswith("self.")
+                    )
     return found
+
+
+def _flag_assignment(small) -> list[tuple[str, bool]]:
+    """``flag = True`` / ``self.flag = False``: [(dotted target, value)]; [] for anything else."""
+    if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Name) and small.value.value in ("True", "False")):
+        return []
+    names = (dotted_name(t.target) for t in small.targets if isinstance(t.target, (cst.Name, cst.Attribute)))
+    return [(name, small.value.value == "True") for name in names if name and name.count(".") <= 1]
+
+
+def _own_method(func, ctx: FileContext):
+    """The plain method of the class around the handler that ``self.<name>`` calls, if the class defines it."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+        return None
+    owner = _method_class(ctx)
+    if owner is None or not isinstance(owner.body, cst.IndentedBlock):
+        return None
+    return next(
+        (s for s in owner.body.body if isinstance(s, cst.FunctionDef) and s.name.value == func.attr.value and s.asynchronous is None
+         and isinstance(s.body, cst.IndentedBlock)),
+        None,
+    )
 
 
 def _falsified_by(test: cst.BaseExpression, values: dict) -> bool:
@@ -981,9 +1031,38 @@ def _falsified_by(test: cst.BaseExpression, values: dict) -> bool:
     ``running`` with it false, or either ``and``-ed with other tests?"""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         return _falsified_by(test.left, values) or _falsified_by(test.right, values)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
-        return values.get(test.expression.value) is True
-    return isinstance(test, cst.Name) and values.get(test.value) is False
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _flag_value(test.expression, values) is True
+    return _flag_value(test, values) is False
+
+
+def _made_true_by(test: cst.BaseExpression, values: dict) -> bool:
+    """Is an ``if`` test true once the names hold ``values`` (``abort`` with it true, ``not ok``
+    with it false, either ``or``-ed with other tests)?"""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _made_true_by(test.left, values) or _made_true_by(test.right, values)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _flag_value(test.expression, values) is False
+    return _flag_value(test, values) is True
+
+
+def _flag_value(test: cst.BaseExpression, values: dict) -> Optional[bool]:
+    name = dotted_name(test) if isinstance(test, (cst.Name, cst.Attribute)) else None
+    return values.get(name) if name else None
+
+
+def _next_statement_leaves(try_node, loop, values: dict, ctx: FileContext) -> bool:
+    """Is the statement right after ``try_node`` in ``loop``'s own body an ``if`` that the handler's
+    flag ``values`` make true and whose block always leaves the loop (``break``, ``return``, raise)?"""
+    body = loop.body.body if isinstance(loop.body, cst.IndentedBlock) else ()
+    position = next((i for i, statement in enumerate(body) if statement is try_node), None)
+    if position is None or position + 1 >= len(body) or not values:
+        return False
+    following = body[position + 1]
+    return (
+        isinstance(following, cst.If) and _made_true_by(following.test, values)
+        and exits(following.body, ctx.is_exit_call) <= {BREAK, RETURN, RAISE}
+    )
 
 
 def _falls_to_the_end(ctx: FileContext) -> bool:

@@ -8,7 +8,8 @@ are awaits of finished tasks cannot receive a cancellation meant for the running
 A name is known to hold a finished task when every binding of it in the function is one of:
 
 * ``for t in done`` where every binding of ``done`` is the first item of
-  ``done, pending = await asyncio.wait(...)`` (the set of finished futures);
+  ``done, pending = await asyncio.wait(...)`` (the set of finished futures), or a comprehension
+  that keeps only done tasks (``done = tuple(t for t in tasks if t.done())``);
 * ``t = await self.q.get()`` / ``t = self.q.get_nowait()`` where ``self.q`` is a queue of finished
   tasks: in its class, everything put into it is the argument of a done-callback (a method whose
   only use is ``x.add_done_callback(self.method)``), and the queue is used for nothing but
@@ -127,13 +128,37 @@ def _done_names(bindings: dict, class_node: Optional[cst.ClassDef], resolve_call
 
 
 def _is_done_set(how, resolve_call: Resolver) -> bool:
-    """The first item of ``await asyncio.wait(...)``."""
+    """The first item of ``await asyncio.wait(...)``, or the tasks a comprehension keeps when they are
+    done (``[t for t in tasks if t.done()]``, also in ``tuple(...)``, ``list(...)``, ``set(...)``)."""
+    if _keeps_only_done(how):
+        return True
     if not (isinstance(how, tuple) and how[0] == "item" and how[1] == 0):
         return False
     value = how[2]
     if not isinstance(value, cst.Await) or not isinstance(value.expression, cst.Call):
         return False
     return resolve_call(value.expression) in knowledge.DONE_SET_WAITS
+
+
+def _keeps_only_done(value) -> bool:
+    """``[t for t in tasks if t.done()]``, a set or generator of the same, or ``tuple()`` / ``list()``
+    / ``set()`` of one: one ``for`` whose target is a name, and among its conditions ``t.done()``
+    called on that very name. Every item it gives is a finished task."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("tuple", "list", "set", "frozenset") \
+            and len(value.args) == 1 and not value.args[0].star:
+        value = value.args[0].value
+    if not isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return False
+    loop = value.for_in
+    if loop.inner_for_in is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+        return False
+    if not (isinstance(value.elt, cst.Name) and value.elt.value == loop.target.value):
+        return False
+    return any(
+        isinstance(test, cst.Call) and not test.args and isinstance(test.func, cst.Attribute) and test.func.attr.value == "done"
+        and isinstance(test.func.value, cst.Name) and test.func.value.value == loop.target.value
+        for test in (condition.test for condition in loop.ifs)
+    )
 
 
 def _is_done_future(how, done_sets: set[str], queues: set[str]) -> bool:

@@ -608,6 +608,54 @@ def _calls_current_task(node: ast.AST, resolve) -> bool:
     return name is not None and resolve(name) in knowledge.CURRENT_TASK_CALLS
 
 
+def keeps_its_cancellation(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> bool:
+    """Can no cancellation come out of this coroutine function: it suspends, and every suspension
+    point (``await``, ``async for``, ``async with``, an async comprehension) sits in the body of a
+    ``try`` whose first handler that takes asyncio's CancelledError (by name, ``BaseException`` or a
+    bare ``except:``) never raises (``try: await asyncio.shield(...) except CancelledError: pass``)?
+    An ``await`` of it then hands back normally when the caller's task is cancelled there, so a
+    caller's ``except CancelledError`` around it never runs (BG101). An async generator, or a point
+    in a handler, an ``else:`` or a ``finally:``, is not covered. ``resolve``: a dotted name as
+    written -> its canonical name."""
+    if type(function) is not ast.AsyncFunctionDef:
+        return False
+    found = False
+    todo: list = [(statement, False) for statement in function.body]
+    while todo:
+        node, kept = todo.pop()
+        kind = type(node)
+        if kind in _DEFS_AND_LAMBDA:
+            continue
+        if kind in (ast.Yield, ast.YieldFrom):
+            return False
+        if kind in (ast.Await, _AsyncFor, _AsyncWith) or (kind is ast.comprehension and node.is_async):
+            if not kept:
+                return False
+            found = True
+        if kind is _Try or kind is _TryStar:
+            covers = kept or _keeps_cancellation(node.handlers, resolve)
+            todo.extend((statement, covers) for statement in node.body)
+            todo.extend((child, kept) for part in (node.handlers, node.orelse, node.finalbody) for child in part)
+            continue
+        todo.extend((child, kept) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _keeps_cancellation(handlers: list, resolve) -> bool:
+    """Is the first of ``handlers`` that takes asyncio's CancelledError one with no ``raise`` in it?"""
+    for handler in handlers:
+        caught = handler.type
+        names = caught.elts if type(caught) is ast.Tuple else [caught] if caught is not None else []
+        takes = caught is None or any(
+            knowledge.CANCELLATION_EXCEPTIONS.get(resolve(dotted_name(name) or "")) == "asyncio.CancelledError"
+            or dotted_name(name) in knowledge.BASE_EXCEPTION
+            for name in names
+        )
+        if takes:
+            return not any(type(node) is _Raise for statement in handler.body for node in ast.walk(statement))
+    return False
+
+
 def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> bool:
     """Is every ``await`` of the coroutine function an await of a task it made itself
     (``task = asyncio.create_task(coro)``, ``ensure_future``) and handed to someone else: passed to
