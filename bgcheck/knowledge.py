@@ -1574,3 +1574,11 @@ ENTRY_STARTS = LazyPattern(
 )
 # ``asyncio.run(main())``: a program's entry point (BG404).
 ASYNCIO_RUN = frozenset({"asyncio.run", "asyncio.runners.run"})
+
+# --- other linters' codes for the same check ---------------------------------------
+# A ``# noqa`` naming one of these silences the bgcheck code too: the maintainer has already
+# judged that line for the very same check. Ruff's RUF006 (asyncio-dangling-task) reports an
+# ``asyncio.create_task`` / ``ensure_future`` whose task is not kept, as BG602 does.
+SAME_CHECK_CODES: dict[str, tuple[str, ...]] = {
+    "BG602": ("RUF006",),
+}

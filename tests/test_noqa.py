@@ -277,6 +277,16 @@ def test_other_tools_codes_do_not_suppress_bgcheck_codes():
     assert not is_suppressed(noqa, "BG101", [1])
 
 
+def test_another_linters_code_for_the_same_check_suppresses_it_alone():
+    # ruff's RUF006 (asyncio-dangling-task) is BG602's check: the maintainer judged the line already
+    noqa = parse_noqa("asyncio.create_task(job())  # noqa: RUF006\n")
+    assert is_suppressed(noqa, "BG602", [1])
+    assert not is_suppressed(noqa, "BG605", [1])
+    assert not is_suppressed(noqa, "BG101", [1])
+    assert noqa_module.suppressing_code(noqa[1], "BG602") == "RUF006"
+    assert noqa_module.suppressing_code(parse_noqa("x  # noqa: BG602, RUF006\n")[1], "BG602") == "BG602"
+
+
 def test_code_prefix_does_not_suppress():
     noqa = parse_noqa("x = 1  # noqa: BG1\n")
     assert not is_suppressed(noqa, "BG101", [1])

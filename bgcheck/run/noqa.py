@@ -3,7 +3,9 @@ per-file ignores.
 
 ``# noqa`` alone suppresses every code on its line; ``# noqa: BG101, E501``
 suppresses the listed codes only.  Codes of other tools are kept but never
-match a bgcheck code, so ``# noqa: E501`` does not hide BG101.
+match a bgcheck code, so ``# noqa: E501`` does not hide BG101; the one exception
+is another linter's code for the very same check (knowledge.SAME_CHECK_CODES:
+``# noqa: RUF006`` on a dangling task also silences BG602).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Optional, Sequence, Union
 
-from bgcheck.knowledge import LazyPattern
+from bgcheck.knowledge import SAME_CHECK_CODES, LazyPattern
 from bgcheck.load.files import PathPatterns
 from bgcheck.rules.catalog import former_codes
 
@@ -80,12 +82,14 @@ def is_suppressed(noqa: Mapping[int, NoqaCodes], code: str, lines: Iterable[int]
 
 
 def suppressing_code(codes: Optional[NoqaCodes], code: str) -> Optional[str]:
-    """The code of ``codes`` (one line's noqa) that suppresses ``code``: the code itself, or the
-    code its rule split from (``# noqa: BG602`` written before BG605 split off still holds)."""
+    """The code of ``codes`` (one line's noqa) that suppresses ``code``: the code itself, the code
+    its rule split from (``# noqa: BG602`` written before BG605 split off still holds), or another
+    linter's code for the same check (``# noqa: RUF006`` for BG602: knowledge.SAME_CHECK_CODES)."""
     if codes is None:
         return None
     code = code.upper()
-    return next((c for c in (code, *former_codes(code)) if c in codes), None)  # ALL contains every code
+    chain = (code, *former_codes(code), *SAME_CHECK_CODES.get(code, ()))
+    return next((c for c in chain if c in codes), None)  # ALL contains every code
 
 
 def _parse_directive(comment: str, match: re.Match[str]) -> NoqaCodes:
