@@ -100,6 +100,7 @@ THIRTY_THIRD_BATCH = "2026-12-06r"
 THIRTY_FOURTH_BATCH = "2026-12-06s"
 THIRTY_FIFTH_BATCH = "2026-12-06t"
 THIRTY_SIXTH_BATCH = "2026-12-06u"
+THIRTY_SEVENTH_BATCH = "2026-12-06v"
 
 
 @dataclass(frozen=True)
@@ -673,6 +674,20 @@ PROJECTS = [
     _app("rsstt==2.10.0", "src", batch=THIRTY_FOURTH_BATCH),
     _app("sigenergy2mqtt==2026.10.10", "src/sigenergy2mqtt", batch=THIRTY_FOURTH_BATCH),
     _app("updates2mqtt==1.14.4", "src/updates2mqtt", batch=THIRTY_FOURTH_BATCH),
+    # thirty-seventh batch, the applications left on the thirty-fourth batch's lists (same screen, same
+    # sessions' finder output, no bgcheck run before they were chosen). Left out by size before any
+    # run: hermes-agent (722k lines in its sdist), aipager (113k lines in its package).
+    _app("kimi-bridge==1.0.5", "src/kimi_bridge", batch=THIRTY_SEVENTH_BATCH),
+    _app("summon-claude==1.1.0", "src/summon_claude", batch=THIRTY_SEVENTH_BATCH),
+    _app("captain-nemo==0.4.74", "nemo", batch=THIRTY_SEVENTH_BATCH),
+    _app("kestrel-channel-telegram==0.1.10", "kestrel_channel_telegram", batch=THIRTY_SEVENTH_BATCH),
+    _app("openlama==0.1.954", "src/openlama", batch=THIRTY_SEVENTH_BATCH),
+    _app("keycard-nostr-bunker==0.1.0", "keycard_nostr_bunker", batch=THIRTY_SEVENTH_BATCH),
+    _app("rpi2home-assistant==2.3.6", "src/raspy2mqtt", batch=THIRTY_SEVENTH_BATCH),
+    _app("cec2rs232==0.4.0", "cec2rs232", batch=THIRTY_SEVENTH_BATCH),
+    _app("sendspin==9.0.0", "sendspin", batch=THIRTY_SEVENTH_BATCH),
+    _app("twitter-space-downloader==1.4.1", "twitter_space_downloader", batch=THIRTY_SEVENTH_BATCH),
+    _app("ipyparallel==9.2.0", "ipyparallel", batch=THIRTY_SEVENTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),

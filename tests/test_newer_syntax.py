@@ -201,3 +201,34 @@ def test_a_type_statement_of_a_parenthesised_value_over_lines_is_read():
     summary = _newer('type Kind = (\n    Literal["a"]\n    | make()\n)\n\ndef f():\n    return Kind\n')
     assert summary.constants == {"Kind": ("?",), "f": ("ref", "m.f")}
     assert (summary.module_calls, summary.module_call_sites) == (("?make",), ((3, 7),))
+
+
+TYPE_ALIAS_IN_A_JOB_MODULE = '''\
+import threading
+
+import requests
+
+type Reading = dict[str, float]
+
+
+def poll(url: str) -> None:
+    while True:
+        reading: Reading = requests.get(url).json()
+        print(reading)
+
+
+def start(url: str) -> None:
+    threading.Thread(target=poll, args=(url,), daemon=True).start()
+'''
+
+
+def test_a_rule_that_reads_call_guards_on_the_ast_reads_a_file_of_newer_syntax(tmp_path, monkeypatch):
+    # BG203 asks which guards hold around the call, on the function's ast: read as phase 1 read it
+    # (a BG000 "bgcheck failed while checking it" on Python < 3.12 before)
+    write_project(tmp_path / "p", {"app/__init__.py": "", "app/poller.py": TYPE_ALIAS_IN_A_JOB_MODULE})
+    monkeypatch.chdir(tmp_path / "p")
+    result = bgcheck_cli("check", "--no-cache", "--select", "BG000,BG203", ".")
+    assert result.stdout == (
+        "app/poller.py:10:28: BG203 A `requests` call waits with no timeout in job `poll`\n"
+        "Found 1 problem (1 warning); 2 files checked.\n"
+    )

@@ -298,6 +298,22 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
     return unit
 
 
+def python_ast(text: str) -> "ast.Module":
+    """CPython's tree of a file phase 1 has read already, as phase 1 read it: a file of syntax newer
+    than this Python through load/newer_syntax.py (a rule that walks the ast itself: call guards)."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except SyntaxError:
+        from bgcheck.load.newer_syntax import parse_newer
+
+        return parse_newer(text)
+
+
 def read_newer_syntax(display: str, text: str, exc: SyntaxError):
     """(ast, None) for a file this Python cannot parse but libcst reads (syntax of a newer Python,
     rewritten for this one: load/newer_syntax.py), else (None, its BG000). Only on this failure

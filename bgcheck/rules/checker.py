@@ -20,6 +20,7 @@ from bgcheck.syntax.ir import IR
 from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, to_ir
 from bgcheck.model.project import ProjectIndex
 from bgcheck.load.summary import FunctionSummary, ModuleSummary
+from bgcheck.load.unit import python_ast
 from bgcheck.syntax import param_guards
 from bgcheck.syntax.walk import children
 
@@ -303,7 +304,7 @@ class FileContext:
 
     def _guards_by_site(self, func: FunctionSummary) -> dict:
         if self._ast is None:
-            self._ast = ast.parse(self._text if self._text is not None else self.module.code)
+            self._ast = python_ast(self._text if self._text is not None else self.module.code)
         found = {}
         for definition in ast.walk(self._ast):
             if type(definition) in (ast.FunctionDef, ast.AsyncFunctionDef) and definition.lineno == func.line and definition.name == func.name:
