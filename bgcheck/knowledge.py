@@ -192,7 +192,7 @@ STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
 CURRENT_TASK_CALLS = frozenset({"asyncio.current_task", "asyncio.tasks.current_task"})
 # Calls that make a task of a coroutine, and the method of an event loop or a task group that
 # does too: a coroutine that awaits a task it made and handed to someone else
-# may get that task's cancellation, not its own (ast_flow.awaits_a_handed_task; BG101).
+# may get that task's cancellation, not its own (ast_flow.handed_tasks; BG101).
 TASK_MAKING_CALLS = frozenset({"asyncio.create_task", "asyncio.tasks.create_task", "asyncio.ensure_future", "asyncio.tasks.ensure_future"})
 TASK_MAKING_METHOD = "create_task"  # of an event loop or a task group
 CANCELLING_METHOD = "cancelling"

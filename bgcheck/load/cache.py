@@ -204,7 +204,8 @@ def version_tag() -> str:
 # BG101 to BG105 only in a ``while`` with a test; BG101 is a default rule. 87: a coroutine whose every
 # suspension point is in a try that keeps CancelledError (keeps_its_cancellation) lets none reach its
 # caller; tasks a comprehension keeps when done; a handler's flag read by the next ``if`` that leaves,
-# or set by a method of the class the handler calls, ends the loop (BG101).
+# or set by a method of the class the handler calls, ends the loop (BG101); function summaries list the
+# tasks a coroutine makes and hands over (handed_tasks), which BG101 reads instead of the file's tree.
 ENTRY_FORMAT = 87
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024

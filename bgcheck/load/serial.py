@@ -402,7 +402,7 @@ FUNCTION_FIELDS = (
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
     "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at",
     "call_guards", "call_arguments", "param_defaults", "positional_params", "guard_params", "tests_own_cancelling",
-    "awaits_a_handed_task", "keeps_its_cancellation",
+    "awaits_a_handed_task", "keeps_its_cancellation", "handed_tasks",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -420,7 +420,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         [[i, [list(guard) for guard in guards]] for i, guards in f.call_guards],
         [[i, [[key, list(value)] for key, value in given]] for i, given in f.call_arguments],
         [list(default) for default in f.param_defaults], f.positional_params, list(f.guard_params), f.tests_own_cancelling,
-        f.awaits_a_handed_task, f.keeps_its_cancellation,
+        f.awaits_a_handed_task, f.keeps_its_cancellation, list(f.handed_tasks),
     ]
 
 
@@ -577,7 +577,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
      conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
      item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at,
      call_guards, call_arguments, param_defaults, positional_params, guard_params, tests_own_cancelling,
-     awaits_a_handed_task, keeps_its_cancellation) = _record(data, len(FUNCTION_FIELDS))
+     awaits_a_handed_task, keeps_its_cancellation, handed_tasks) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -624,6 +624,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         tests_own_cancelling=_bool(tests_own_cancelling),
         awaits_a_handed_task=_bool(awaits_a_handed_task),
         keeps_its_cancellation=_bool(keeps_its_cancellation),
+        handed_tasks=_strs(handed_tasks),
     )
 
 

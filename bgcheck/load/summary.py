@@ -22,7 +22,7 @@ from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax import param_guards
-from bgcheck.syntax.ast_flow import awaited_through, awaits_a_handed_task, calls_beside_a_kept_try, escaping_jumps, exits, is_endless, keeps_its_cancellation, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
+from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, handed_tasks, is_endless, keeps_its_cancellation, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, FALL, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
@@ -126,15 +126,19 @@ class FunctionSummary:
     # ``return task is not None and task.cancelling() > 0``): a handler that re-raises when a call
     # of it says so re-raises every cancellation of its own task (BG101, BG105).
     tests_own_cancelling: bool = False
-    # Its every ``await`` is of a task it made and handed to someone else (ast_flow.awaits_a_handed_task:
-    # ``task = create_task(coro); counter.track(task); return await task``): whoever holds the task
-    # can cancel it, so a caller's ``except CancelledError`` may be getting that task's (BG101).
+    # Its every ``await`` is of a task it made and handed to someone else (handed_tasks below;
+    # ``task = create_task(coro); counter.track(task); return await task``): a caller's ``except
+    # CancelledError`` around an await of this coroutine may be getting that task's (BG101).
     awaits_a_handed_task: bool = False
     # No cancellation can come out of it: its every suspension point is in a ``try`` whose handler of
     # CancelledError never raises (ast_flow.keeps_its_cancellation: ``try: await asyncio.shield(f)
     # except CancelledError: pass``), so a caller's ``except CancelledError`` around an await of it
     # never runs (BG101, BG105).
     keeps_its_cancellation: bool = False
+    # The names it binds only to a task it makes and hands to someone else (ast_flow.handed_tasks:
+    # stored, passed on, read by a nested function): whoever holds the task can cancel it, so an
+    # ``except CancelledError`` around ``await task`` may be getting that task's (BG101, BG105).
+    handed_tasks: tuple = ()
 
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
@@ -927,6 +931,7 @@ class SummaryBuilder:
         """Function and class skeletons, then the functions' locals in definition order (outer
         functions before inner ones), so that closures can see their parents' locals."""
         for qualname, (node, scope, class_qualname) in self.functions.items():
+            handed, awaits_handed = handed_tasks(node, self._imported_name)
             summary.functions[qualname] = FunctionSummary(
                 qualname=qualname,
                 name=node.name,
@@ -939,8 +944,9 @@ class SummaryBuilder:
                 keeps_its_errors=keeps_its_errors(node),
                 awaits_through=awaited_through(node),
                 tests_own_cancelling=returns_own_cancelling(node, self._imported_name),
-                awaits_a_handed_task=awaits_a_handed_task(node, self._imported_name),
                 keeps_its_cancellation=keeps_its_cancellation(node, self._imported_name),
+                handed_tasks=handed,
+                awaits_a_handed_task=awaits_handed,
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)

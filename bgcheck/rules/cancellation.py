@@ -747,55 +747,12 @@ def _awaits_only_handed_tasks(body, ctx: FileContext) -> bool:
 
 def _tasks_handed_over(ctx: FileContext) -> set[str]:
     """The names the current function binds only to a task it makes (``task =
-    asyncio.create_task(asyncio.sleep(30))``, a loop's ``create_task``) and hands to someone else:
-    stores in an attribute or a container (``sensor.sleeper_task = task``), passes to a call
-    (``self.tasks.add(task)``), or lets a nested function read (a signal handler that cancels it).
-    Whoever holds the task can cancel it to cut the wait short, so ``await task`` may raise that
-    task's cancellation, not the running coroutine's own (the summary's awaits_a_handed_task says
-    the same of a whole function)."""
-    function = ctx.function_node
-    if function is None:
-        return set()
-    made: dict[str, bool] = {}  # name -> bound only to a task made here
-    handed: set[str] = set()
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            if node is function:
-                return True
-            handed.update(name.value for name in find_all(node, (cst.Name,)))  # a closure's reads
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            handed.update(name.value for name in find_all(node, (cst.Name,)))
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    name = target.target.value
-                    made[name] = made.get(name, True) and _makes_a_task(node.value, ctx)
-                elif isinstance(target.target, (cst.Attribute, cst.Subscript)) and isinstance(node.value, cst.Name):
-                    handed.add(node.value.value)
-
-        def visit_Call(self, node: cst.Call) -> None:
-            if ctx.resolve_call(node) in knowledge.TASK_PASS_THROUGH_WAITS:
-                return
-            handed.update(arg.value.value for arg in node.args if isinstance(arg.value, cst.Name))
-
-    walk(function, _Finder())
-    return {name for name, only_tasks in made.items() if only_tasks and name in handed}
-
-
-def _makes_a_task(value: cst.BaseExpression, ctx: FileContext) -> bool:
-    """``asyncio.create_task(...)``, ``asyncio.ensure_future(...)``, or ``create_task(...)`` of an
-    event loop, a task group or a receiver whose type is not known (``self.loop.create_task(...)``
-    where a mixin sets ``self.loop``): this only moves a finding to BG105, never makes one."""
-    if not isinstance(value, cst.Call):
-        return False
-    if isinstance(value.func, cst.Attribute) and value.func.attr.value == knowledge.TASK_MAKING_METHOD:
-        return True
-    return ctx.resolve_call(value) in knowledge.TASK_MAKING_CALLS
+    asyncio.create_task(asyncio.sleep(30))``) and hands to someone else: stores, passes on, or lets
+    a nested function read (FunctionSummary.handed_tasks, ast_flow.handed_tasks). Whoever holds the
+    task can cancel it to cut the wait short, so ``await task`` may raise that task's cancellation,
+    not the running coroutine's own."""
+    summary = ctx.index.function(ctx.function_qualname) if ctx.function_qualname else None
+    return set(summary.handed_tasks) if summary is not None else set()
 
 
 def _leaves_once_stopped(handler, ctx: FileContext) -> bool:

@@ -656,22 +656,30 @@ def _keeps_cancellation(handlers: list, resolve) -> bool:
     return False
 
 
-def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> bool:
-    """Is every ``await`` of the coroutine function an await of a task it made itself
-    (``task = asyncio.create_task(coro)``, ``ensure_future``) and handed to someone else: passed to
-    a call (``self.counter.track(task)``, ``tasks.add(task)``), stored in an attribute or a
-    container (``self.running[name] = task``) or read by a nested function? Whoever holds the task can cancel it (a watchdog
-    that cancels handlers running too long), and the await then raises that task's CancelledError,
-    not one meant for the caller: a caller's ``except CancelledError`` cannot tell the two apart.
-    ``resolve``: a dotted name as written -> its canonical name."""
+def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> "tuple[tuple[str, ...], bool]":
+    """The tasks a coroutine function makes and hands to someone else, and whether every ``await``
+    of it is an await of one of them.
+
+    The names are those it binds only to a task it makes itself (``task = asyncio.create_task(coro)``,
+    ``ensure_future``, a loop's or task group's ``create_task``) and hands over: passes to a call
+    (``self.counter.track(task)``, ``tasks.add(task=task)``), stores in an attribute or a container
+    (``self.running[name] = task``) or lets a nested function read (a signal handler that cancels it).
+    Whoever holds the task can cancel it (a watchdog that cancels handlers running too long, a
+    sleep task cancelled to wake the loop), and ``await task`` then raises that task's
+    CancelledError, not one meant for the running coroutine: an ``except CancelledError`` around the
+    await cannot tell the two apart (BG101 leaves such a ``try`` to BG105 in a ``while`` with a test).
+    The flag (FunctionSummary.awaits_a_handed_task) says the same of a whole project coroutine its
+    callers await. ((), False) for a plain function. ``resolve``: a dotted name as written -> its
+    canonical name."""
     if type(function) is not ast.AsyncFunctionDef:
-        return False
+        return (), False
     made: set[str] = set()
     awaited: list[ast.expr] = []
     calls: list[ast.Call] = []
     stores: list[ast.Assign] = []
     read: set[str] = set()
     other: set[str] = set()  # names also bound to something else
+    yields = False
     todo = list(function.body)
     while todo:
         node = todo.pop()
@@ -682,25 +690,22 @@ def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", res
             read.update(inner.id for inner in ast.walk(node) if type(inner) is ast.Name)
             continue
         if kind in (ast.Yield, ast.YieldFrom):
-            return False
-        if kind is ast.Assign:
+            yields = True
+        elif kind is ast.Assign:
             stores.append(node)
-            if len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-                (made if _makes_a_task(node.value, resolve) else other).add(node.targets[0].id)
+            for target in node.targets:
+                if type(target) is ast.Name:
+                    (made if len(node.targets) == 1 and _makes_a_task(node.value, resolve) else other).add(target.id)
         elif kind is ast.Await:
             awaited.append(node.value)
         elif kind is ast.Call:
             calls.append(node)
         todo.extend(ast.iter_child_nodes(node))
     made -= other
-    if not made or not awaited:
-        return False
-    for value in awaited:
-        if type(value) is ast.Call and resolve(dotted_name(value.func) or "") in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
-            value = value.args[0]
-        if not (type(value) is ast.Name and value.id in made):
-            return False
-    handed = {
+    if not made:
+        return (), False
+    handed = made & read
+    handed |= {
         argument.id
         for call in calls
         for argument in [*call.args, *(keyword.value for keyword in call.keywords)]
@@ -712,7 +717,14 @@ def awaits_a_handed_task(function: "ast.FunctionDef | ast.AsyncFunctionDef", res
         if type(store.value) is ast.Name and store.value.id in made
         and any(type(target) in (ast.Attribute, ast.Subscript) for target in store.targets)
     }
-    return bool(handed | (made & read))
+    every_await = bool(handed) and bool(awaited) and not yields
+    for value in awaited if every_await else ():
+        if type(value) is ast.Call and resolve(dotted_name(value.func) or "") in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
+            value = value.args[0]
+        if not (type(value) is ast.Name and value.id in handed):
+            every_await = False
+            break
+    return tuple(sorted(handed)), every_await
 
 
 def _makes_a_task(node: ast.expr, resolve) -> bool:
