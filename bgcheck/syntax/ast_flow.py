@@ -561,13 +561,23 @@ def returns_own_cancelling(function: "ast.FunctionDef | ast.AsyncFunctionDef", r
     written once as a helper: its body (constant statements aside) is names bound to
     ``asyncio.current_task()``, then ``return <test>`` whose test, ``and``-ed with others, asks one
     of them (or ``current_task()`` itself) for ``cancelling()``, alone or compared ``> 0``
-    (``task = asyncio.current_task(); return task is not None and task.cancelling() > 0``).
-    ``resolve``: a dotted name as written -> its canonical name."""
+    (``task = asyncio.current_task(); return task is not None and task.cancelling() > 0``). A
+    parameter that defaults to None and is bound to ``current_task()`` when left out (``if task is
+    None: task = asyncio.current_task()``) counts as such a name: the test is of the running task
+    when the helper is called with no arguments, which is how a caller asks (BG101 reads only
+    such calls). ``resolve``: a dotted name as written -> its canonical name."""
     body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
     if not body or type(body[-1]) is not ast.Return or body[-1].value is None:
         return False
     bound = set()
     for statement in body[:-1]:
+        if type(statement) is ast.If and not statement.orelse and len(statement.body) == 1:
+            parameter = _none_tested(statement.test)
+            if parameter is None or parameter not in _parameters_defaulting_to_none(function):
+                return False
+            statement = statement.body[0]
+            if not (type(statement) is ast.Assign and [dotted_name(t) for t in statement.targets] == [parameter]):
+                return False
         if not (
             type(statement) is ast.Assign and len(statement.targets) == 1 and type(statement.targets[0]) is ast.Name
             and _calls_current_task(statement.value, resolve)
@@ -599,6 +609,22 @@ def returns_own_cancelling(function: "ast.FunctionDef | ast.AsyncFunctionDef", r
         if _calls_current_task(receiver, resolve) or (type(receiver) is ast.Name and receiver.id in bound):
             return True
     return False
+
+
+def _none_tested(test: ast.expr) -> Optional[str]:
+    """``name is None``: the name; None for any other test."""
+    if (type(test) is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) is ast.Is and type(test.left) is ast.Name
+            and type(test.comparators[0]) is ast.Constant and test.comparators[0].value is None):
+        return test.left.id
+    return None
+
+
+def _parameters_defaulting_to_none(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> set[str]:
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(arg, default) for arg, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None]
+    return {arg.arg for arg, default in pairs if type(default) is ast.Constant and default.value is None}
 
 
 def _calls_current_task(node: ast.AST, resolve) -> bool:

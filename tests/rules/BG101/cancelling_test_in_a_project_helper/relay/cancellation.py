@@ -15,3 +15,10 @@ def being_cancelled() -> bool:
 def task_was_cancelled() -> bool:
     task = asyncio.current_task()
     return task is not None and task.cancelled()
+
+
+def owner_cancelled(task=None) -> bool:
+    """Whether ``task`` (default: the running task) has been asked to cancel."""
+    if task is None:
+        task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

@@ -1,6 +1,6 @@
 import asyncio
 
-from relay.cancellation import being_cancelled, task_is_cancelling, task_was_cancelled
+from relay.cancellation import being_cancelled, owner_cancelled, task_is_cancelling, task_was_cancelled
 
 
 class Relay:
@@ -34,4 +34,21 @@ class Relay:
                 await self.bus.listen()
             except asyncio.CancelledError:  # error: BG101
                 if task_was_cancelled():
+                    raise
+
+    # The helper tests the running task when called with no argument; given another task, it tests that one.
+    async def drain(self):
+        while True:
+            try:
+                await self.bus.drain()
+            except asyncio.CancelledError:
+                if owner_cancelled():
+                    raise
+
+    async def watch(self, reader):
+        while True:
+            try:
+                await self.bus.watch()
+            except asyncio.CancelledError:  # error: BG101
+                if owner_cancelled(reader):
                     raise
