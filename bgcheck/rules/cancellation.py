@@ -1455,13 +1455,38 @@ def _catch_exception_fix(node, ctx: FileContext) -> Optional[Fix]:
 _ORDINARY_CATCH_ALL = frozenset(("builtins.Exception", "Exception"))
 
 
+def _cancellation_can_reach_finally(node, ctx: FileContext) -> bool:
+    """Can a cancellation of the running coroutine be in flight when ``node``'s ``finally:`` runs?
+    It arrives at a suspension point where one can arrive (_can_receive_cancellation: not an await
+    of a project coroutine that never suspends or keeps its cancellation, nor of a task already
+    done): in the ``try`` body, unless a clause of the ``try`` takes CancelledError and never
+    raises (the body's cancellation ends there), or in a handler or the ``else:`` block."""
+    if _can_receive_cancellation(node.body, ctx) and not _keeps_the_bodys_cancellation(node, ctx):
+        return True
+    blocks = [handler.body for handler in node.handlers] + ([node.orelse.body] if node.orelse is not None else [])
+    return any(_can_receive_cancellation(block, ctx) for block in blocks)
+
+
+def _keeps_the_bodys_cancellation(node, ctx: FileContext) -> bool:
+    """Is the first clause of the ``try`` that takes asyncio's CancelledError (by name,
+    ``BaseException`` or a bare ``except:``) one with no ``raise`` in it?"""
+    for handler in node.handlers:
+        if handler.type is None or any(_takes_asyncio_cancellation(name) for name in _caught_names(handler, ctx)):
+            return not find_all(handler.body, (cst.Raise,))
+    return False
+
+
+def _takes_asyncio_cancellation(name: str) -> bool:
+    return knowledge.CANCELLATION_EXCEPTIONS.get(name) == "asyncio.CancelledError" or name in knowledge.BASE_EXCEPTION
+
+
 @register
 class FinallySwallowsCancellation(Rule):
     code = "BG103"
     name = "finally-swallows-cancellation"
     severity = Severity.ERROR
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
-    reads = ("job_code",)
+    reads = ("job_code", "never_suspending")
     summary = "`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request."
 
     def __init__(self, config) -> None:
@@ -1487,8 +1512,8 @@ class FinallySwallowsCancellation(Rule):
         if node.finalbody is None:
             return
         if ctx.in_coroutine:
-            if not suspension.can_suspend(node.body) and not any(suspension.can_suspend(h.body) for h in node.handlers):
-                return  # no await in the try: no CancelledError can be in flight here
+            if not _cancellation_can_reach_finally(node, ctx):
+                return  # no CancelledError can be in flight here
             why, detail = "the CancelledError in flight", ""
         elif ctx.in_job_code:
             why, detail = "the stop request in flight", " (SystemExit, a soft time limit, a worker shutdown)"
