@@ -1455,6 +1455,15 @@ def _catch_exception_fix(node, ctx: FileContext) -> Optional[Fix]:
 _ORDINARY_CATCH_ALL = frozenset(("builtins.Exception", "Exception"))
 
 
+def _return_ends_every_run(ctx: FileContext) -> bool:
+    """Is the current coroutine one whose return ends every run it is part of (a task of its own
+    that nobody in the project awaits, a route only its framework runs: bgcheck.model.execution)?
+    A ``return`` in its ``finally:`` then ends the task as a success, as asked, and nothing carries
+    on from it; ``break`` and ``continue`` may still go on to more work."""
+    model = ctx.index.execution
+    return model is not None and model.ends_every_run(ctx.function_qualname)
+
+
 def _cancellation_can_reach_finally(node, ctx: FileContext) -> bool:
     """Can a cancellation of the running coroutine be in flight when ``node``'s ``finally:`` runs?
     It arrives at a suspension point where one can arrive (_can_receive_cancellation: not an await
@@ -1486,7 +1495,7 @@ class FinallySwallowsCancellation(Rule):
     name = "finally-swallows-cancellation"
     severity = Severity.ERROR
     preview = True  # precision on real projects below the bar: see scripts/ecosystem/report.md
-    reads = ("job_code", "never_suspending")
+    reads = ("execution", "job_code", "never_suspending")
     summary = "`return`, `break` or `continue` in `finally:` in a coroutine or job code discards the in-flight stop request."
 
     def __init__(self, config) -> None:
@@ -1519,10 +1528,14 @@ class FinallySwallowsCancellation(Rule):
             why, detail = "the stop request in flight", " (SystemExit, a soft time limit, a worker shutdown)"
         else:
             return
+        ends_the_task = ctx.in_coroutine and _return_ends_every_run(ctx)
         for jump in escaping_jumps(node.finalbody):
             if id(jump) in self._reported:
                 continue
             self._reported.add(id(jump))
+            if ends_the_task and isinstance(jump, cst.Return):
+                ctx.silence(self, jump, "the return ends the task, run only as a task of its own that nothing awaits (or a route only its framework runs): nothing goes on from it")
+                continue
             keyword = type(jump).__name__.lower()
             ctx.report(
                 self,
