@@ -205,7 +205,8 @@ def version_tag() -> str:
 # suspension point is in a try that keeps CancelledError (keeps_its_cancellation) lets none reach its
 # caller; tasks a comprehension keeps when done; a handler's flag read by the next ``if`` that leaves,
 # or set by a method of the class the handler calls, ends the loop (BG101); function summaries list the
-# tasks a coroutine makes and hands over (handed_tasks), which BG101 reads instead of the file's tree.
+# tasks a coroutine makes and hands over (handed_tasks), which BG101 reads instead of the file's tree;
+# BG103 reads where a cancellation can arrive as BG101 does; ``# noqa: RUF006`` silences BG602.
 ENTRY_FORMAT = 87
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
