@@ -571,11 +571,12 @@ def returns_own_cancelling(function: "ast.FunctionDef | ast.AsyncFunctionDef", r
         return False
     bound = set()
     for statement in body[:-1]:
-        if type(statement) is ast.If and not statement.orelse and len(statement.body) == 1:
+        guarded = [s for s in statement.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)] if type(statement) is ast.If else []
+        if type(statement) is ast.If and not statement.orelse and len(guarded) == 1:
             parameter = _none_tested(statement.test)
             if parameter is None or parameter not in _parameters_defaulting_to_none(function):
                 return False
-            statement = statement.body[0]
+            statement = guarded[0]
             if not (type(statement) is ast.Assign and [dotted_name(t) for t in statement.targets] == [parameter]):
                 return False
         if not (
@@ -699,58 +700,67 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
     canonical name."""
     if type(function) is not ast.AsyncFunctionDef:
         return (), False
-    made: set[str] = set()
-    awaited: list[ast.expr] = []
-    calls: list[ast.Call] = []
-    stores: list[ast.Assign] = []
-    read: set[str] = set()
-    other: set[str] = set()  # names also bound to something else
-    yields = False
-    todo = list(function.body)
-    while todo:
-        node = todo.pop()
-        kind = type(node)
-        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
-            # a nested scope runs when it is called, not as this function's await; what it reads
-            # is handed to it (a signal handler that cancels the task)
-            read.update(inner.id for inner in ast.walk(node) if type(inner) is ast.Name)
-            continue
-        if kind in (ast.Yield, ast.YieldFrom):
-            yields = True
-        elif kind is ast.Assign:
-            stores.append(node)
-            for target in node.targets:
-                if type(target) is ast.Name:
-                    (made if len(node.targets) == 1 and _makes_a_task(node.value, resolve) else other).add(target.id)
-        elif kind is ast.Await:
-            awaited.append(node.value)
-        elif kind is ast.Call:
-            calls.append(node)
-        todo.extend(ast.iter_child_nodes(node))
-    made -= other
-    if not made:
+    uses = _TaskUses(function, resolve)
+    if not uses.made:
         return (), False
-    handed = made & read
+    made = uses.made
+    handed = made & uses.read
     handed |= {
         argument.id
-        for call in calls
+        for call in uses.calls
         for argument in [*call.args, *(keyword.value for keyword in call.keywords)]
         if type(argument) is ast.Name and argument.id in made and not _is_pass_through_wait(call, resolve)
     }
     handed |= {
         store.value.id
-        for store in stores
+        for store in uses.stores
         if type(store.value) is ast.Name and store.value.id in made
         and any(type(target) in (ast.Attribute, ast.Subscript) for target in store.targets)
     }
-    every_await = bool(handed) and bool(awaited) and not yields
-    for value in awaited if every_await else ():
+    every_await = bool(handed) and bool(uses.awaited) and not uses.yields
+    for value in uses.awaited if every_await else ():
         if type(value) is ast.Call and resolve(dotted_name(value.func) or "") in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
             value = value.args[0]
         if not (type(value) is ast.Name and value.id in handed):
             every_await = False
             break
     return tuple(sorted(handed)), every_await
+
+
+class _TaskUses:
+    """One walk of a function's own body (handed_tasks): the names bound only to a task it makes,
+    what it awaits, its calls and assignments, the names its nested functions read, whether it yields."""
+
+    def __init__(self, function: "ast.AsyncFunctionDef", resolve) -> None:
+        self.made: set[str] = set()
+        self.awaited: list[ast.expr] = []
+        self.calls: list[ast.Call] = []
+        self.stores: list[ast.Assign] = []
+        self.read: set[str] = set()
+        self.yields = False
+        other: set[str] = set()  # names also bound to something else
+        todo = list(function.body)
+        while todo:
+            node = todo.pop()
+            kind = type(node)
+            if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef):
+                # a nested scope runs when it is called, not as this function's await; what it reads
+                # is handed to it (a signal handler that cancels the task)
+                self.read.update(inner.id for inner in ast.walk(node) if type(inner) is ast.Name)
+                continue
+            if kind in (ast.Yield, ast.YieldFrom):
+                self.yields = True
+            elif kind is ast.Assign:
+                self.stores.append(node)
+                for target in node.targets:
+                    if type(target) is ast.Name:
+                        (self.made if len(node.targets) == 1 and _makes_a_task(node.value, resolve) else other).add(target.id)
+            elif kind is ast.Await:
+                self.awaited.append(node.value)
+            elif kind is ast.Call:
+                self.calls.append(node)
+            todo.extend(ast.iter_child_nodes(node))
+        self.made -= other
 
 
 def _makes_a_task(node: ast.expr, resolve) -> bool:
