@@ -199,6 +199,9 @@ CANCELLING_METHOD = "cancelling"
 # ``uncancel()`` undoes one cancellation request of the task: how code that suppresses a
 # cancellation on purpose says so (asyncio.timeout() does), keeping ``cancelling()`` right.
 UNCANCEL_METHOD = "uncancel"
+# ``cancel()`` of the running task in a handler of its cancellation asks for the stop again: it is
+# moved to the task's next suspension point, not lost.
+CANCEL_METHOD = "cancel"
 
 # Process-level interrupts: catching them at the top of a program, around
 # main(), and then exiting is the normal way to end on Ctrl-C.

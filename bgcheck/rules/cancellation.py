@@ -518,10 +518,23 @@ def _uncancels_the_running_task(handler, ctx: FileContext) -> bool:
     or through a name the function binds to ``asyncio.current_task()``): asyncio's way for code that
     suppresses a cancellation on purpose to say so, which keeps ``cancelling()``, TaskGroup and
     ``asyncio.timeout()`` right (a REPL that turns Ctrl-C into a cancel of the current turn)."""
+    return _calls_on_the_running_task(handler, ctx, knowledge.UNCANCEL_METHOD)
+
+
+def _recancels_the_running_task(handler, ctx: FileContext) -> bool:
+    """The handler cancels the running task again (``asyncio.current_task().cancel()``, or through a
+    name bound to it): the stop is not lost but moved, and arrives at the task's next suspension
+    point (a generator's consumer that redelivers an interrupt into the next ``__anext__``)."""
+    return _calls_on_the_running_task(handler, ctx, knowledge.CANCEL_METHOD)
+
+
+def _calls_on_the_running_task(handler, ctx: FileContext, method: str) -> bool:
+    """Does the handler call ``method()`` (no arguments) on ``asyncio.current_task()`` or on a name
+    the function binds to it?"""
     tasks = None
     for call in find_all(handler.body, (cst.Call,)):
         func = call.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != knowledge.UNCANCEL_METHOD or call.args:
+        if not isinstance(func, cst.Attribute) or func.attr.value != method or call.args:
             continue
         receiver = func.value
         if isinstance(receiver, cst.Call) and ctx.resolve_call(receiver) in knowledge.CURRENT_TASK_CALLS:
@@ -1155,6 +1168,8 @@ def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: 
         return "its stop protocol passes on every stop it is asked (re-raised unless its own stop asked for it)"
     if "asyncio.CancelledError" in kinds and _uncancels_the_running_task(node, ctx):
         return "it calls uncancel() on the running task: the cancellation is consumed on purpose, as asyncio asks"
+    if "asyncio.CancelledError" in kinds and _recancels_the_running_task(node, ctx):
+        return "it cancels the running task again: the stop arrives at its next suspension point"
     if _defers_the_reraise(node, ctx, handler_exits):
         return "it keeps the stop in a flag and the function raises it once its cleanup is done"
     if _loop_stops_on_its_cancellers_flag(ctx) and not handler_exits & {CONTINUE}:
