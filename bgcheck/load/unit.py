@@ -260,9 +260,6 @@ def failed(unit: FileUnit, doing: str, exc: BaseException) -> FileUnit:
 
 
 def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Optional[Callable[[str], cst.Module]] = None) -> FileUnit:
-    import ast
-    import warnings
-
     from bgcheck.load.summary import build_summary
 
     text = normalize_newlines(text)
@@ -271,9 +268,7 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
         unit.error = bg000(display, "file not analysed: it contains a NUL byte")
         return unit
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # ``"\d"`` and the like: the code's own business, not a finding
-            tree = ast.parse(text)
+        tree = _parse_quietly(text)
     except SyntaxError as exc:
         tree, unit.error = read_newer_syntax(display, text, exc)
         if tree is None:
@@ -301,17 +296,21 @@ def _analyse_text(path: Path, display: str, text: str, unit: FileUnit, parse: Op
 def python_ast(text: str) -> "ast.Module":
     """CPython's tree of a file phase 1 has read already, as phase 1 read it: a file of syntax newer
     than this Python through load/newer_syntax.py (a rule that walks the ast itself: call guards)."""
-    import ast
-    import warnings
-
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
+        return _parse_quietly(text)
     except SyntaxError:
         from bgcheck.load.newer_syntax import parse_newer
 
         return parse_newer(text)
+
+
+def _parse_quietly(text: str) -> "ast.Module":
+    import ast
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ``"\d"`` and the like: the code's own business, not a finding
+        return ast.parse(text)
 
 
 def read_newer_syntax(display: str, text: str, exc: SyntaxError):

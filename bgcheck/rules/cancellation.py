@@ -81,32 +81,29 @@ def _can_receive_cancellation(body: cst.CSTNode, ctx: FileContext) -> bool:
     what it awaits: ProjectIndex.never_suspending) or that no cancellation comes out of
     (FunctionSummary.keeps_its_cancellation)?"""
     points = suspension.suspension_points(body)
-    if not points or all(_never_suspends_at(point, ctx) or _keeps_its_cancellation_at(point, ctx) for point in points):
+    if not points or all(_no_cancellation_from(point, ctx) for point in points):
         return False
     if awaits_only_timed_out_futures(body, ctx.ancestors, ctx.resolve_call, ctx.resolve):
         return False
     return not awaits_only_done_futures(body, ctx.function_node, _method_class(ctx), ctx.resolve_call, ctx.ancestors)
 
 
-def _keeps_its_cancellation_at(point: cst.CSTNode, ctx: FileContext) -> bool:
-    """``await f()`` of a project coroutine whose every suspension point is in a ``try`` that takes
-    CancelledError and never raises (``try: await asyncio.shield(...) except CancelledError: pass``):
-    a cancellation there ends in its handler, and the await hands back normally."""
-    call = point.expression if isinstance(point, cst.Await) else None
-    if not isinstance(call, cst.Call):
-        return False
-    function = ctx.index.resolve_function(ctx.resolve_call(call))
-    summary = ctx.index.function(function) if function is not None else None
-    return summary is not None and summary.keeps_its_cancellation
-
-
-def _never_suspends_at(point: cst.CSTNode, ctx: FileContext) -> bool:
-    """``await f()`` or ``async for _ in f()`` of a project async function that never suspends."""
+def _no_cancellation_from(point: cst.CSTNode, ctx: FileContext) -> bool:
+    """``await f()`` or ``async for _ in f()`` of a project async function that never suspends
+    (ProjectIndex.never_suspending), or ``await f()`` of a project coroutine whose every suspension
+    point is in a ``try`` that takes CancelledError and never raises (``try: await
+    asyncio.shield(...) except CancelledError: pass``: FunctionSummary.keeps_its_cancellation): a
+    cancellation there ends in its handler, and the await hands back normally."""
     call = point.expression if isinstance(point, cst.Await) else point.iter if isinstance(point, cst.For) else None
     if not isinstance(call, cst.Call):
         return False
     function = ctx.index.resolve_function(ctx.resolve_call(call))
-    return function is not None and function in ctx.index.never_suspending
+    if function is None:
+        return False
+    if function in ctx.index.never_suspending:
+        return True
+    summary = ctx.index.function(function)
+    return isinstance(point, cst.Await) and summary is not None and summary.keeps_its_cancellation
 
 
 def _method_class(ctx: FileContext) -> Optional[cst.ClassDef]:
@@ -907,6 +904,16 @@ def _during_cleanup(ctx: FileContext, finally_blocks: bool = True) -> bool:
     return False
 
 
+def _return_ends_every_run(ctx: FileContext) -> bool:
+    """Is the current coroutine one whose return ends every run it is part of (a task of its own
+    that nobody in the project awaits, a route only its framework runs, or a coroutine such a one
+    ends on: bgcheck.model.execution)? Swallowing its cancellation on the way out (a handler that
+    ends it: BG101, BG105; a ``return`` in its ``finally:``: BG103) ends that task as a success,
+    as asked, and nothing carries on from it."""
+    model = ctx.index.execution
+    return model is not None and model.ends_every_run(ctx.function_qualname)
+
+
 def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     """Does swallowing the cancellation here end the coroutine rather than keep it running, in a
     coroutine whose return ends every run it is part of (a task of its own that nobody in the
@@ -916,11 +923,9 @@ def _ends_the_task(ctx: FileContext, handler_exits: set[str]) -> bool:
     only ``return``, a raise, or a ``break`` out of the one loop there is. Then the task stops
     when asked, as a success, and no caller carries on from it. What keeps running through the
     stop (a loop that goes on, a caller that awaits this coroutine and goes on) is reported."""
-    if not ctx.in_coroutine or CONVERT in handler_exits:
+    if not ctx.in_coroutine or CONVERT in handler_exits or not _return_ends_every_run(ctx):
         return False
     model = ctx.index.execution
-    if model is None or not model.ends_every_run(ctx.function_qualname):
-        return False
     loops = 0
     for node in reversed(ctx.ancestors[:-1]):
         if isinstance(node, (cst.FunctionDef, cst.Lambda)):
@@ -1470,15 +1475,6 @@ def _catch_exception_fix(node, ctx: FileContext) -> Optional[Fix]:
 _ORDINARY_CATCH_ALL = frozenset(("builtins.Exception", "Exception"))
 
 
-def _return_ends_every_run(ctx: FileContext) -> bool:
-    """Is the current coroutine one whose return ends every run it is part of (a task of its own
-    that nobody in the project awaits, a route only its framework runs: bgcheck.model.execution)?
-    A ``return`` in its ``finally:`` then ends the task as a success, as asked, and nothing carries
-    on from it; ``break`` and ``continue`` may still go on to more work."""
-    model = ctx.index.execution
-    return model is not None and model.ends_every_run(ctx.function_qualname)
-
-
 def _cancellation_can_reach_finally(node, ctx: FileContext) -> bool:
     """Can a cancellation of the running coroutine be in flight when ``node``'s ``finally:`` runs?
     It arrives at a suspension point where one can arrive (_can_receive_cancellation: not an await
@@ -1495,13 +1491,9 @@ def _keeps_the_bodys_cancellation(node, ctx: FileContext) -> bool:
     """Is the first clause of the ``try`` that takes asyncio's CancelledError (by name,
     ``BaseException`` or a bare ``except:``) one with no ``raise`` in it?"""
     for handler in node.handlers:
-        if handler.type is None or any(_takes_asyncio_cancellation(name) for name in _caught_names(handler, ctx)):
+        if _catches_everything(handler, ctx) or any(_cancellation_kind(name) == "asyncio.CancelledError" for name in _caught_names(handler, ctx)):
             return not find_all(handler.body, (cst.Raise,))
     return False
-
-
-def _takes_asyncio_cancellation(name: str) -> bool:
-    return knowledge.CANCELLATION_EXCEPTIONS.get(name) == "asyncio.CancelledError" or name in knowledge.BASE_EXCEPTION
 
 
 @register
