@@ -102,6 +102,7 @@ THIRTY_FIFTH_BATCH = "2026-12-06t"
 THIRTY_SIXTH_BATCH = "2026-12-06u"
 THIRTY_SEVENTH_BATCH = "2026-12-06v"
 THIRTY_EIGHTH_BATCH = "2026-12-06w"
+THIRTY_NINTH_BATCH = "2026-12-06x"
 
 
 @dataclass(frozen=True)
@@ -689,6 +690,63 @@ PROJECTS = [
     _app("sendspin==9.0.0", "sendspin", batch=THIRTY_SEVENTH_BATCH),
     _app("twitter-space-downloader==1.4.1", "twitter_space_downloader", batch=THIRTY_SEVENTH_BATCH),
     _app("ipyparallel==9.2.0", "ipyparallel", batch=THIRTY_SEVENTH_BATCH),
+    # thirty-ninth batch, chosen by kind before any run, as the thirty-fourth but from a new screen
+    # (session 31): the PyPI names with bot, bridge, proxy, gateway, relay, daemon, worker, mqtt,
+    # telegram, discord, websocket or asyncio in them, not tried before, with an sdist uploaded since
+    # 2025 (4,992 sdists), parsed for BG101's shape (CancelledError caught in a loop of a coroutine by
+    # a handler with no raise, return or break) or BG103's (return, break or continue in a coroutine's
+    # `finally:`), with no bgcheck run. Taken: every hit that is an application (a service, daemon,
+    # bot, proxy, gateway, worker or command-line tool; SDKs, libraries, frameworks and plugins left
+    # out) with 2,000 to 140,000 lines in its sdist, its own package only (vendored code left out).
+    # Left out before any run as copies of projects already here or in this batch: the hummingbot
+    # forks, the nanobot forks (openbot-ai, ragnarbot-ai, nanobot-ai-tng, miu-bot, nanobot-desktop,
+    # neobot-ai), praisonai-bot, deterministic-ai-gateway (dbl-gateway's package), lucent-voice-bridge.
+    _app("pawbot-ai==0.8.1", "pawbot", batch=THIRTY_NINTH_BATCH),
+    _app("neobot-app==2.0.1", "src/neobot_app", batch=THIRTY_NINTH_BATCH),
+    _app("deep-worker==0.0.25", "deep_worker_cli", batch=THIRTY_NINTH_BATCH),
+    _app("langbridge==0.1.0a3", "langbridge", batch=THIRTY_NINTH_BATCH),
+    _app("prism-proxy==1.3.4", "src/prism", batch=THIRTY_NINTH_BATCH),
+    _app("ershu-worker==1.0.0.post20260812", "src/ershu", batch=THIRTY_NINTH_BATCH),
+    _app("soothe-daemon==1.2.3", "src/soothe_daemon", batch=THIRTY_NINTH_BATCH),
+    _app("mlpal-gateway==0.2.5", "src/mlpal_assistants_service", batch=THIRTY_NINTH_BATCH),
+    _app("proxym==0.1.126", "src/proxym", batch=THIRTY_NINTH_BATCH),
+    _app("hermes-relay-tui==0.13.1", ".", batch=THIRTY_NINTH_BATCH),
+    _app("polybot-trader==0.1.0", "src/polybot", batch=THIRTY_NINTH_BATCH),
+    _app("clawbot-plus==2.2.2", "clawbot", "skills", batch=THIRTY_NINTH_BATCH),
+    _app("backend-ai-storage-proxy==26.9.6", "ai", batch=THIRTY_NINTH_BATCH),
+    _app("iflow-bot==0.4.6", "iflow_bot", batch=THIRTY_NINTH_BATCH),
+    _app("iflow-mcp-homeassistant-ai-ha-mcp==6.6.1", "src/ha_mcp", batch=THIRTY_NINTH_BATCH),
+    _app("voicebridge==0.0.3", "voicebridge", batch=THIRTY_NINTH_BATCH),
+    _app("mokuro-bridge==1.0.2", "mokuro_bridge", batch=THIRTY_NINTH_BATCH),
+    _app("mcp-manager-gateway==1.5.5", "src/mcp_manager", batch=THIRTY_NINTH_BATCH),
+    _app("llm-relay==0.9.7", "src/llm_relay", batch=THIRTY_NINTH_BATCH),
+    _app("cloudagent-daemon==0.6.8", "src/cloudagent_daemon", batch=THIRTY_NINTH_BATCH),
+    _app("hermes-onebot-adapter==1.9.0", "onebot_adapter", batch=THIRTY_NINTH_BATCH),
+    _app("aistudio-proxy==0.2.0", ".", batch=THIRTY_NINTH_BATCH),
+    _app("nazar-bridge==0.7.40", "nazar_bridge", batch=THIRTY_NINTH_BATCH),
+    _app("blobhub-worker==0.11.0", "src/blobhub_worker", batch=THIRTY_NINTH_BATCH),
+    _app("nvd-claude-proxy==1.4.5", "src/nvd_claude_proxy", batch=THIRTY_NINTH_BATCH),
+    _app("kiro-gateway==2.3.3", "kiro", batch=THIRTY_NINTH_BATCH),
+    _app("vloex-mcp-proxy==0.5.2", "vloex_mcp_proxy", batch=THIRTY_NINTH_BATCH),
+    _app("discord-cli-agent==0.13.0", "src/discli", batch=THIRTY_NINTH_BATCH),
+    _app("trading-bot-x==0.1.1", ".", batch=THIRTY_NINTH_BATCH),
+    _app("guscatalano-ai-proxy==0.2.0", "ai_proxy", batch=THIRTY_NINTH_BATCH),
+    _app("dbl-gateway==1.0.1", "src/dbl_gateway", batch=THIRTY_NINTH_BATCH),
+    _app("fastmcp-gateway==0.35.0", "src/fastmcp_gateway", batch=THIRTY_NINTH_BATCH),
+    _app("ws-bom-robot-app==0.0.137", "ws_bom_robot_app", batch=THIRTY_NINTH_BATCH),
+    _app("claude-code-bridge==1.3.0", "claude_bridge", batch=THIRTY_NINTH_BATCH),
+    _app("relay-hermes==1.0.0rc9", ".", batch=THIRTY_NINTH_BATCH),
+    _app("invariant-gateway==0.0.9", "gateway", batch=THIRTY_NINTH_BATCH),
+    _app("lightnow-proxy==1.11.0", "src/lightnow_proxy", batch=THIRTY_NINTH_BATCH),
+    _app("mcp-rlm-proxy==0.1.1", "src/mcp_proxy", batch=THIRTY_NINTH_BATCH),
+    _app("wormhole-proxy==3.6.0", "wormhole", batch=THIRTY_NINTH_BATCH),
+    _app("padrelay==3.0.0", "src/padrelay", batch=THIRTY_NINTH_BATCH),
+    _app("haon-worker==0.4.2", "haon_worker", batch=THIRTY_NINTH_BATCH),
+    _app("mcpguard-proxy==0.4.1", "mcpguard", batch=THIRTY_NINTH_BATCH),
+    _app("agent-voice-bridge==0.1.0", "voice_bridge", batch=THIRTY_NINTH_BATCH),
+    _app("keycloak-sso-gateway==0.1.0", "keycloak_sso_gateway", batch=THIRTY_NINTH_BATCH),
+    _app("monitoring-websocket-client==1.0.83.90", ".", batch=THIRTY_NINTH_BATCH),
+    _app("juniper-cascor-worker==0.6.1", "juniper_cascor_worker", batch=THIRTY_NINTH_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
