@@ -4,6 +4,8 @@
     python scripts/ecosystem.py                   # fetch if needed, check, compare, write the report
     python scripts/ecosystem.py --project zou     # one project only (the report is not rewritten)
     python scripts/ecosystem.py --packets DIR     # also write what judges need: a file per project
+    python scripts/ecosystem.py --save-run R.json # keep what bgcheck found, to report it again:
+    python scripts/ecosystem.py --from-run R.json # the report from a kept run, with today's verdicts
 
 The corpus is the code folders of pinned PyPI source distributions (tests left out), unpacked
 into scripts/.ecosystem/ (git-ignored): applications that run background work (asyncio
@@ -50,7 +52,7 @@ import tempfile
 import urllib.request
 import zipfile
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -1333,16 +1335,8 @@ def _rules() -> list[tuple[str, bool]]:
     return [(r.code, bool(getattr(r, "preview", False))) for r in all_rules() if not r.code.startswith("BG0")]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--project", action="append", help="only this project (repeatable)")
-    parser.add_argument("--packets", type=Path, help="write the findings that want a verdict, a file per project, to this folder")
-    parser.add_argument("--findings", type=Path, help="write every finding, with its half and verdict, to this TSV file")
-    args = parser.parse_args()
-
-    chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
-    if not chosen:
-        sys.exit(f"ecosystem: no such project; known: {', '.join(p.name for p in PROJECTS)}")
+def run(chosen: list[Project]) -> tuple[list[Finding], list[tuple[Project, int, Counter]]]:
+    """bgcheck's findings and jobs on each chosen project, with its line count."""
     findings: list[Finding] = []
     projects: list[tuple[Project, int, Counter]] = []
     for project in chosen:
@@ -1353,6 +1347,51 @@ def main() -> int:
         findings.extend(found)
         projects.append((project, count_lines(root), found_jobs))
         print(f"{project.name}: {len(found)} findings, {sum(found_jobs.values())} jobs", file=sys.stderr)
+    return findings, projects
+
+
+# A kept run lets the report be built again once verdicts arrive or a rule changes its place
+# (the report labels rules by this checkout's preview flags), without running bgcheck again.
+def save_run(path: Path, findings: list[Finding], projects: list[tuple[Project, int, Counter]]) -> None:
+    data = {
+        "findings": [asdict(f) for f in findings],
+        "projects": [{"name": p.name, "pin": p.pin, "lines": lines, "jobs": dict(found_jobs)} for p, lines, found_jobs in projects],
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def load_run(path: Path, chosen: list[Project]) -> tuple[list[Finding], list[tuple[Project, int, Counter]]]:
+    """The kept run's findings and projects, for the chosen projects; a project the run did not
+    check, or checked at another version, is an error (its findings would be missing)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    kept = {p["name"]: p for p in data["projects"]}
+    missing = [p.name for p in chosen if p.name not in kept or kept[p.name]["pin"] != p.pin]
+    if missing:
+        sys.exit(f"ecosystem: {path} has no run of {', '.join(missing)}")
+    names = {p.name for p in chosen}
+    findings = [Finding(**f) for f in data["findings"] if f["project"] in names]
+    projects = [(p, kept[p.name]["lines"], Counter(kept[p.name]["jobs"])) for p in chosen]
+    return findings, projects
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--project", action="append", help="only this project (repeatable)")
+    parser.add_argument("--packets", type=Path, help="write the findings that want a verdict, a file per project, to this folder")
+    parser.add_argument("--findings", type=Path, help="write every finding, with its half and verdict, to this TSV file")
+    parser.add_argument("--save-run", type=Path, help="keep what bgcheck found (findings, lines, jobs) in this JSON file")
+    parser.add_argument("--from-run", type=Path, help="report a run kept with --save-run instead of running bgcheck again")
+    args = parser.parse_args()
+
+    chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
+    if not chosen:
+        sys.exit(f"ecosystem: no such project; known: {', '.join(p.name for p in PROJECTS)}")
+    if args.from_run:
+        findings, projects = load_run(args.from_run, chosen)
+    else:
+        findings, projects = run(chosen)
+    if args.save_run:
+        save_run(args.save_run, findings, projects)
 
     verdicts = read_verdicts()
     report, unjudged = build_report(findings, verdicts, projects, halves(PROJECTS), preview_rules(), rule_codes())

@@ -214,3 +214,22 @@ def test_sdists_are_found_by_their_normalized_name(tmp_path):
     assert ecosystem._find_sdist(tmp_path, "postfix-mta-sts-resolver", "1.5.1").name == "postfix_mta_sts_resolver-1.5.1.tar.gz"
     assert ecosystem._find_sdist(tmp_path, "geonode", "2.10").name == "GeoNode-2.10.tar.gz"
     assert ecosystem._find_sdist(tmp_path, "geonode", "2.1") is None
+
+
+def test_a_kept_run_gives_back_its_findings_and_projects(tmp_path):
+    app, lib = ecosystem.Project("app==1.0", ("app",), ecosystem.APPLICATION), ecosystem.Project("lib==2.0", ("lib",), ecosystem.LIBRARY)
+    findings = [Finding("app", "app/a.py", 3, "BG602", "The task is thrown away", {"column": 5, "notes": []}),
+                Finding("lib", "lib/b.py", 9, "BG203", "A `requests` call waits with no timeout")]
+    projects = [(app, 120, Counter({"asyncio": 2})), (lib, 40, Counter())]
+    kept = tmp_path / "run.json"
+    ecosystem.save_run(kept, findings, projects)
+    assert ecosystem.load_run(kept, [app, lib]) == (findings, projects)
+    assert ecosystem.load_run(kept, [lib]) == (findings[1:], projects[1:])
+    assert [f.detail for f in ecosystem.load_run(kept, [app])[0]] == [{"column": 5, "notes": []}]
+
+
+def test_a_kept_run_of_another_version_is_refused(tmp_path):
+    kept = tmp_path / "run.json"
+    ecosystem.save_run(kept, [], [(ecosystem.Project("app==1.0", ("app",), ecosystem.APPLICATION), 10, Counter())])
+    with pytest.raises(SystemExit, match="has no run of app"):
+        ecosystem.load_run(kept, [ecosystem.Project("app==1.1", ("app",), ecosystem.APPLICATION)])
