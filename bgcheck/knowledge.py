@@ -185,6 +185,9 @@ FUTURE_OUTCOME_READS = frozenset({"result", "exception"})
 # cancellation only when one of them says the work was asked to stop (``if stopper.done():
 # return``) and re-raises every other one tells its own stop from the others (BG101, BG102).
 STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
+# An Event's state test and the call that makes it true: a loop on ``not self._stopped.is_set()``
+# ends once another method calls ``self._stopped.set()`` (asyncio's and threading's Event).
+EVENT_SETTERS = {"is_set": "set", "isSet": "set"}
 
 # The running task (``asyncio.current_task()``): its ``cancelling()`` (Python 3.11+) counts the
 # cancellations requested of it and not yet undone, so a handler that re-raises when it is non-zero

@@ -206,8 +206,10 @@ def version_tag() -> str:
 # caller; tasks a comprehension keeps when done; a handler's flag read by the next ``if`` that leaves,
 # or set by a method of the class the handler calls, ends the loop (BG101); function summaries list the
 # tasks a coroutine makes and hands over (handed_tasks), which BG101 reads instead of the file's tree;
-# BG103 reads where a cancellation can arrive as BG101 does; ``# noqa: RUF006`` silences BG602.
-ENTRY_FORMAT = 87
+# BG103 reads where a cancellation can arrive as BG101 does; ``# noqa: RUF006`` silences BG602. 88: a
+# loop's stop may be an Event of the object (``while not self._stopped.is_set()``, set() by the
+# canceller first), and a handler that ``continue``s follows the canceller's flag too (BG101).
+ENTRY_FORMAT = 88
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -1177,7 +1177,7 @@ def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: 
         return "it cancels the running task again: the stop arrives at its next suspension point"
     if _defers_the_reraise(node, ctx, handler_exits):
         return "it keeps the stop in a flag and the function raises it once its cleanup is done"
-    if _loop_stops_on_its_cancellers_flag(ctx) and not handler_exits & {CONTINUE}:
+    if _loop_stops_on_its_cancellers_flag(ctx):
         return "its loop tests a flag that the method cancelling it sets first: the loop then ends"
     if _records_the_stop_in_a_flag(node, ctx):
         return "it records the stop in a flag of its object, which the class tests to stop"

@@ -430,7 +430,8 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     """``while not self._shut_down:`` / ``while self.spinning:`` (alone, negated, or ``and``-ed with
     other tests), where another method of the class assigns that attribute (``stop()`` sets
     ``self._shut_down = True``, ``__exit__`` sets ``self.spinning = False``): the flag is the loop's
-    stop, and whoever stops the work flips it. ``__init__`` giving the flag its first value, or the
+    stop, and whoever stops the work flips it; so is an Event of the object the loop tests (``while not
+    self._stopped.is_set():``, ``self._stopped.set()`` in ``stop()``). ``__init__`` giving the flag its first value, or the
     loop's own function setting it, does not count; neither does an attribute no other method sets.
     ``then_cancels`` (BG101): that method also cancels something after setting the flag, itself or
     through a method of the class that does (``self._cancel_all()``, also handed to
@@ -441,16 +442,18 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     if function is None or owner is None:
         return False
     tests = [loop.test, *_tested_at_the_top(loop)]
-    flags = set()
+    flags, events = set(), set()
     while tests:
         test = tests.pop()
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
             tests += [test.left, test.right]
         elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             tests.append(test.expression)
-        elif isinstance(test, cst.Attribute) and isinstance(test.value, cst.Name) and test.value.value == "self":
+        elif _self_attribute(test):
             flags.add(test.attr.value)
-    if not flags:
+        elif _is_set_test(test):  # ``self._stopped.is_set()``: the event is the flag, ``set()`` flips it
+            events.add((test.func.value.attr.value, knowledge.EVENT_SETTERS[test.func.attr.value]))
+    if not flags and not events:
         return False
     found = flag_set = False
     cancelling = _methods_that_cancel(owner, function) if then_cancels else set()
@@ -467,9 +470,12 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
                     flag_set = flag_set or written.attr.value in flags
 
         def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
+            nonlocal found, flag_set
             if flag_set and (_is_cancel_call(node) or _self_method(node.func) in cancelling):
                 found = True
+            func = node.func
+            if isinstance(func, cst.Attribute) and _self_attribute(func.value):
+                flag_set = flag_set or (func.value.attr.value, func.attr.value) in events
 
     for statement in owner.body.body:
         if isinstance(statement, cst.FunctionDef) and statement is not function and statement.name.value != "__init__":
@@ -492,6 +498,22 @@ def _tested_at_the_top(loop: cst.While) -> list:
     # ``break; "..."``: a string beside the exit does nothing
     said = [small for small in statements[0].body if not is_string_statement(small)]
     return [first.test] if said and isinstance(said[-1], (cst.Break, cst.Return)) else []
+
+
+def _self_attribute(node: cst.BaseExpression) -> bool:
+    """``self.<name>``."""
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
+
+
+def _is_set_test(test: cst.BaseExpression) -> bool:
+    """``self.<event>.is_set()``: an Event of the object tested (knowledge.EVENT_SETTERS)."""
+    return (
+        isinstance(test, cst.Call)
+        and not test.args
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value in knowledge.EVENT_SETTERS
+        and _self_attribute(test.func.value)
+    )
 
 
 def _is_cancel_call(node: cst.Call) -> bool:

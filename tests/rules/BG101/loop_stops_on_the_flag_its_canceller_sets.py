@@ -145,3 +145,80 @@ class Ticker:
     def stop(self):
         self.stopping = True
         self.task.cancel()
+
+
+# Not flagged: a handler that `continue`s goes to the loop's test as one that falls through does;
+# stop() clears the flag before it cancels, so the loop ends there.
+class Executor:
+    def __init__(self, queue):
+        self.queue = queue
+        self.running = False
+        self.worker = None
+
+    async def work(self):
+        while self.running:
+            try:
+                job = await self.queue.get()
+            except asyncio.CancelledError:
+                continue
+            await job.run()
+
+    async def stop(self):
+        self.running = False
+        if self.worker:
+            self.worker.cancel()
+
+
+# Flagged: `continue` in a loop whose flag nothing that cancels sets.
+class Drainer:
+    def __init__(self, queue):
+        self.queue = queue
+        self.running = True
+
+    async def drain(self):
+        while self.running:
+            try:
+                await self.queue.get()
+            except asyncio.CancelledError:  # error: BG101
+                continue
+
+    def pause(self):
+        self.running = False
+
+
+# Not flagged: the loop's stop is an Event; disconnect() sets it before it cancels the task, so
+# once the cancelled wait is swallowed the loop tests the event and ends.
+class Watchdog:
+    def __init__(self):
+        self.stop_event = asyncio.Event()
+        self.task = None
+
+    async def watch(self, reconnect):
+        while not self.stop_event.is_set():
+            try:
+                await reconnect()
+            except asyncio.CancelledError:
+                pass
+
+    async def disconnect(self):
+        self.stop_event.set()
+        if self.task:
+            self.task.cancel()
+
+
+# Flagged: the method that cancels sets the event only afterwards.
+class LateWatchdog:
+    def __init__(self):
+        self.stop_event = asyncio.Event()
+        self.task = None
+
+    async def watch(self, reconnect):
+        while not self.stop_event.is_set():
+            try:
+                await reconnect()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    def disconnect(self):
+        self.task.cancel()
+        self.stop_event.set()
