@@ -185,6 +185,19 @@ FUTURE_OUTCOME_READS = frozenset({"result", "exception"})
 # cancellation only when one of them says the work was asked to stop (``if stopper.done():
 # return``) and re-raises every other one tells its own stop from the others (BG101, BG102).
 STOP_STATE_TESTS = frozenset({"is_set", "done", "cancelled"})
+# Calls that wait for the user at a terminal prompt. Ctrl-C there is the user cancelling the input, and
+# a REPL that catches KeyboardInterrupt around its prompt and goes back to it is a shell's idiom,
+# not a stop swallowed (BG105): prompt_toolkit turns the keypress into KeyboardInterrupt itself.
+INTERACTIVE_INPUT_CALLS = frozenset({
+    "input", "builtins.input", "getpass.getpass",
+    "prompt_toolkit.prompt", "prompt_toolkit.shortcuts.prompt",
+    "prompt_toolkit.PromptSession().prompt", "prompt_toolkit.PromptSession().prompt_async",
+    "prompt_toolkit.shortcuts.PromptSession().prompt", "prompt_toolkit.shortcuts.PromptSession().prompt_async",
+    "click.prompt", "click.confirm", "click.getchar", "typer.prompt", "typer.confirm",
+    "rich.prompt.Prompt.ask", "rich.prompt.Confirm.ask", "rich.prompt.IntPrompt.ask", "rich.prompt.FloatPrompt.ask",
+    "rich.console.Console().input",
+})
+
 # An Event's state test and the call that makes it true: a loop on ``not self._stopped.is_set()``
 # ends once another method calls ``self._stopped.set()`` (asyncio's and threading's Event).
 EVENT_SETTERS = {"is_set": "set", "isSet": "set"}

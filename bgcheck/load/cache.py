@@ -208,8 +208,9 @@ def version_tag() -> str:
 # tasks a coroutine makes and hands over (handed_tasks), which BG101 reads instead of the file's tree;
 # BG103 reads where a cancellation can arrive as BG101 does; ``# noqa: RUF006`` silences BG602. 88: a
 # loop's stop may be an Event of the object (``while not self._stopped.is_set()``, set() by the
-# canceller first), and a handler that ``continue``s follows the canceller's flag too (BG101).
-ENTRY_FORMAT = 88
+# canceller first), and a handler that ``continue``s follows the canceller's flag too (BG101). 89:
+# Ctrl-C caught around a terminal prompt (knowledge.INTERACTIVE_INPUT_CALLS) is not reported (BG105).
+ENTRY_FORMAT = 89
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

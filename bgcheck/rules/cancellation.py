@@ -282,6 +282,13 @@ def _system_exit_can_arrive(body: cst.CSTNode, ctx: FileContext) -> bool:
     return direct or model.system_exit_can_arrive(called)
 
 
+def _waits_at_a_prompt(body: cst.CSTNode, ctx: FileContext) -> bool:
+    """Does ``body`` ask the user at a terminal prompt (``input()``, prompt_toolkit's
+    ``prompt_async()``, rich's ``Prompt.ask()``: knowledge.INTERACTIVE_INPUT_CALLS)? Ctrl-C while
+    an interactive program waits there is the user cancelling that input."""
+    return any(ctx.resolve_call(call) in knowledge.INTERACTIVE_INPUT_CALLS for call in find_all(body, (cst.Call,)))
+
+
 def _reads_future_outcome(body: cst.CSTNode) -> bool:
     """Does ``body`` read a future's outcome (``fut.result()``, ``fut.exception()``), which raises
     CancelledError when that future was cancelled?"""
@@ -1265,6 +1272,11 @@ class CancellationSwallowed(Rule):
             kinds = [k for k in kinds if k != "SystemExit"]
             if not kinds:
                 ctx.silence(self, node, "no signal handler of the project raises SystemExit and nothing the try calls exits: only foreign code's own exit can arrive")
+                return
+        if "KeyboardInterrupt" in kinds and _waits_at_a_prompt(try_node.body, ctx):
+            kinds = [k for k in kinds if k != "KeyboardInterrupt"]
+            if not kinds:
+                ctx.silence(self, node, "its try waits at a terminal prompt: Ctrl-C there cancels the input, a shell's idiom")
                 return
         if _is_cancel_then_await(try_node.body, ctx):
             ctx.silence(self, node, "it awaits a task it has just cancelled itself: that task's cancellation, not this one's")

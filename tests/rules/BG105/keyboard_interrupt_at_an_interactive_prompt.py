@@ -1,0 +1,67 @@
+import asyncio
+
+from prompt_toolkit import PromptSession
+from rich.prompt import Prompt
+
+
+# Not flagged: Ctrl-C at the prompt cancels the line being typed and the shell asks again, as
+# Python's own REPL does; the user leaves with /exit or Ctrl-D.
+async def chat(agent):
+    session = PromptSession()
+    while True:
+        try:
+            line = await session.prompt_async("> ")
+            if line == "/exit":
+                return
+            await agent.reply(line)
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return
+
+
+# Not flagged: the builtin input() and rich's Prompt.ask() are prompts too.
+async def setup_wizard(config):
+    for key in config.missing():
+        try:
+            config[key] = Prompt.ask(f"{key}?")
+        except KeyboardInterrupt:
+            config[key] = None
+
+
+def console(bot):
+    while bot.alive:
+        try:
+            bot.run_command(input("bot> "))
+        except KeyboardInterrupt:
+            print("use quit to leave")
+
+
+# Flagged: no prompt in the try: Ctrl-C lands in the work and the coroutine goes on.
+async def follow(feed):
+    while True:
+        try:
+            await feed.pull()
+        except KeyboardInterrupt:  # error: BG105
+            await asyncio.sleep(1)
+
+
+# Flagged: the prompt is in another function, called after the work that Ctrl-C interrupts.
+async def batch(jobs, ask):
+    for job in jobs:
+        try:
+            await job.run()
+        except KeyboardInterrupt:  # error: BG105
+            pass
+    ask()
+
+
+# Flagged: the prompt is before the try; Ctrl-C caught in the try interrupts the command it runs.
+async def terminal(handle):
+    session = PromptSession()
+    while True:
+        line = await session.prompt_async("$ ")
+        try:
+            await handle(line)
+        except KeyboardInterrupt:  # error: BG105
+            continue
