@@ -1241,7 +1241,7 @@ _DEFAULT_MESSAGE = (
 class CancellationSwallowed(Rule):
     code = "BG101"
     fixable = "unsafe"
-    preview = True  # held-out: 9 real, 0 false, fewer than 10 judged; both halves: 9 real, 4 false (see scripts/ecosystem/report.md)
+    preview = True  # held-out: 10 real, 4 false (71%): see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
     reads = ("execution", "job_code", "never_suspending")
