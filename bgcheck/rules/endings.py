@@ -449,7 +449,7 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
             tests += [test.left, test.right]
         elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             tests.append(test.expression)
-        elif _self_attribute(test):
+        elif _self_attribute(test) is not None:
             flags.add(test.attr.value)
         elif _is_set_test(test):  # ``self._stopped.is_set()``: the event is the flag, ``set()`` flips it
             events.add((test.func.value.attr.value, knowledge.EVENT_SETTERS[test.func.attr.value]))
@@ -471,10 +471,10 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
 
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal found, flag_set
-            if flag_set and (_is_cancel_call(node) or _self_method(node.func) in cancelling):
+            if flag_set and (_is_cancel_call(node) or _self_attribute(node.func) in cancelling):
                 found = True
             func = node.func
-            if isinstance(func, cst.Attribute) and _self_attribute(func.value):
+            if isinstance(func, cst.Attribute) and _self_attribute(func.value) is not None:
                 flag_set = flag_set or (func.value.attr.value, func.attr.value) in events
 
     for statement in owner.body.body:
@@ -500,11 +500,6 @@ def _tested_at_the_top(loop: cst.While) -> list:
     return [first.test] if said and isinstance(said[-1], (cst.Break, cst.Return)) else []
 
 
-def _self_attribute(node: cst.BaseExpression) -> bool:
-    """``self.<name>``."""
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self"
-
-
 def _is_set_test(test: cst.BaseExpression) -> bool:
     """``self.<event>.is_set()``: an Event of the object tested (knowledge.EVENT_SETTERS)."""
     return (
@@ -512,7 +507,7 @@ def _is_set_test(test: cst.BaseExpression) -> bool:
         and not test.args
         and isinstance(test.func, cst.Attribute)
         and test.func.attr.value in knowledge.EVENT_SETTERS
-        and _self_attribute(test.func.value)
+        and _self_attribute(test.func.value) is not None
     )
 
 
@@ -521,10 +516,10 @@ def _is_cancel_call(node: cst.Call) -> bool:
     return isinstance(node.func, cst.Attribute) and node.func.attr.value == "cancel"
 
 
-def _self_method(func: cst.BaseExpression) -> Optional[str]:
-    """``self.m`` -> "m"."""
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-        return func.attr.value
+def _self_attribute(node: cst.BaseExpression) -> Optional[str]:
+    """``self.m`` -> "m" (an attribute or a method of the object), else None."""
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return node.attr.value
     return None
 
 
