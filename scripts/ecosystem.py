@@ -750,7 +750,8 @@ PROJECTS = [
     _app("keycloak-sso-gateway==0.1.0", "keycloak_sso_gateway", batch=THIRTY_NINTH_BATCH),
     _app("monitoring-websocket-client==1.0.83.90", ".", batch=THIRTY_NINTH_BATCH),
     _app("juniper-cascor-worker==0.6.1", "juniper_cascor_worker", batch=THIRTY_NINTH_BATCH),
-    # fortieth batch, chosen as the thirty-ninth from a second new screen (session 31): the PyPI names
+    # fortieth batch, chosen as the thirty-ninth from a second new screen (session 31; scripts/screen.py
+    # does the same screen): the PyPI names
     # ending in bot, -agent, -server, -service, -monitor, -sync or -stream, or with mqtt, hass,
     # listener, notif, scheduler, crawler or scraper in them (MCP servers left out), not tried
     # before, with an sdist uploaded since 2025 (4,492 sdists), parsed for the same two shapes with no
