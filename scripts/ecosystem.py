@@ -751,11 +751,11 @@ PROJECTS = [
     _app("monitoring-websocket-client==1.0.83.90", ".", batch=THIRTY_NINTH_BATCH),
     _app("juniper-cascor-worker==0.6.1", "juniper_cascor_worker", batch=THIRTY_NINTH_BATCH),
     # fortieth batch, chosen as the thirty-ninth from a second new screen (session 31; scripts/screen.py
-    # does the same screen): the PyPI names
-    # ending in bot, -agent, -server, -service, -monitor, -sync or -stream, or with mqtt, hass,
-    # listener, notif, scheduler, crawler or scraper in them (MCP servers left out), not tried
-    # before, with an sdist uploaded since 2025 (4,492 sdists), parsed for the same two shapes with no
-    # bgcheck run; taken by the same rule (applications of 2,000 to 140,000 lines, their own package).
+    # does the same screen): the PyPI names ending in bot, -agent, -server, -service, -monitor, -sync
+    # or -stream, or with mqtt, hass, listener, notif, scheduler, crawler or scraper in them (MCP
+    # servers left out), not tried before, with an sdist uploaded since 2025 (4,492 sdists), parsed for
+    # the same two shapes with no bgcheck run; taken by the same rule (applications of 2,000 to
+    # 140,000 lines, their own package).
     # Left out before any run as copies: the nanobot forks (kabot, biscuitbot, hczkbot, weavbot,
     # saverbot, miobot), mseep-astrbot (astrbot is here), robocorp-action-server (sema4ai-action-server's
     # older self).

@@ -494,13 +494,18 @@ def keeps_its_errors(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> bool
     return calls_beside_a_kept_try(function) == []
 
 
+def _doing(statements: list) -> list:
+    """The statements that do something: a docstring, and any other constant alone as a statement
+    (``"note"``, ``...``), does nothing."""
+    return [s for s in statements if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
+
+
 def calls_beside_a_kept_try(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> "Optional[list[ast.Call]]":
     """For a body that is one ``try`` keeping every error (as keeps_its_errors) with, before or
     after it, only statements that are one call of plain arguments (``log.debug(f"start {x}")``):
     those calls (none: the try alone). None for any other body. Whether the calls can raise is
     the model's to say (a logging call cannot: logging reports its own failures)."""
-    # A docstring, and any other constant alone as a statement (``"note"``, ``...``), does nothing.
-    body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
+    body = _doing(function.body)
     tries = [s for s in body if type(s) is _Try]
     if len(tries) != 1:
         return None
@@ -566,12 +571,12 @@ def returns_own_cancelling(function: "ast.FunctionDef | ast.AsyncFunctionDef", r
     None: task = asyncio.current_task()``) counts as such a name: the test is of the running task
     when the helper is called with no arguments, which is how a caller asks (BG101 reads only
     such calls). ``resolve``: a dotted name as written -> its canonical name."""
-    body = [s for s in function.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)]
+    body = _doing(function.body)
     if not body or type(body[-1]) is not ast.Return or body[-1].value is None:
         return False
     bound = set()
     for statement in body[:-1]:
-        guarded = [s for s in statement.body if not (type(s) is ast.Expr and type(s.value) is ast.Constant)] if type(statement) is ast.If else []
+        guarded = _doing(statement.body) if type(statement) is ast.If else []
         if type(statement) is ast.If and not statement.orelse and len(guarded) == 1:
             parameter = _none_tested(statement.test)
             if parameter is None or parameter not in _parameters_defaulting_to_none(function):
