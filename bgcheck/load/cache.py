@@ -210,7 +210,10 @@ def version_tag() -> str:
 # loop's stop may be an Event of the object (``while not self._stopped.is_set()``, set() by the
 # canceller first), and a handler that ``continue``s follows the canceller's flag too (BG101). 89:
 # Ctrl-C caught around a terminal prompt (knowledge.INTERACTIVE_INPUT_CALLS) is not reported (BG105).
-ENTRY_FORMAT = 89
+# 90: a task whose ``cancel`` is handed to a handler is handed over; Ctrl-C or a cancellation caught in
+# a loop that waits at a prompt, the project's input helpers too (ProjectIndex.prompting_functions),
+# interrupts a REPL's turn (BG101, BG105).
+ENTRY_FORMAT = 90
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -214,6 +214,10 @@ def _never_suspending(index: ProjectIndex) -> object:
     return sorted(index.never_suspending)
 
 
+def _prompts(index: ProjectIndex) -> object:
+    return sorted(index.prompting_functions)
+
+
 def _threads(index: ProjectIndex) -> object:
     """Which threads are kept where, what they run, and whether anything joins them."""
     return sorted(index.thread_join_facts())
@@ -241,6 +245,7 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "threads": _threads,
     "default_timeouts": _default_timeouts,
     "never_suspending": _never_suspending,  # async functions that never let the loop run other work
+    "prompts": _prompts,  # functions that wait for the user at a terminal prompt
 }
 
 # The facts whose values hold positions (``Pos``); tests/test_facts.py checks that a line added at
@@ -288,6 +293,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "default_timeouts": ("default_timeouts",),
     "settings_bounds": ("default_timeouts",),
     "never_suspending": ("never_suspending",),
+    "prompting_functions": ("prompts",),
 }
 
 # Members that resolve names through the modules a file imports (covered by their interfaces),

@@ -697,6 +697,20 @@ class ProjectIndex:
                     grown = True
         return frozenset(found)
 
+    @cached_property
+    def prompting_functions(self) -> frozenset:
+        """The project functions that wait for the user at a terminal prompt: those that call one
+        (knowledge.INTERACTIVE_INPUT_CALLS, in a lambda too: ``input()`` run in an executor) and
+        those at most two calls above one (``ainput()`` -> ``self.read_line()`` -> ``prompt_async()``):
+        a REPL's own input helpers, not the whole program that runs the REPL (BG101, BG105)."""
+        found = {
+            name for name, (_summary, func) in self.functions.items()
+            if any(self.canonical(target) in knowledge.INTERACTIVE_INPUT_CALLS for target in func.calls if not target.startswith("?"))
+        }
+        for _level in range(2 if found else 0):
+            found |= {name for name in self.functions if any(callee in found for callee in self.callees(name))}
+        return frozenset(found)
+
     def resolve_function(self, path: Optional[str]) -> Optional[str]:
         """The qualname of the project function a call target denotes, or None. Memoised: the
         summaries, and so what a name resolves to, never change once the index is made."""

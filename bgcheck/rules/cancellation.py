@@ -284,9 +284,30 @@ def _system_exit_can_arrive(body: cst.CSTNode, ctx: FileContext) -> bool:
 
 def _waits_at_a_prompt(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Does ``body`` ask the user at a terminal prompt (``input()``, prompt_toolkit's
-    ``prompt_async()``, rich's ``Prompt.ask()``: knowledge.INTERACTIVE_INPUT_CALLS)? Ctrl-C while
-    an interactive program waits there is the user cancelling that input."""
-    return any(ctx.resolve_call(call) in knowledge.INTERACTIVE_INPUT_CALLS for call in find_all(body, (cst.Call,)))
+    ``prompt_async()``, rich's ``Prompt.ask()``: knowledge.INTERACTIVE_INPUT_CALLS), itself or
+    through the project's own input helper (ProjectIndex.prompting_functions)? Ctrl-C while an
+    interactive program waits there is the user cancelling that input."""
+    for call in find_all(body, (cst.Call,)):
+        target = ctx.resolve_call(call)
+        if target in knowledge.INTERACTIVE_INPUT_CALLS or ctx.index.resolve_function(target) in ctx.index.prompting_functions:
+            return True
+    return False
+
+
+def _interrupts_a_turn_of_a_prompt_loop(ctx: FileContext, kinds: list) -> bool:
+    """The handler of Ctrl-C or of a coroutine's cancellation is in a loop that waits at a terminal
+    prompt (``while True: line = await session.prompt_async(); ...; try: await turn(line) except
+    CancelledError: print("interrupted")``): a REPL. Its user is who interrupts it: Ctrl-C (which
+    asyncio.run() turns into a cancel of the main task), or the program's own key or signal handler
+    cancelling the turn. Back at the prompt is where the user asked to be, as in Python's own REPL,
+    and where the program ends when told to."""
+    if not set(kinds) <= _USER_INTERRUPTS or ("asyncio.CancelledError" in kinds and not ctx.in_coroutine):
+        return False
+    loop = _innermost_loop(ctx)
+    return loop is not None and _waits_at_a_prompt(loop.body, ctx)
+
+
+_USER_INTERRUPTS = frozenset({"asyncio.CancelledError", "KeyboardInterrupt"})
 
 
 def _reads_future_outcome(body: cst.CSTNode) -> bool:
@@ -1186,6 +1207,8 @@ def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: 
         return "it keeps the stop in a flag and the function raises it once its cleanup is done"
     if _loop_stops_on_its_cancellers_flag(ctx):
         return "its loop tests a flag that the method cancelling it sets first: the loop then ends"
+    if _interrupts_a_turn_of_a_prompt_loop(ctx, kinds):
+        return "its loop waits at a terminal prompt: the user's interrupt of a turn brings the program back to it"
     if _records_the_stop_in_a_flag(node, ctx):
         return "it records the stop in a flag of its object, which the class tests to stop"
     if set(kinds) <= knowledge.PROCESS_INTERRUPTS and not _interrupt_keeps_work_running(ctx, handler_exits):
@@ -1244,7 +1267,7 @@ class CancellationSwallowed(Rule):
     preview = True  # held-out: 10 real, 4 false (71%): see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
-    reads = ("execution", "job_code", "never_suspending")
+    reads = ("execution", "job_code", "never_suspending", "prompts")
     summary = "A coroutine catches its own cancellation inside a loop and goes round again, so the task never stops."
     # This code reports the loop that goes on; StopRequestSwallowed (BG105) every other swallowed stop.
     goes_round_again = True

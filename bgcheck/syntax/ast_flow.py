@@ -694,7 +694,7 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
 
     The names are those it binds only to a task it makes itself (``task = asyncio.create_task(coro)``,
     ``ensure_future``, a loop's or task group's ``create_task``) and hands over: passes to a call
-    (``self.counter.track(task)``, ``tasks.add(task=task)``), stores in an attribute or a container
+    (``self.counter.track(task)``, ``tasks.add(task=task)``, its ``task.cancel`` to a signal handler), stores in an attribute or a container
     (``self.running[name] = task``) or lets a nested function read (a signal handler that cancels it).
     Whoever holds the task can cancel it (a watchdog that cancels handlers running too long, a
     sleep task cancelled to wake the loop), and ``await task`` then raises that task's
@@ -711,10 +711,10 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
     made = uses.made
     handed = made & uses.read
     handed |= {
-        argument.id
+        _handed_task_name(argument)
         for call in uses.calls
         for argument in [*call.args, *(keyword.value for keyword in call.keywords)]
-        if type(argument) is ast.Name and argument.id in made and not _is_pass_through_wait(call, resolve)
+        if _handed_task_name(argument) in made and not _is_pass_through_wait(call, resolve)
     }
     handed |= {
         store.value.id
@@ -766,6 +766,15 @@ class _TaskUses:
                 self.calls.append(node)
             todo.extend(ast.iter_child_nodes(node))
         self.made -= other
+
+
+def _handed_task_name(argument: ast.expr) -> "str | None":
+    """The name an argument hands over: ``task`` itself, or its bound ``task.cancel``
+    (``loop.add_signal_handler(SIGINT, task.cancel)``, ``loop.call_later(5, task.cancel)``): whoever
+    is given the method can cancel the task as well as whoever is given the task."""
+    if type(argument) is ast.Attribute and argument.attr == knowledge.CANCEL_METHOD:
+        argument = argument.value
+    return argument.id if type(argument) is ast.Name else None
 
 
 def _makes_a_task(node: ast.expr, resolve) -> bool:

@@ -7,6 +7,7 @@
 # cancellation swallowed, it never ends. And a `run_task()` that keeps its task to itself: the
 # only cancellation that can arrive is the worker's own.
 import asyncio
+import signal
 
 
 class TaskCounter:
@@ -128,3 +129,14 @@ async def idle(loop, signals):
             await task
         except asyncio.CancelledError:  # error: BG105
             pass
+
+
+# BG105: the loop hands its sleep task's `cancel` to a signal handler, which cuts the wait short.
+async def wait_for_signal(loop, device):
+    while device.online:
+        task = loop.create_task(asyncio.sleep(60))
+        loop.add_signal_handler(signal.SIGHUP, task.cancel)
+        try:
+            await task
+        except asyncio.CancelledError:  # error: BG105
+            await device.reload()

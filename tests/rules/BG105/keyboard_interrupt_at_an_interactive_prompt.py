@@ -56,12 +56,25 @@ async def batch(jobs, ask):
     ask()
 
 
-# Flagged: the prompt is before the try; Ctrl-C caught in the try interrupts the command it runs.
+# Not flagged: the prompt is before the try, in the same loop: Ctrl-C interrupts the command the
+# shell runs and brings the user back to the prompt, as a shell does.
 async def terminal(handle):
     session = PromptSession()
     while True:
         line = await session.prompt_async("$ ")
         try:
             await handle(line)
-        except KeyboardInterrupt:  # error: BG105
+        except KeyboardInterrupt:
             continue
+
+
+# Flagged: the loop around the handler is the command's own, which goes on after Ctrl-C.
+async def replay(handle):
+    session = PromptSession()
+    while True:
+        lines = (await session.prompt_async("$ ")).split(";")
+        for line in lines:
+            try:
+                await handle(line)
+            except KeyboardInterrupt:  # error: BG105
+                continue
