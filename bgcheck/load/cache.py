@@ -212,8 +212,9 @@ def version_tag() -> str:
 # Ctrl-C caught around a terminal prompt (knowledge.INTERACTIVE_INPUT_CALLS) is not reported (BG105).
 # 90: a task whose ``cancel`` is handed to a handler is handed over; Ctrl-C or a cancellation caught in
 # a loop that waits at a prompt, the project's input helpers too (ProjectIndex.prompting_functions),
-# interrupts a REPL's turn (BG101, BG105).
-ENTRY_FORMAT = 90
+# interrupts a REPL's turn (BG101, BG105). 91: a handler that falls through to code that always leaves the loop
+# does not send it round again (BG101, BG104); a loop on `pending` from asyncio.wait() settles its tasks (BG101).
+ENTRY_FORMAT = 91
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

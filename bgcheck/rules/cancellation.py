@@ -726,13 +726,35 @@ def _awaits_a_shield(body, ctx: FileContext) -> bool:
     )
 
 
+def _waits_until_its_tasks_settle(body, ctx: FileContext) -> bool:
+    """The loop is ``while pending:`` and ``body`` rebinds ``pending`` to what ``asyncio.wait(pending)``
+    leaves pending (``_, pending = await asyncio.wait(pending)``): asyncio.wait() cancels none of the
+    tasks it waits for, so the loop waits for tasks already asked to stop to settle, through every
+    cancel of its own, and ends when they have. The shield-until-cleanup idiom, as ``_awaits_a_shield``."""
+    loop = _innermost_loop(ctx)
+    if not isinstance(loop, cst.While) or not isinstance(loop.test, cst.Name):
+        return False
+    pending = loop.test.value
+    for assign in find_all(body, (cst.Assign,)):
+        waited = assign.value.expression if isinstance(assign.value, cst.Await) else None
+        if not (isinstance(waited, cst.Call) and ctx.resolve_call(waited) in knowledge.DONE_SET_WAITS and waited.args):
+            continue
+        first = waited.args[0].value
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        if (isinstance(first, cst.Name) and first.value == pending and isinstance(target, (cst.Tuple, cst.List))
+                and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name)
+                and target.elements[1].value.value == pending):
+            return True
+    return False
+
+
 def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileContext) -> bool:
     """BG101's sure case, the rule's example: a task's own cancellation (asyncio, trio, anyio)
     caught in a coroutine, inside a loop of that coroutine, by a handler that falls through or
     ``continue``s, so the loop goes round again and the task keeps working after it was asked to
     stop. A handler that sets the flag its ``while`` tests (``shutdown = True`` in ``while not
     shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup
-    through repeated cancels) is not the work going on, nor is a handler that leaves once the work's stop event or flag is set
+    through repeated cancels, or ``asyncio.wait()`` until its tasks settle) is not the work going on, nor is a handler that leaves once the work's stop event or flag is set
     (``handler``; None for ``contextlib.suppress``), nor a ``try`` in a ``while`` with a test that
     awaits only tasks others hold (whose cancellation the handler may be catching). Every other swallowed stop is BG105's: whether
     work goes on there depends on the callers, the program's stop protocol, or which signal arrives."""
@@ -742,6 +764,7 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
         and _goes_on_in_its_loop(ctx, handler_exits if handler is None else _with_its_loop_ended(handler, ctx, handler_exits))
         and not _in_a_sized_for(ctx)
         and not _awaits_a_shield(body, ctx)
+        and not _waits_until_its_tasks_settle(body, ctx)
         and not (_awaits_only_handed_tasks(body, ctx) and _loop_tests_a_condition(ctx))
         and not (handler is not None and _leaves_once_stopped(handler, ctx))
     )
@@ -903,9 +926,31 @@ def _in_loop(ctx: FileContext) -> bool:
 
 
 def _goes_on_in_its_loop(ctx: FileContext, handler_exits: set[str]) -> bool:
-    """Is the handler inside a loop of its function, and can it fall through or ``continue``, so
-    that the loop goes round again after it?"""
-    return _in_loop(ctx) and bool(handler_exits & {FALL, CONTINUE})
+    """Is the handler inside a loop of its function, and can it ``continue``, or fall through to
+    code that does not always leave the loop, so that the loop goes round again after it?"""
+    return _in_loop(ctx) and (CONTINUE in handler_exits or FALL in handler_exits and not _loop_left_after_the_try(ctx))
+
+
+def _loop_left_after_the_try(ctx: FileContext) -> bool:
+    """Once the handler falls through, does what runs next in the loop's body always leave the
+    loop, with no ``continue`` on the way (``await self.server.wait_closed()`` then ``break``, after
+    the ``if`` and the outer ``try`` the handler's ``try`` is in)?"""
+    loop = _innermost_loop(ctx)
+    chain = ctx.ancestors
+    for position in range(len(chain) - 2, 0, -1):
+        child, parent = chain[position], chain[position - 1]
+        if parent is loop:
+            return False
+        if isinstance(parent, cst.IndentedBlock):
+            index = next(i for i, statement in enumerate(parent.body) if statement is child)
+            after = exits(parent.body[index + 1:], ctx.is_exit_call)
+            if CONTINUE in after:
+                return False
+            if FALL not in after:
+                return True
+        elif isinstance(parent, cst.Try) and parent.orelse is not None and child is parent.body:
+            return False  # the ``else:`` block runs next
+    return False
 
 
 def _during_cleanup(ctx: FileContext, finally_blocks: bool = True) -> bool:

@@ -140,3 +140,25 @@ async def wait_for_signal(loop, device):
             await task
         except asyncio.CancelledError:  # error: BG105
             await device.reload()
+
+
+# BG105: the loop waits, through every cancel of its own, for tasks already asked to stop to
+# settle: asyncio.wait() cancels none of them, and the loop ends once `pending` is empty.
+async def settle(*tasks):
+    pending = set(tasks)
+    owner_cancelled = False
+    while pending:
+        try:
+            _, pending = await asyncio.wait(pending)
+        except asyncio.CancelledError:  # error: BG105
+            owner_cancelled = True
+    return owner_cancelled
+
+
+# BG101: the same wait in a loop on another condition goes on after its own cancel.
+async def watch(tasks, service):
+    while service.running:
+        try:
+            _, tasks = await asyncio.wait(tasks, timeout=5)
+        except asyncio.CancelledError:  # error: BG101
+            pass

@@ -128,3 +128,31 @@ async def poll_forever(fetch):
         except asyncio.CancelledError:  # error: BG101
             if done:
                 return
+
+
+# BG105, not BG101: once the handler falls through, the code after its `try` leaves the loop (the
+# loop is there to retry the setup that raises AttributeError, not to serve again).
+class Server:
+    async def start(self):
+        while True:
+            try:
+                if hasattr(self.server, "serve_forever"):
+                    try:
+                        await self.server.serve_forever()
+                    except asyncio.CancelledError:  # error: BG105
+                        pass
+                await self.server.wait_closed()
+                break
+            except AttributeError:
+                await asyncio.sleep(0.1)
+
+    # BG101: a `continue` before the leaving statement sends the loop round again.
+    async def serve(self):
+        while True:
+            try:
+                await self.server.serve_forever()
+            except asyncio.CancelledError:  # error: BG101
+                pass
+            if self.restart:
+                continue
+            break
