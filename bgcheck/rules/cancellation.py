@@ -286,12 +286,23 @@ def _waits_at_a_prompt(body: cst.CSTNode, ctx: FileContext) -> bool:
     """Does ``body`` ask the user at a terminal prompt (``input()``, prompt_toolkit's
     ``prompt_async()``, rich's ``Prompt.ask()``: knowledge.INTERACTIVE_INPUT_CALLS), itself or
     through the project's own input helper (ProjectIndex.prompting_functions)? Ctrl-C while an
-    interactive program waits there is the user cancelling that input."""
+    interactive program waits there is the user cancelling that input. A prompt handed to a call
+    as a lambda or a function (``await loop.run_in_executor(None, lambda: input("> "))``,
+    ``asyncio.to_thread(input, "> ")``) is waited at there too."""
     for call in find_all(body, (cst.Call,)):
-        target = ctx.resolve_call(call)
-        if target in knowledge.INTERACTIVE_INPUT_CALLS or ctx.index.resolve_function(target) in ctx.index.prompting_functions:
+        if _is_a_prompt(ctx.resolve_call(call), ctx):
             return True
+        for argument in call.args:
+            value = argument.value
+            if isinstance(value, cst.Lambda) and any(_is_a_prompt(ctx.resolve_call(inner), ctx) for inner in find_all(value.body, (cst.Call,))):
+                return True
+            if isinstance(value, (cst.Name, cst.Attribute)) and _is_a_prompt(ctx.resolve(value), ctx):
+                return True
     return False
+
+
+def _is_a_prompt(target: Optional[str], ctx: FileContext) -> bool:
+    return target in knowledge.INTERACTIVE_INPUT_CALLS or ctx.index.resolve_function(target) in ctx.index.prompting_functions
 
 
 def _interrupts_a_turn_of_a_prompt_loop(ctx: FileContext, kinds: list) -> bool:
