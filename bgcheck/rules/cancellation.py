@@ -305,17 +305,53 @@ def _is_a_prompt(target: Optional[str], ctx: FileContext) -> bool:
     return target in knowledge.INTERACTIVE_INPUT_CALLS or ctx.index.resolve_function(target) in ctx.index.prompting_functions
 
 
-def _interrupts_a_turn_of_a_prompt_loop(ctx: FileContext, kinds: list) -> bool:
+def _interrupts_a_turn_of_a_prompt_loop(handler, ctx: FileContext, kinds: list) -> bool:
     """The handler of Ctrl-C or of a coroutine's cancellation is in a loop that waits at a terminal
     prompt (``while True: line = await session.prompt_async(); ...; try: await turn(line) except
-    CancelledError: print("interrupted")``): a REPL. Its user is who interrupts it: Ctrl-C (which
-    asyncio.run() turns into a cancel of the main task), or the program's own key or signal handler
-    cancelling the turn. Back at the prompt is where the user asked to be, as in Python's own REPL,
-    and where the program ends when told to."""
+    CancelledError: print("interrupted")``): a REPL, and the turn's work stops with the interrupt
+    (_stops_the_turns_tasks). Its user is who interrupts it: Ctrl-C (which asyncio.run() turns into
+    a cancel of the main task), or the program's own key or signal handler cancelling the turn.
+    Back at the prompt is where the user asked to be, as in Python's own REPL, and where the
+    program ends when told to."""
     if not set(kinds) <= _USER_INTERRUPTS or ("asyncio.CancelledError" in kinds and not ctx.in_coroutine):
         return False
     loop = _innermost_loop(ctx)
-    return loop is not None and _waits_at_a_prompt(loop.body, ctx)
+    return loop is not None and _waits_at_a_prompt(loop.body, ctx) and _stops_the_turns_tasks(handler, loop, ctx)
+
+
+def _stops_the_turns_tasks(handler, loop, ctx: FileContext) -> bool:
+    """Does every task the loop's body makes before the handler (``task = asyncio.create_task(
+    agent.run())``) and the ``try`` uses stop with the interrupt? The handler cancels it, or the ``try`` awaits nothing
+    else (a cancel of the awaiting task cancels the task it awaits). A turn polled with
+    ``await asyncio.sleep(0.1)`` until done, and left running by a handler that only prints, goes
+    on after the user asked it to stop."""
+    try_node = ctx.parent()
+    start = ctx.position(handler).start.line
+    made = {
+        assign.targets[0].target.value
+        for assign in find_all(loop.body, (cst.Assign,))
+        if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+        and ctx.position(assign).start.line < start and _makes_a_task(assign.value, ctx)
+    } & {name.value for name in find_all(try_node.body, (cst.Name,))}
+    cancelled = {
+        call.func.value.value
+        for call in find_all(handler.body, (cst.Call,))
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == knowledge.CANCEL_METHOD and isinstance(call.func.value, cst.Name)
+    }
+    points = suspension.suspension_points(try_node.body)
+    awaited = {point.expression.value for point in points if isinstance(point, cst.Await) and isinstance(point.expression, cst.Name)}
+    only_awaits = len(awaited) == 1 and len(points) == len([p for p in points if isinstance(p, cst.Await) and isinstance(p.expression, cst.Name)])
+    return all(name in cancelled or (only_awaits and name in awaited) for name in made)
+
+
+def _makes_a_task(value, ctx: FileContext) -> bool:
+    """``asyncio.create_task(...)``, ``asyncio.ensure_future(...)``, or ``create_task(...)`` of a
+    loop or a task group (as ast_flow's reading of the same)."""
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value == knowledge.TASK_MAKING_METHOD:
+        return True
+    return ctx.resolve_call(value) in knowledge.TASK_MAKING_CALLS
 
 
 _USER_INTERRUPTS = frozenset({"asyncio.CancelledError", "KeyboardInterrupt"})
@@ -1263,7 +1299,7 @@ def _stop_protocol_followed(node, ctx: FileContext, kinds: list, handler_exits: 
         return "it keeps the stop in a flag and the function raises it once its cleanup is done"
     if _loop_stops_on_its_cancellers_flag(ctx):
         return "its loop tests a flag that the method cancelling it sets first: the loop then ends"
-    if _interrupts_a_turn_of_a_prompt_loop(ctx, kinds):
+    if _interrupts_a_turn_of_a_prompt_loop(node, ctx, kinds):
         return "its loop waits at a terminal prompt: the user's interrupt of a turn brings the program back to it"
     if _records_the_stop_in_a_flag(node, ctx):
         return "it records the stop in a flag of its object, which the class tests to stop"

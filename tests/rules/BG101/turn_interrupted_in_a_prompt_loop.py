@@ -1,7 +1,9 @@
 # A REPL: the loop waits at a terminal prompt, runs the user's turn, and goes back to the prompt.
 # Its user is who interrupts it (Ctrl-C, which asyncio.run() turns into a cancel of the main task,
 # or the program's own signal or key handler cancelling the turn), and back at the prompt is where
-# the user asked to be: not flagged. A loop with no prompt, or a loop inside the turn, is flagged.
+# the user asked to be: not flagged, when the turn's work stops too (a task of the turn is awaited
+# alone or cancelled by the handler). A turn left running, a loop with no prompt, or a loop inside
+# the turn, is flagged.
 import asyncio
 import signal
 
@@ -48,6 +50,34 @@ async def chat(agent):
             print("turn cancelled")
         except KeyboardInterrupt:
             print("turn interrupted")
+
+
+# Not flagged: the turn runs as a task polled until done; the handler cancels it, so it stops too.
+async def poll_chat(agent):
+    while True:
+        line = await read_line("you> ")
+        try:
+            turn = asyncio.create_task(agent.reply(line))
+            while not turn.done():
+                await asyncio.sleep(0.1)
+            print(turn.result())
+        except asyncio.CancelledError:
+            turn.cancel()
+            print("turn cancelled")
+
+
+# Flagged: the same poll with a handler that only prints: Ctrl-C cancels the prompt loop's own
+# sleep, and the turn's task goes on running behind the next prompt.
+async def poll_chat_and_forget(agent):
+    while True:
+        line = await read_line("you> ")
+        try:
+            turn = asyncio.create_task(agent.reply(line))
+            while not turn.done():
+                await asyncio.sleep(0.1)
+            print(turn.result())
+        except asyncio.CancelledError:  # error: BG101
+            print("turn cancelled")
 
 
 # Flagged: no prompt in the loop: a stop of the consumer is swallowed and it takes the next message.
