@@ -60,7 +60,7 @@ async def poll_chat(agent):
             turn = asyncio.create_task(agent.reply(line))
             while not turn.done():
                 await asyncio.sleep(0.1)
-            print(turn.result())
+            print(await turn)
         except asyncio.CancelledError:
             turn.cancel()
             print("turn cancelled")
@@ -75,7 +75,7 @@ async def poll_chat_and_forget(agent):
             turn = asyncio.create_task(agent.reply(line))
             while not turn.done():
                 await asyncio.sleep(0.1)
-            print(turn.result())
+            print(await turn)
         except asyncio.CancelledError:  # error: BG101
             print("turn cancelled")
 
