@@ -1392,6 +1392,27 @@ def test_a_route_that_stops_ending_on_its_handler_in_another_module_reaches_its_
         assert found(runs.cached()[1], "BG105") == expected
 
 
+def test_a_prompt_helper_two_modules_away_that_stops_prompting_reaches_the_repl_s_bg101(tmp_path, monkeypatch):
+    """BG101 is silent in a loop that waits at a terminal prompt through the project's helpers
+    (ProjectIndex.prompting_functions); when the helper at the end of the chain, in a module the
+    REPL's module does not import, stops asking the user, the REPL's cached result is stale."""
+    root = tmp_path / "svc"
+    repl = (
+        "import asyncio\n\nfrom proj.ask import ask\n\n\nasync def repl(agent):\n    while True:\n"
+        "        line = await ask()\n        try:\n            await agent.reply(line)\n"
+        "        except asyncio.CancelledError:\n            print('interrupted')\n"
+    )
+    ask = "from proj.terminal import read\n\n\nasync def ask():\n    return await read()\n"
+    prompts = "import asyncio\n\n\nasync def read():\n    return await asyncio.to_thread(lambda: input('> '))\n"
+    reads_a_socket = "import asyncio\n\n\nasync def read():\n    return await asyncio.to_thread(lambda: SOCKET.recv(1024))\n"
+    write_project(root, {"proj/__init__.py": "", "proj/repl.py": repl, "proj/ask.py": ask, "proj/terminal.py": prompts})
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG101") == []
+    for source, expected in ((reads_a_socket, [("proj/repl.py", 11, "BG101")]), (prompts, [])):
+        runs.write("proj/terminal.py", source)
+        assert found(runs.cached()[1], "BG101") == expected
+
+
 def test_a_consumer_callback_registered_in_another_module_reaches_its_bg301(tmp_path, monkeypatch):
     """BG301 counts a put in a function a kombu consumer calls per message as fed from a stream;
     the registration is in a module the queue's module does not import, so registering it (or not)
