@@ -702,14 +702,28 @@ class ProjectIndex:
         """The project functions that wait for the user at a terminal prompt: those that call one
         (knowledge.INTERACTIVE_INPUT_CALLS, in a lambda too: ``input()`` run in an executor) and
         those at most two calls above one (``ainput()`` -> ``self.read_line()`` -> ``prompt_async()``):
-        a REPL's own input helpers, not the whole program that runs the REPL (BG101, BG105)."""
+        a REPL's own input helpers, not the whole program that runs the REPL (BG101, BG105). A method
+        of a project base class counts when an override of it does (``ui.prompt()`` on an abstract
+        ``UI`` whose terminal subclass calls ``prompt_async()``): called through the base, it may run
+        the override."""
         found = {
             name for name, (_summary, func) in self.functions.items()
             if any(self.canonical(target) in knowledge.INTERACTIVE_INPUT_CALLS for target in func.calls if not target.startswith("?"))
         }
+        found |= self._overridden_by(found)
         for _level in range(2 if found else 0):
             found |= {name for name in self.functions if any(callee in found for callee in self.callees(name))}
+            found |= self._overridden_by(found)
         return frozenset(found)
+
+    def _overridden_by(self, methods: set) -> set:
+        """The methods of project base classes that the given methods override."""
+        bases = set()
+        for name in methods:
+            func = self.function(name)
+            if func is not None and func.class_qualname:
+                bases.update(f"{ancestor}.{func.name}" for ancestor in self.mro(func.class_qualname)[1:])
+        return {base for base in bases if base in self.functions}
 
     def resolve_function(self, path: Optional[str]) -> Optional[str]:
         """The qualname of the project function a call target denotes, or None. Memoised: the

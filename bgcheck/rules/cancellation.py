@@ -321,7 +321,8 @@ def _interrupts_a_turn_of_a_prompt_loop(handler, ctx: FileContext, kinds: list) 
 
 def _stops_the_turns_tasks(handler, loop, ctx: FileContext) -> bool:
     """Does every task the loop's body makes before the handler (``task = asyncio.create_task(
-    agent.run())``) and the ``try`` uses stop with the interrupt? The handler cancels it, or the ``try`` awaits nothing
+    agent.run())``) and the ``try`` uses stop with the interrupt? The handler cancels it, it is handed
+    to a holder that can (``interrupts.register(task)``: _tasks_handed_over), or the ``try`` awaits nothing
     else (a cancel of the awaiting task cancels the task it awaits). A turn polled with
     ``await asyncio.sleep(0.1)`` until done, and left running by a handler that only prints, goes
     on after the user asked it to stop."""
@@ -341,7 +342,8 @@ def _stops_the_turns_tasks(handler, loop, ctx: FileContext) -> bool:
     points = suspension.suspension_points(try_node.body)
     awaited = {point.expression.value for point in points if isinstance(point, cst.Await) and isinstance(point.expression, cst.Name)}
     only_awaits = len(awaited) == 1 and len(points) == len([p for p in points if isinstance(p, cst.Await) and isinstance(p.expression, cst.Name)])
-    return all(name in cancelled or (only_awaits and name in awaited) for name in made)
+    handed = _tasks_handed_over(ctx) if made else set()
+    return all(name in cancelled or name in handed or (only_awaits and name in awaited) for name in made)
 
 
 def _makes_a_task(value, ctx: FileContext) -> bool:

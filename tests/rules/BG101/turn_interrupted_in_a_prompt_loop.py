@@ -80,6 +80,56 @@ async def poll_chat_and_forget(agent):
             print("turn cancelled")
 
 
+# Not flagged: the turn's task is registered with an interrupt controller whose SIGINT handler
+# cancels it; the try goes on to more work after it.
+class Interrupts:
+    def __init__(self):
+        self.tasks = []
+
+    def register(self, task):
+        self.tasks.append(task)
+
+    def on_sigint(self):
+        for task in self.tasks:
+            task.cancel()
+
+
+async def controlled_chat(agent, interrupts):
+    while True:
+        line = await read_line("you> ")
+        try:
+            step = asyncio.create_task(agent.reply(line))
+            interrupts.register(step)
+            message = await step
+            await agent.run_tools(message)
+        except asyncio.CancelledError:
+            print("turn cancelled")
+
+
+# Not flagged: the prompt is a method of the project's abstract UI, which its terminal UI
+# implements with prompt_toolkit: called through the base class, it may run that override.
+class UI:
+    async def prompt(self):
+        raise NotImplementedError
+
+
+class TerminalUI(UI):
+    def __init__(self):
+        self.session = PromptSession()
+
+    async def prompt(self):
+        return await self.session.prompt_async("> ")
+
+
+async def ui_chat(ui: UI, agent):
+    while True:
+        line = await ui.prompt()
+        try:
+            await agent.reply(line)
+        except asyncio.CancelledError:
+            print("turn cancelled")
+
+
 # Flagged: no prompt in the loop: a stop of the consumer is swallowed and it takes the next message.
 async def consume(queue, agent):
     while True:
