@@ -340,10 +340,10 @@ def _stops_the_turns_tasks(handler, loop, ctx: FileContext) -> bool:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == knowledge.CANCEL_METHOD and isinstance(call.func.value, cst.Name)
     }
     points = suspension.suspension_points(try_node.body)
-    awaited = {point.expression.value for point in points if isinstance(point, cst.Await) and isinstance(point.expression, cst.Name)}
-    only_awaits = len(awaited) == 1 and len(points) == len([p for p in points if isinstance(p, cst.Await) and isinstance(p.expression, cst.Name)])
+    named = [point.expression.value for point in points if isinstance(point, cst.Await) and isinstance(point.expression, cst.Name)]
+    awaited_alone = set(named) if len(named) == len(points) and len(set(named)) == 1 else set()
     handed = _tasks_handed_over(ctx) if made else set()
-    return all(name in cancelled or name in handed or (only_awaits and name in awaited) for name in made)
+    return all(name in cancelled or name in handed or name in awaited_alone for name in made)
 
 
 def _makes_a_task(value, ctx: FileContext) -> bool:
@@ -803,10 +803,12 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
     ``continue``s, so the loop goes round again and the task keeps working after it was asked to
     stop. A handler that sets the flag its ``while`` tests (``shutdown = True`` in ``while not
     shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup
-    through repeated cancels, or ``asyncio.wait()`` until its tasks settle) is not the work going on, nor is a handler that leaves once the work's stop event or flag is set
-    (``handler``; None for ``contextlib.suppress``), nor a ``try`` in a ``while`` with a test that
-    awaits only tasks others hold (whose cancellation the handler may be catching). Every other swallowed stop is BG105's: whether
-    work goes on there depends on the callers, the program's stop protocol, or which signal arrives."""
+    through repeated cancels, or ``asyncio.wait()`` until its tasks settle) is not the work going
+    on, nor is a handler that leaves once the work's stop event or flag is set (``handler``; None
+    for ``contextlib.suppress``), nor a ``try`` in a ``while`` with a test that awaits only tasks
+    others hold (whose cancellation the handler may be catching). Every other swallowed stop is
+    BG105's: whether work goes on there depends on the callers, the program's stop protocol, or
+    which signal arrives."""
     return (
         ctx.in_coroutine
         and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
@@ -991,7 +993,9 @@ def _loop_left_after_the_try(ctx: FileContext) -> bool:
         if parent is loop:
             return False
         if isinstance(parent, cst.IndentedBlock):
-            index = next(i for i, statement in enumerate(parent.body) if statement is child)
+            index = next((i for i, statement in enumerate(parent.body) if statement is child), None)
+            if index is None:
+                return False
             after = exits(parent.body[index + 1:], ctx.is_exit_call)
             if CONTINUE in after:
                 return False

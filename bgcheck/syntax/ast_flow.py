@@ -694,8 +694,9 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
 
     The names are those it binds only to a task it makes itself (``task = asyncio.create_task(coro)``,
     ``ensure_future``, a loop's or task group's ``create_task``) and hands over: passes to a call
-    (``self.counter.track(task)``, ``tasks.add(task=task)``, its ``task.cancel`` to a signal handler), stores in an attribute or a container
-    (``self.running[name] = task``) or lets a nested function read (a signal handler that cancels it).
+    (``self.counter.track(task)``, ``tasks.add(task=task)``, its ``task.cancel`` to a signal
+    handler), stores in an attribute or a container (``self.running[name] = task``) or lets a
+    nested function read (a signal handler that cancels it).
     Whoever holds the task can cancel it (a watchdog that cancels handlers running too long, a
     sleep task cancelled to wake the loop), and ``await task`` then raises that task's
     CancelledError, not one meant for the running coroutine: an ``except CancelledError`` around the
