@@ -1362,7 +1362,7 @@ _DEFAULT_MESSAGE = (
 class CancellationSwallowed(Rule):
     code = "BG101"
     fixable = "unsafe"
-    preview = True  # held-out: 10 real, 4 false (71%): see scripts/ecosystem/report.md
+    preview = True  # held-out: 11 real, 3 false (79%): see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
     reads = ("execution", "job_code", "never_suspending", "prompts")
