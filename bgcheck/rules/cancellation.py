@@ -27,7 +27,7 @@ from bgcheck.rules.done_futures import awaits_only_done_futures, awaits_only_tim
 from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 from bgcheck.rules.edits import name_for_import
-from bgcheck.rules.endings import loop_flag_set_elsewhere
+from bgcheck.rules.endings import closure_flag_set_before_cancel, loop_flag_set_elsewhere
 from bgcheck.rules.notes import notes_from
 from bgcheck.rules.relevance import calls_any, handlers
 
@@ -764,7 +764,7 @@ def _loop_stops_on_its_cancellers_flag(ctx: FileContext) -> bool:
     ``self.consume_task.cancel()``): once the handler is done the loop tests its flag and ends.
     The cancel only cut the current wait short."""
     loop = _innermost_loop(ctx)
-    return isinstance(loop, cst.While) and loop_flag_set_elsewhere(loop, ctx, then_cancels=True)
+    return isinstance(loop, cst.While) and (loop_flag_set_elsewhere(loop, ctx, then_cancels=True) or closure_flag_set_before_cancel(loop, ctx))
 
 
 def _awaits_a_shield(body, ctx: FileContext) -> bool:

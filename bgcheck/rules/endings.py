@@ -485,6 +485,70 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     return found
 
 
+def closure_flag_set_before_cancel(loop: cst.While, ctx: FileContext) -> bool:
+    """``while not stopping:`` in a nested coroutine that declares ``nonlocal stopping``, where the
+    enclosing function sets ``stopping`` and, after it, cancels something (``finally: stopping =
+    True`` then ``for w in workers: w.cancel()``): the closure's counterpart of a method that sets
+    the object's flag before it cancels (loop_flag_set_elsewhere), so a cancellation the loop
+    catches comes with its flag already set."""
+    function = ctx.function_node
+    outer = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.FunctionDef) and node is not function), None)
+    if function is None or outer is None:
+        return False
+    shared = {name.name.value for node in _own_statements(function) for name in getattr(node, "names", ()) if isinstance(node, cst.Nonlocal)}
+    # name -> the constant that stops the loop: ``True`` for ``while not stopping``, ``False`` for
+    # ``while running`` (the first value given, ``stopping = False``, does not stop it)
+    tests, flags = [(loop.test, "False")], {}
+    while tests:
+        test, stops = tests.pop()
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            tests += [(test.left, stops), (test.right, stops)]
+        elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            tests.append((test.expression, "True" if stops == "False" else "False"))
+        elif isinstance(test, cst.Name) and test.value in shared:
+            flags[test.value] = stops
+    if not flags:
+        return False
+    found = flag_set = False
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is outer
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            nonlocal flag_set
+            flag_set = flag_set or (isinstance(node.value, cst.Name) and any(
+                isinstance(t.target, cst.Name) and flags.get(t.target.value) == node.value.value for t in node.targets))
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            found = found or (flag_set and _is_cancel_call(node))
+
+    walk(outer, _Finder())
+    return found
+
+
+def _own_statements(function: cst.FunctionDef) -> list:
+    """The small statements of a function's own body, nested functions and classes left out."""
+    found = []
+
+    class _Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is function
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            found.append(node)
+
+    walk(function, _Finder())
+    return found
+
+
 def _tested_at_the_top(loop: cst.While) -> list:
     """``while True: if self._stopping: break``: a first statement that leaves the loop on a test
     is the loop's condition written another way (its test, for ``loop_flag_set_elsewhere``)."""

@@ -222,3 +222,47 @@ class LateWatchdog:
     def disconnect(self):
         self.task.cancel()
         self.stop_event.set()
+
+
+# Not flagged: the workers are closures whose loop tests a `nonlocal` flag that the enclosing
+# function sets before it cancels them; the cancelled query is dropped and the loop ends.
+async def run_phase(queue, run_query, count):
+    stopping = False
+
+    async def worker():
+        nonlocal stopping
+        while not stopping:
+            item = await queue.get()
+            try:
+                await run_query(item)
+            except asyncio.CancelledError:
+                pass
+
+    workers = [asyncio.create_task(worker()) for _ in range(count)]
+    try:
+        await queue.join()
+    finally:
+        stopping = True
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+
+# Flagged: the enclosing function cancels the workers without setting the flag first (its only
+# assignment is the first value, which does not stop the loop).
+async def run_phase_abruptly(queue, run_query, count):
+    stopping = False
+
+    async def worker():
+        nonlocal stopping
+        while not stopping:
+            item = await queue.get()
+            try:
+                await run_query(item)
+            except asyncio.CancelledError:  # error: BG101
+                pass
+
+    workers = [asyncio.create_task(worker()) for _ in range(count)]
+    await queue.join()
+    for task in workers:
+        task.cancel()
