@@ -441,15 +441,9 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     owner = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.ClassDef)), None)
     if function is None or owner is None:
         return False
-    tests = [loop.test, *_tested_at_the_top(loop)]
     flags, events = set(), set()
-    while tests:
-        test = tests.pop()
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            tests += [test.left, test.right]
-        elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            tests.append(test.expression)
-        elif _self_attribute(test) is not None:
+    for test, _negated in _tested_parts([loop.test, *_tested_at_the_top(loop)]):
+        if _self_attribute(test) is not None:
             flags.add(test.attr.value)
         elif _is_set_test(test):  # ``self._stopped.is_set()``: the event is the flag, ``set()`` flips it
             events.add((test.func.value.attr.value, knowledge.EVENT_SETTERS[test.func.attr.value]))
@@ -498,15 +492,10 @@ def closure_flag_set_before_cancel(loop: cst.While, ctx: FileContext) -> bool:
     shared = {name.name.value for node in _own_statements(function) for name in getattr(node, "names", ()) if isinstance(node, cst.Nonlocal)}
     # name -> the constant that stops the loop: ``True`` for ``while not stopping``, ``False`` for
     # ``while running`` (the first value given, ``stopping = False``, does not stop it)
-    tests, flags = [(loop.test, "False")], {}
-    while tests:
-        test, stops = tests.pop()
-        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            tests += [(test.left, stops), (test.right, stops)]
-        elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            tests.append((test.expression, "True" if stops == "False" else "False"))
-        elif isinstance(test, cst.Name) and test.value in shared:
-            flags[test.value] = stops
+    flags = {
+        test.value: "True" if negated else "False"
+        for test, negated in _tested_parts([loop.test]) if isinstance(test, cst.Name) and test.value in shared
+    }
     if not flags:
         return False
     found = flag_set = False
@@ -529,6 +518,21 @@ def closure_flag_set_before_cancel(loop: cst.While, ctx: FileContext) -> bool:
 
     walk(outer, _Finder())
     return found
+
+
+def _tested_parts(tests: list) -> list:
+    """(test, negated) for each part of loop tests joined by ``and``, through ``not``: the flags and
+    events a ``while`` goes on while (``while not self.stopping and self.ready.is_set():``)."""
+    parts, todo = [], [(test, False) for test in tests]
+    while todo:
+        test, negated = todo.pop()
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            todo += [(test.left, negated), (test.right, negated)]
+        elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            todo.append((test.expression, not negated))
+        else:
+            parts.append((test, negated))
+    return parts
 
 
 def _own_statements(function: cst.FunctionDef) -> list:
