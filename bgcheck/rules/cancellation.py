@@ -334,11 +334,7 @@ def _stops_the_turns_tasks(handler, loop, ctx: FileContext) -> bool:
         if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
         and ctx.position(assign).start.line < start and _makes_a_task(assign.value, ctx)
     } & {name.value for name in find_all(try_node.body, (cst.Name,))}
-    cancelled = {
-        call.func.value.value
-        for call in find_all(handler.body, (cst.Call,))
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value == knowledge.CANCEL_METHOD and isinstance(call.func.value, cst.Name)
-    }
+    cancelled = suspension.cancelled_names(handler.body)
     points = suspension.suspension_points(try_node.body)
     named = [point.expression.value for point in points if isinstance(point, cst.Await) and isinstance(point.expression, cst.Name)]
     awaited_alone = set(named) if len(named) == len(points) and len(set(named)) == 1 else set()

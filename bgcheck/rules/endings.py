@@ -430,9 +430,10 @@ def loop_flag_set_elsewhere(loop: cst.While, ctx: FileContext, then_cancels: boo
     """``while not self._shut_down:`` / ``while self.spinning:`` (alone, negated, or ``and``-ed with
     other tests), where another method of the class assigns that attribute (``stop()`` sets
     ``self._shut_down = True``, ``__exit__`` sets ``self.spinning = False``): the flag is the loop's
-    stop, and whoever stops the work flips it; so is an Event of the object the loop tests (``while not
-    self._stopped.is_set():``, ``self._stopped.set()`` in ``stop()``). ``__init__`` giving the flag its first value, or the
-    loop's own function setting it, does not count; neither does an attribute no other method sets.
+    stop, and whoever stops the work flips it; so is an Event of the object the loop tests (``while
+    not self._stopped.is_set():``, ``self._stopped.set()`` in ``stop()``). ``__init__`` giving the
+    flag its first value, or the loop's own function setting it, does not count; neither does an
+    attribute no other method sets.
     ``then_cancels`` (BG101): that method also cancels something after setting the flag, itself or
     through a method of the class that does (``self._cancel_all()``, also handed to
     ``run_coroutine_threadsafe``), so the cancellation the loop catches comes with its flag already
@@ -489,7 +490,7 @@ def closure_flag_set_before_cancel(loop: cst.While, ctx: FileContext) -> bool:
     outer = next((node for node in reversed(ctx.ancestors) if isinstance(node, cst.FunctionDef) and node is not function), None)
     if function is None or outer is None:
         return False
-    shared = {name.name.value for node in _own_statements(function) for name in getattr(node, "names", ()) if isinstance(node, cst.Nonlocal)}
+    shared = _nonlocal_names(function)
     # name -> the constant that stops the loop: ``True`` for ``while not stopping``, ``False`` for
     # ``while running`` (the first value given, ``stopping = False``, does not stop it)
     flags = {
@@ -535,9 +536,9 @@ def _tested_parts(tests: list) -> list:
     return parts
 
 
-def _own_statements(function: cst.FunctionDef) -> list:
-    """The small statements of a function's own body, nested functions and classes left out."""
-    found = []
+def _nonlocal_names(function: cst.FunctionDef) -> set[str]:
+    """The names a function declares ``nonlocal`` (its nested functions and classes left out)."""
+    names: set[str] = set()
 
     class _Finder(cst.CSTVisitor):
         def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -547,10 +548,10 @@ def _own_statements(function: cst.FunctionDef) -> list:
             return False
 
         def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-            found.append(node)
+            names.update(item.name.value for item in node.names)
 
     walk(function, _Finder())
-    return found
+    return names
 
 
 def _tested_at_the_top(loop: cst.While) -> list:

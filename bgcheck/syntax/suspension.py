@@ -51,7 +51,7 @@ def task_reference(node: Optional[cst.BaseExpression]) -> Optional[str]:
     return None
 
 
-def _cancelled_names(scope: cst.CSTNode, before: Optional[set] = None) -> set[str]:
+def cancelled_names(scope: cst.CSTNode) -> set[str]:
     """Dotted names ``x`` of every ``x.cancel()`` call in ``scope`` (nested functions excluded
     unless ``scope`` is one)."""
     names: set[str] = set()
@@ -82,7 +82,7 @@ def cancelled_attributes(class_node: cst.ClassDef) -> set[str]:
     names: set[str] = set()
     for statement in class_node.body.body:
         if isinstance(statement, cst.FunctionDef):
-            names |= {n for n in _cancelled_names(statement) if n.startswith("self.") and n.count(".") == 1}
+            names |= {n for n in cancelled_names(statement) if n.startswith("self.") and n.count(".") == 1}
     if len(_CLASS_CANCELS) > 256:
         _CLASS_CANCELS.clear()
     _CLASS_CANCELS[id(class_node)] = (class_node, names)
