@@ -801,10 +801,11 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
     shutdown:``) ends the loop instead. A loop that awaits ``asyncio.shield()`` (waiting for cleanup
     through repeated cancels, or ``asyncio.wait()`` until its tasks settle) is not the work going
     on, nor is a handler that leaves once the work's stop event or flag is set (``handler``; None
-    for ``contextlib.suppress``), nor a ``try`` in a ``while`` with a test that awaits only tasks
-    others hold (whose cancellation the handler may be catching). Every other swallowed stop is
-    BG105's: whether work goes on there depends on the callers, the program's stop protocol, or
-    which signal arrives."""
+    for ``contextlib.suppress``). Nor, as a matter of whose stop it is, a ``try`` that awaits
+    another task (whose own cancellation the handler may be there for), or a handler that records
+    the stop in a flag or re-raises it in some cases (the project's own protocol decides what comes
+    next). Every other swallowed stop is BG105's: whether work goes on there depends on the callers,
+    the program's stop protocol, or which signal arrives."""
     return (
         ctx.in_coroutine
         and all(kind not in knowledge.PROCESS_INTERRUPTS and kind != knowledge.FUTURE_CANCELLATION for kind in kinds)
@@ -812,53 +813,119 @@ def _goes_round_again(kinds: list, handler, body, handler_exits: set, ctx: FileC
         and not _in_a_sized_for(ctx)
         and not _awaits_a_shield(body, ctx)
         and not _waits_until_its_tasks_settle(body, ctx)
-        and not (_awaits_only_handed_tasks(body, ctx) and _loop_tests_a_condition(ctx))
-        and not (handler is not None and _leaves_once_stopped(handler, ctx))
+        and not _may_catch_another_tasks_cancellation(body, ctx)
+        and not (handler is not None and (_leaves_once_stopped(handler, ctx) or _keeps_or_sorts_the_stop(handler, ctx)))
     )
 
 
-def _loop_tests_a_condition(ctx: FileContext) -> bool:
-    """Is the loop around the handler a ``while`` with a test (``while not self.stopping:``), not
-    ``while True:``? A loop that nothing but an exception leaves never ends once its own
-    cancellation is swallowed, whatever else the handler was meant for."""
-    loop = _innermost_loop(ctx)
-    return isinstance(loop, cst.While) and not is_constant_true(loop.test)
-
-
-def _awaits_only_handed_tasks(body, ctx: FileContext) -> bool:
-    """Is every suspension point of ``body`` an ``await`` of a project coroutine that awaits a task
-    it made and handed to someone else (``await self.run_task(self.handle_event(e))``, where
-    ``run_task`` keeps the task in a counter a watchdog cancels: FunctionSummary.awaits_a_handed_task)?
-    The CancelledError caught may then be that task's, cancelled by whoever holds it, and not the
-    running task's own: whether a stop is lost depends on who cancels what, BG105's to judge."""
-    points = suspension.suspension_points(body)
-    if not points:
-        return False
-    handed = None
-    for point in points:
+def _may_catch_another_tasks_cancellation(body, ctx: FileContext) -> bool:
+    """Does ``body`` await a task or future made elsewhere (``await self._turn``, ``await
+    asyncio.wait_for(task, 5)``, ``await asyncio.shield(fut)``, ``await asyncio.gather(*workers)``),
+    or a project coroutine that awaits a task it made and handed to someone else (``await
+    self.run_task(...)``, FunctionSummary.awaits_a_handed_task)? The CancelledError caught may then
+    be that task's, cancelled by whoever holds it, and not the running task's own: whether a stop
+    is lost depends on who cancels what, BG105's to judge. Only a coroutine called right there
+    (``await ws.recv()``, ``await asyncio.sleep(5)``) raises the running task's own cancellation
+    and nothing else."""
+    private = None
+    for point in suspension.suspension_points(body):
         awaited = point.expression if isinstance(point, cst.Await) else None
-        if isinstance(awaited, cst.Call) and ctx.resolve_call(awaited) in knowledge.TASK_PASS_THROUGH_WAITS and awaited.args:
-            awaited = awaited.args[0].value
-        if isinstance(awaited, cst.Name):
-            handed = _tasks_handed_over(ctx) if handed is None else handed
-            if awaited.value not in handed:
-                return False
+        if awaited is None:
             continue
-        if not isinstance(awaited, cst.Call):
-            return False
-        function = ctx.index.resolve_function(ctx.resolve_call(awaited))
-        summary = ctx.index.function(function) if function else None
-        if summary is None or not summary.awaits_a_handed_task or ctx.index.overridden(summary):
-            return False
-    return True
+        waited = [awaited]
+        while waited:
+            value = waited.pop()
+            if isinstance(value, cst.Name):
+                private = _private_tasks(ctx) if private is None else private
+                if value.value in private:
+                    continue  # only the running task's cancel reaches a task no one else holds
+            if not isinstance(value, cst.Call):
+                return True  # a task, a future, an awaitable held in a name
+            target = ctx.resolve_call(value)
+            if target in knowledge.TASK_PASS_THROUGH_WAITS:
+                waited.extend(arg.value for arg in value.args[:1])
+            elif target in knowledge.GATHER:
+                waited.extend(arg.value for arg in value.args if arg.keyword is None)
+            else:
+                function = ctx.index.resolve_function(target)
+                summary = ctx.index.function(function) if function else None
+                if summary is not None and summary.awaits_a_handed_task and not ctx.index.overridden(summary):
+                    return True
+    return False
+
+
+def _private_tasks(ctx: FileContext) -> set[str]:
+    """The names the current function binds only to a task it makes itself (``task =
+    asyncio.create_task(self.fetch())``, or the future of ``loop.run_in_executor(...)``; a first
+    ``task = None`` aside) and hands to no one (_tasks_handed_over): nothing else can cancel such a
+    task, so ``await task`` (or ``await asyncio.shield(task)``) raises CancelledError only when the
+    running task is cancelled."""
+    function = ctx.function_node
+    if function is None:
+        return set()
+    made: set[str] = set()
+    other: set[str] = set()
+    for assign in find_all(function.body, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.AsName)):
+        single = assign.targets[0].target if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else getattr(assign, "target", None)
+        if isinstance(assign, (cst.Assign, cst.AnnAssign)) and isinstance(single, cst.Name):
+            value = assign.value
+            if value is None or isinstance(value, cst.Name) and value.value == "None":
+                continue  # ``task: Future | None = None`` before the task is made
+            private = _makes_a_task(value, ctx) or isinstance(value, cst.Call) and _EXECUTOR_FUTURE.fullmatch(ctx.resolve_call(value) or "")
+            (made if private else other).add(single.value)
+            continue
+        target = assign.name if isinstance(assign, cst.AsName) else getattr(assign, "target", None)
+        other.update(name.value for name in find_all(target, (cst.Name,))) if target is not None else None
+        if isinstance(assign, cst.Assign):
+            other.update(name.value for t in assign.targets for name in find_all(t.target, (cst.Name,)))
+    return made - other - _tasks_handed_over(ctx)
+
+
+# ``loop.run_in_executor(...)`` of an asyncio loop: a future only its holder can cancel.
+_EXECUTOR_FUTURE = re.compile(r"asyncio\.(get_event_loop|get_running_loop|new_event_loop)\(\)\.run_in_executor")
+
+
+def _keeps_or_sorts_the_stop(handler, ctx: FileContext) -> bool:
+    """Does the handler re-raise the stop in some cases, on a test bgcheck cannot read (``if
+    self._fallback_requested: continue`` then ``raise``; ``if runner.should_exit: raise``), or
+    record it in a flag that its loop reads to leave or skip (``_error = True``, then ``if _error:
+    break`` further on) or to choose what it waits for next? The project's own protocol then
+    decides what the stop does next, where the test is made or the flag read: BG105's to judge. BG101 keeps the handler that logs, sleeps or
+    passes and lets the loop go round, and one whose test is a project function that does not look
+    at the running task (``if task_was_cancelled(): raise``), or whose flag nothing reads to leave."""
+    for branch in find_all(handler.body, (cst.If,)):
+        if find_all(branch, (cst.Raise,)) and not _is_project_test(branch.test, ctx):
+            return True
+    flags = {name for node in find_all(handler.body, (cst.Assign,)) for name, _value in _flag_assignment(node)}
+    loop = _innermost_loop(ctx)
+    if not flags or loop is None:
+        return False
+    inside = {id(node) for node in find_all(handler.body, (cst.If, cst.IfExp))}
+
+    def reads_a_flag(test) -> bool:
+        return any(dotted_name(n) in flags for n in find_all(test, (cst.Name, cst.Attribute)))
+
+    # ``if failed: break`` leaves or skips on it; ``try_receive_nowait() if stopping else await
+    # receive()`` changes what the loop waits for.
+    return any(
+        id(branch) not in inside and reads_a_flag(branch.test)
+        and (isinstance(branch, cst.IfExp) or bool(find_all(branch.body, (cst.Break, cst.Return, cst.Raise, cst.Continue))))
+        for branch in find_all(loop.body, (cst.If, cst.IfExp))
+    )
+
+
+def _is_project_test(test: cst.BaseExpression, ctx: FileContext) -> bool:
+    """Is ``test`` (or its negation) a call of a function of the project, which bgcheck has read?"""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    return isinstance(test, cst.Call) and ctx.index.resolve_function(ctx.resolve_call(test)) is not None
 
 
 def _tasks_handed_over(ctx: FileContext) -> set[str]:
     """The names the current function binds only to a task it makes (``task =
     asyncio.create_task(asyncio.sleep(30))``) and hands to someone else: stores, passes on, or lets
     a nested function read (FunctionSummary.handed_tasks, ast_flow.handed_tasks). Whoever holds the
-    task can cancel it to cut the wait short, so ``await task`` may raise that task's cancellation,
-    not the running coroutine's own."""
+    task can cancel it to cut the wait short."""
     summary = ctx.index.function(ctx.function_qualname) if ctx.function_qualname else None
     return set(summary.handed_tasks) if summary is not None else set()
 

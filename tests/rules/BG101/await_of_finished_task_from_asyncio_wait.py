@@ -1,7 +1,9 @@
 # `except CancelledError` around awaiting a task from the done set of `asyncio.wait()`: the task
 # is finished, the await does not suspend, and the CancelledError is that task's outcome (it was
 # cancelled), not a stop of this coroutine. Not flagged. Around a pending task: flagged, as BG105:
-# the `for` over the pending set ends when it runs out, so the loop does not go on for ever.
+# the `for` over the pending set ends when it runs out, so the loop does not go on for ever; and in
+# a `while True:`, as BG105 too: a task taken from a set may be cancelled by whoever holds the set,
+# so the CancelledError caught may be that task's and not the running task's own.
 import asyncio
 
 
@@ -48,5 +50,5 @@ async def worker_loop_rebound(queue):
             job = pending.pop()
             try:
                 await job
-            except asyncio.CancelledError:  # error: BG101
+            except asyncio.CancelledError:  # error: BG105
                 continue

@@ -1,7 +1,8 @@
 # Not BG101: the loop awaits only tasks a comprehension kept because they are done
 # (`task.done()`): awaiting one hands back its outcome without suspending, so the CancelledError
 # caught is that finished task's own, not the running task's. The wait that can be cancelled is
-# outside the try. BG101: a comprehension that keeps the tasks that are not done.
+# outside the try. BG105: a comprehension that keeps the tasks that are not done (tasks the object
+# holds, which others may cancel: the CancelledError may be theirs).
 import asyncio
 
 
@@ -27,7 +28,7 @@ class Manager:
             for task in waiting:
                 try:
                     await task
-                except asyncio.CancelledError:  # error: BG101
+                except asyncio.CancelledError:  # error: BG105
                     pass
                 finally:
                     self.tasks.discard(task)

@@ -2,10 +2,10 @@
 # task of the handler, hands it to the module's task counter (where a watchdog cancels handlers
 # that run too long) and awaits it. The CancelledError caught may be that handler's, cancelled by
 # the watchdog, and skipping the event is then what the worker should do; whether a stop of the
-# worker itself is lost depends on whether whoever stops it sets `stopping` first.
-# BG101: the same worker in `while True:`, which nothing but an exception leaves: its own
-# cancellation swallowed, it never ends. And a `run_task()` that keeps its task to itself: the
-# only cancellation that can arrive is the worker's own.
+# worker itself is lost depends on whether whoever stops it sets `stopping` first. The same
+# worker in `while True:` is BG105 too: which cancellation the handler gets is the same question.
+# BG101: a `run_task()` that keeps its task to itself: the only cancellation that can arrive is
+# the worker's own.
 import asyncio
 import signal
 
@@ -51,7 +51,7 @@ class Module:
             event = await self.queue.get()
             try:
                 await self.run_task(self.handle_event(event), f"handle_event({event})")
-            except asyncio.CancelledError:  # error: BG101
+            except asyncio.CancelledError:  # error: BG105
                 continue
 
 
