@@ -216,8 +216,9 @@ def version_tag() -> str:
 # does not send it round again (BG101, BG104); a loop on `pending` from asyncio.wait() settles its tasks (BG101).
 # 92: a closure's `nonlocal` loop flag that the enclosing function sets before it cancels (BG101).
 # 93: BG101 keeps a handler of the running task's own cancellation (no task awaited, no flag set, no
-# raise in some cases); the rest is BG105's.
-ENTRY_FORMAT = 93
+# raise in some cases); the rest is BG105's. 94: a coroutine that awaits one task it handed over
+# (not only every await of one) may raise that task's cancellation to its callers (BG101).
+ENTRY_FORMAT = 94
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

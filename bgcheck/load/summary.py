@@ -126,8 +126,8 @@ class FunctionSummary:
     # ``return task is not None and task.cancelling() > 0``): a handler that re-raises when a call
     # of it says so re-raises every cancellation of its own task (BG101, BG105).
     tests_own_cancelling: bool = False
-    # Its every ``await`` is of a task it made and handed to someone else (handed_tasks below;
-    # ``task = create_task(coro); counter.track(task); return await task``): a caller's ``except
+    # It awaits a task it made and handed to someone else (handed_tasks below; ``task =
+    # create_task(coro); counter.track(task); return await task``): a caller's ``except
     # CancelledError`` around an await of this coroutine may be getting that task's (BG101).
     awaits_a_handed_task: bool = False
     # No cancellation can come out of it: its every suspension point is in a ``try`` whose handler of

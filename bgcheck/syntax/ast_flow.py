@@ -689,8 +689,8 @@ def _keeps_cancellation(handlers: list, resolve) -> bool:
 
 
 def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) -> "tuple[tuple[str, ...], bool]":
-    """The tasks a coroutine function makes and hands to someone else, and whether every ``await``
-    of it is an await of one of them.
+    """The tasks a coroutine function makes and hands to someone else, and whether it awaits one
+    of them.
 
     The names are those it binds only to a task it makes itself (``task = asyncio.create_task(coro)``,
     ``ensure_future``, a loop's or task group's ``create_task``) and hands over: passes to a call
@@ -700,7 +700,7 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
     Whoever holds the task can cancel it (a watchdog that cancels handlers running too long, a
     sleep task cancelled to wake the loop), and ``await task`` then raises that task's
     CancelledError, not one meant for the running coroutine: an ``except CancelledError`` around the
-    await cannot tell the two apart (BG101 leaves such a ``try`` to BG105 in a ``while`` with a test).
+    await cannot tell the two apart (BG101 leaves such a ``try`` to BG105).
     The flag (FunctionSummary.awaits_a_handed_task) says the same of a whole project coroutine its
     callers await. ((), False) for a plain function. ``resolve``: a dotted name as written -> its
     canonical name."""
@@ -723,14 +723,14 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
         if type(store.value) is ast.Name and store.value.id in made
         and any(type(target) in (ast.Attribute, ast.Subscript) for target in store.targets)
     }
-    every_await = bool(handed) and bool(uses.awaited) and not uses.yields
-    for value in uses.awaited if every_await else ():
+    awaits_one = False
+    for value in uses.awaited if handed and not uses.yields else ():
         if type(value) is ast.Call and resolve(dotted_name(value.func) or "") in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
             value = value.args[0]
-        if not (type(value) is ast.Name and value.id in handed):
-            every_await = False
+        if type(value) is ast.Name and value.id in handed:
+            awaits_one = True
             break
-    return tuple(sorted(handed)), every_await
+    return tuple(sorted(handed)), awaits_one
 
 
 class _TaskUses:

@@ -116,3 +116,26 @@ class Session:
             except asyncio.QueueEmpty:
                 return
             await self.socket.send(event)
+
+
+class Agent:
+    def __init__(self, socket):
+        self.socket = socket
+
+    async def run(self):
+        await self.socket.send("hello")
+        listen = asyncio.create_task(self.socket.listen())
+        asyncio.get_running_loop().call_later(30, self.check_ping, listen)
+        await listen
+
+    def check_ping(self, listen):
+        listen.cancel()  # the backend went silent: restart
+
+    # BG105: run() awaits a task it handed to a watchdog that cancels it; the CancelledError
+    # may be that task's, the agent's restart signal.
+    async def restart_on_cancel(self):
+        while True:
+            try:
+                await self.run()
+            except asyncio.CancelledError:  # error: BG105
+                log.info("restarting the agent")
