@@ -19,7 +19,7 @@ from bgcheck.model import execution
 from bgcheck.syntax import suspension
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
-from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits, is_constant_true
+from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.syntax.ir import UNKNOWN, as_seconds
 from bgcheck.syntax.cst_ir import dotted_name, is_string_statement
 from bgcheck.rules.base import Rule, register
@@ -865,19 +865,16 @@ def _private_tasks(ctx: FileContext) -> set[str]:
         return set()
     made: set[str] = set()
     other: set[str] = set()
-    for assign in find_all(function.body, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.AsName)):
-        single = assign.targets[0].target if isinstance(assign, cst.Assign) and len(assign.targets) == 1 else getattr(assign, "target", None)
-        if isinstance(assign, (cst.Assign, cst.AnnAssign)) and isinstance(single, cst.Name):
-            value = assign.value
-            if value is None or isinstance(value, cst.Name) and value.value == "None":
+    for node in find_all(function.body, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.AsName)):
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.name if isinstance(node, cst.AsName) else node.target]
+        value = getattr(node, "value", None) if isinstance(node, (cst.Assign, cst.AnnAssign)) else None
+        if len(targets) == 1 and isinstance(targets[0], cst.Name) and value is not None:
+            if isinstance(value, cst.Name) and value.value == "None":
                 continue  # ``task: Future | None = None`` before the task is made
             private = _makes_a_task(value, ctx) or isinstance(value, cst.Call) and _EXECUTOR_FUTURE.fullmatch(ctx.resolve_call(value) or "")
-            (made if private else other).add(single.value)
-            continue
-        target = assign.name if isinstance(assign, cst.AsName) else getattr(assign, "target", None)
-        other.update(name.value for name in find_all(target, (cst.Name,))) if target is not None else None
-        if isinstance(assign, cst.Assign):
-            other.update(name.value for t in assign.targets for name in find_all(t.target, (cst.Name,)))
+            (made if private else other).add(targets[0].value)
+        else:
+            other.update(name.value for target in targets for name in find_all(target, (cst.Name,)))
     return made - other - _tasks_handed_over(ctx)
 
 
@@ -890,9 +887,10 @@ def _keeps_or_sorts_the_stop(handler, ctx: FileContext) -> bool:
     self._fallback_requested: continue`` then ``raise``; ``if runner.should_exit: raise``), or
     record it in a flag that its loop reads to leave or skip (``_error = True``, then ``if _error:
     break`` further on) or to choose what it waits for next? The project's own protocol then
-    decides what the stop does next, where the test is made or the flag read: BG105's to judge. BG101 keeps the handler that logs, sleeps or
-    passes and lets the loop go round, and one whose test is a project function that does not look
-    at the running task (``if task_was_cancelled(): raise``), or whose flag nothing reads to leave."""
+    decides what the stop does next, where the test is made or the flag read: BG105's to judge.
+    BG101 keeps the handler that logs, sleeps or passes and lets the loop go round, and one whose
+    test is a project function that does not look at the running task (``if task_was_cancelled():
+    raise``), or whose flag nothing reads to leave."""
     for branch in find_all(handler.body, (cst.If,)):
         if find_all(branch, (cst.Raise,)) and not _is_project_test(branch.test, ctx):
             return True
