@@ -868,6 +868,8 @@ def _private_tasks(ctx: FileContext) -> set[str]:
     for node in find_all(function.body, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr, cst.AsName)):
         targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.name if isinstance(node, cst.AsName) else node.target]
         value = getattr(node, "value", None) if isinstance(node, (cst.Assign, cst.AnnAssign)) else None
+        if isinstance(node, cst.AnnAssign) and value is None:
+            continue  # ``task: asyncio.Task`` binds nothing
         if len(targets) == 1 and isinstance(targets[0], cst.Name) and value is not None:
             if isinstance(value, cst.Name) and value.value == "None":
                 continue  # ``task: Future | None = None`` before the task is made
