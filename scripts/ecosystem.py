@@ -107,6 +107,7 @@ THIRTY_EIGHTH_BATCH = "2026-12-06w"
 THIRTY_NINTH_BATCH = "2026-12-06x"
 FORTIETH_BATCH = "2026-12-06y"
 FORTY_FIRST_BATCH = "2026-12-06z"
+FORTY_SECOND_BATCH = "2026-12-07a"
 
 
 @dataclass(frozen=True)
@@ -933,6 +934,71 @@ PROJECTS = [
     _app("simbricks-runner==0.6.0", "simbricks", batch=FORTY_FIRST_BATCH),
     _app("flowmesh-cli==0.1.13", "src/flowmesh_cli", batch=FORTY_FIRST_BATCH),
     _app("terminus-cli==0.1.0", "src", batch=FORTY_FIRST_BATCH),
+    # forty-second batch (session 33), chosen by scripts/screen.py before any bgcheck run, to measure
+    # BG101 once it kept only the running task's own cancellation (a try that awaits another task, or
+    # a handler that re-raises in some cases or records the stop in a flag its loop reads, moved to
+    # BG105): the PyPI names with assistant, chat, chatbot, llm, voice, claw, copilot, coder, coding,
+    # terminal, shell, desktop, studio, webui, ui, ai, gpt, claude, codex, gemini, ollama, rag, swarm,
+    # crew, autopilot, operator, companion, butler, jarvis, brain or memory as a dash-separated word,
+    # not in the corpus, with an sdist uploaded since 2025 (13,834 sdists), that have BG101's screen
+    # shape: 210 hits, 164 of 2,000 to 140,000 lines. Taken by the same rule as batches 39 to 41:
+    # applications (agents, assistants, CLIs, proxies, servers, desktop and web apps) with their code
+    # in a package folder of their own. Left out before any run: frameworks, SDKs, libraries, runtimes,
+    # memory layers, plugins and extensions (primer-ai, vane-ai, piopiy-ai, ai-parrot-server, dao-ai,
+    # fireworks-ai, pydantic-ai-harness, pythinker-ai, cody-ai, sirius-chat, llm-orchestra, the memory
+    # and RAG libraries, ...), MCP servers, projects with no package folder (rain-assistant, ata-coder,
+    # navy-ai, syne-voice), and copies: the nanobot forks ("a lightweight personal AI assistant
+    # framework": openbot-ai, ragnarbot-ai, nanobot-ai-tng, nanobot-desktop, neobot-ai, kyber-chat,
+    # snapagent-ai, megan-ai, phyagentos-ai, tokenmind-ai), ouro-ai (ouro-agent's), claw-tap
+    # (claude-tap's), xdog-coding (the same src/xdog as xdog-claw), deterministic-ai-gateway and
+    # lucent-voice-bridge (left out before).
+    _app("flowly-ai==3.0.1", "flowly", batch=FORTY_SECOND_BATCH),
+    _app("codex-lb-cinamon==1.20.2", "app", batch=FORTY_SECOND_BATCH),
+    _app("henchman-ai==0.4.1", "src/henchman", batch=FORTY_SECOND_BATCH),
+    _app("agentcrew-ai==0.23.0", "AgentCrew", batch=FORTY_SECOND_BATCH),
+    _app("free-claude-code==6.18.3", "src/free_claude_code", batch=FORTY_SECOND_BATCH),
+    _app("quorus-ai==0.7.12", "quorus", batch=FORTY_SECOND_BATCH),
+    _app("atlas-chat==0.10.0", "atlas", batch=FORTY_SECOND_BATCH),
+    _app("openbrowser-ai==0.1.54", "src/openbrowser", batch=FORTY_SECOND_BATCH),
+    _app("devagent-ai==0.8.13", "devagent", batch=FORTY_SECOND_BATCH),
+    _app("my-crew==0.19.0", "my_crew", batch=FORTY_SECOND_BATCH),
+    _app("claude-jacked==0.108.0", "jacked", batch=FORTY_SECOND_BATCH),
+    _app("a13n-harness-ui==0.21.0", "a13n_harness_ui", batch=FORTY_SECOND_BATCH),
+    _app("bao-ai==0.4.0", "bao", batch=FORTY_SECOND_BATCH),
+    _app("wisp-ai==0.4.0", "src/wisp", batch=FORTY_SECOND_BATCH),
+    _app("depression-ai==1.2.0", "src/agent", batch=FORTY_SECOND_BATCH),
+    _app("aetherion-ai==2.4.1", "aetherion", batch=FORTY_SECOND_BATCH),
+    _app("neuroshard-ai==0.4.1", "src/neuroshard", batch=FORTY_SECOND_BATCH),
+    _app("kotoba-companion==0.10.0", "src/kotoba", batch=FORTY_SECOND_BATCH),
+    _app("cisco-ai-mcp-scanner==4.8.7", "mcpscanner", batch=FORTY_SECOND_BATCH),
+    _app("roomkit-ui==0.4.0", "src/roomkit_ui", batch=FORTY_SECOND_BATCH),
+    _app("kickoff-companion==1.0.1", "app", batch=FORTY_SECOND_BATCH),
+    _app("claude-anyteam==0.8.4", "src/claude_anyteam", "src/claude_teams", batch=FORTY_SECOND_BATCH),
+    _app("metis-llm==0.1.0", "src/metis", batch=FORTY_SECOND_BATCH),
+    _app("hermitcrab-ai==0.1.1b6", "hermitcrab", batch=FORTY_SECOND_BATCH),
+    _app("oats-coder==1.0.19", "oats", batch=FORTY_SECOND_BATCH),
+    _app("agent-brain-rag==10.7.0", "agent_brain_server", batch=FORTY_SECOND_BATCH),
+    _app("xdog-claw==2.5.0", "src/xdog", batch=FORTY_SECOND_BATCH),
+    _app("claude-tap==0.1.146", "claude_tap", batch=FORTY_SECOND_BATCH),
+    _app("wade-ai==0.2.1", "app", batch=FORTY_SECOND_BATCH),
+    _app("claude-comms==0.6.0", "src/claude_comms", batch=FORTY_SECOND_BATCH),
+    _app("persona-voice==1.2.1", "src/persona_voice", batch=FORTY_SECOND_BATCH),
+    _app("hyperdata-terminal==1.0.0", "hyperdata_terminal", batch=FORTY_SECOND_BATCH),
+    _app("python-codex==0.5.1", "pycodex", "responses_server", batch=FORTY_SECOND_BATCH),
+    _app("gremlins-ai==0.1.4", "gremlins", batch=FORTY_SECOND_BATCH),
+    _app("maivn-studio==0.4.5", "src/maivn_studio", batch=FORTY_SECOND_BATCH),
+    _app("tether-ai==0.3.4", "tether", batch=FORTY_SECOND_BATCH),
+    _app("omni-coder==0.13.1", "omni", batch=FORTY_SECOND_BATCH),
+    _app("canvas-chat==0.1.112", "src/canvas_chat", batch=FORTY_SECOND_BATCH),
+    _app("llm-cockpit==1.0.2", "src/cockpit", batch=FORTY_SECOND_BATCH),
+    _app("voice-copilot==0.1.0", "src/voice_copilot", batch=FORTY_SECOND_BATCH),
+    _app("cadre-ai==1.3.0", "src/cadre", batch=FORTY_SECOND_BATCH),
+    _app("open-codex-ui==0.1.20", "yier_web", batch=FORTY_SECOND_BATCH),
+    _app("claude-code-remote==1.0.2", "claude_code_remote", batch=FORTY_SECOND_BATCH),
+    _app("wingman-ai==1.1.2", "src/wingman", batch=FORTY_SECOND_BATCH),
+    _app("maya-voice-os==1.0.7", "maya_voice_os", batch=FORTY_SECOND_BATCH),
+    _app("ai-snake-lab==0.12.1", "ai_snake_lab", batch=FORTY_SECOND_BATCH),
+    _app("ai-device==0.2.2", "src/device_runtime", batch=FORTY_SECOND_BATCH),
     # worker libraries and servers
     _lib("bentoml==1.4.40", "src/bentoml", "src/_bentoml_impl", "src/_bentoml_sdk", batch=NINETEENTH_BATCH),
     _lib("kserve==0.21.0", "kserve", batch=NINETEENTH_BATCH),
