@@ -185,7 +185,7 @@ def test_show_settings_prints_each_value_and_where_it_came_from(app):
         "# show-explanations: not set\n"
         "\n"
         "Command line, over the configured selection: --select BG104,BG1 --ignore BG102\n"
-        "Rules checked (1): BG104\n"  # BG101, BG102, BG103, BG105 and BG106 are preview rules
+        "Rules checked (2): BG101, BG104\n"  # BG102, BG103, BG105 and BG106 are preview rules
     )
     assert not (app / ".bgcheck_cache").exists()  # it checks nothing, writes nothing
 

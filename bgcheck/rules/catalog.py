@@ -11,7 +11,7 @@ RULES = (
      False, 'safe'),
     ('BG101', 'cancellation-swallowed', 'error',
      'A coroutine catches its own cancellation inside a loop and goes round again, so the task never stops.',
-     True, 'unsafe'),
+     False, 'unsafe'),
     ('BG102', 'broad-except-swallows-cancellation', 'error',
      'A bare `except:` or `except BaseException:` in a coroutine or job code catches the stop request and carries on.',
      True, 'unsafe'),
