@@ -15,6 +15,9 @@ A name is known to hold a finished task when every binding of it in the function
   only use is ``x.add_done_callback(self.method)``), and the queue is used for nothing but
   putting, getting and asking its size.
 
+Or, where it is awaited, the test of the ``if`` around the await says so: ``if t.done():`` (alone or
+``and``-ed with other tests), with nothing in that ``if`` binding ``t`` again before the await.
+
 Anything else (a parameter, a name also bound otherwise, a queue handed elsewhere) is not known.
 
 And, where it is awaited, a future that ``asyncio.wait_for`` has just timed out on: in the handler
@@ -51,7 +54,36 @@ def awaits_only_done_futures(
         return False
     bindings = _bindings(function)
     left = awaited - _done_names(bindings, class_node, resolve_call)
-    return not left or all(_done_by_its_loop(name, enclosing, bindings, resolve_call) for name in left)
+    return not left or all(
+        _done_by_its_loop(name, enclosing, bindings, resolve_call) or _done_by_its_guard(name, enclosing) for name in left
+    )
+
+
+def _done_by_its_guard(name: str, enclosing: Sequence[cst.CSTNode]) -> bool:
+    """``if t.done(): try: await t ...`` (the test alone or ``and``-ed with others): the nearest
+    such ``if`` around the await, in whose body nothing binds ``t`` again before the statement the
+    await is in. A task once done stays done, so the await hands back its outcome at once."""
+    inside = {id(node) for node in enclosing}
+    for node in reversed(enclosing):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.If) and id(node.body) in inside and _tests_done(node.test, name):
+            for statement in node.body.body:
+                if id(statement) in inside:
+                    return True
+                if name in _bindings(statement):
+                    return False
+    return False
+
+
+def _tests_done(test: cst.BaseExpression, name: str) -> bool:
+    """Is ``test`` ``name.done()``, or that ``and``-ed with other tests?"""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _tests_done(test.left, name) or _tests_done(test.right, name)
+    return (
+        isinstance(test, cst.Call) and not test.args and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value == "done" and isinstance(test.func.value, cst.Name) and test.func.value.value == name
+    )
 
 
 def _done_by_its_loop(name: str, enclosing: Sequence[cst.CSTNode], bindings: dict, resolve_call: Resolver) -> bool:

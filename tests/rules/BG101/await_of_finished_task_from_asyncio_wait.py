@@ -52,3 +52,31 @@ async def worker_loop_rebound(queue):
                 await job
             except asyncio.CancelledError:  # error: BG105
                 continue
+
+
+# Not flagged: the `if` around the await tests that the task is done, so the await hands back
+# its outcome without suspending.
+async def relay(ws):
+    reader = None
+    while True:
+        if reader is not None and reader.done():
+            try:
+                await reader
+            except asyncio.CancelledError:
+                pass
+            reader = None
+        reader = asyncio.create_task(ws.recv())
+        await ws.send("ping")
+
+
+# Flagged: the name is bound to a new task between the test and the await.
+async def relay_rebound(ws):
+    reader = None
+    while True:
+        if reader is not None and reader.done():
+            reader = asyncio.create_task(ws.recv())
+            try:
+                await reader
+            except asyncio.CancelledError:  # error: BG101
+                pass
+        await ws.send("ping")
