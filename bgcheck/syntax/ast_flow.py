@@ -723,13 +723,15 @@ def handed_tasks(function: "ast.FunctionDef | ast.AsyncFunctionDef", resolve) ->
         if type(store.value) is ast.Name and store.value.id in made
         and any(type(target) in (ast.Attribute, ast.Subscript) for target in store.targets)
     }
-    awaits_one = False
-    for value in uses.awaited if handed and not uses.yields else ():
+
+    def awaited_task(value: ast.expr) -> ast.expr:  # ``wait_for(t, 5)`` and ``shield(t)`` await ``t``
         if type(value) is ast.Call and resolve(dotted_name(value.func) or "") in knowledge.TASK_PASS_THROUGH_WAITS and value.args:
-            value = value.args[0]
-        if type(value) is ast.Name and value.id in handed:
-            awaits_one = True
-            break
+            return value.args[0]
+        return value
+
+    awaits_one = not uses.yields and any(
+        type(task) is ast.Name and task.id in handed for task in map(awaited_task, uses.awaited)
+    )
     return tuple(sorted(handed)), awaits_one
 
 
