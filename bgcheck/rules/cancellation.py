@@ -1425,7 +1425,7 @@ _DEFAULT_MESSAGE = (
 class CancellationSwallowed(Rule):
     code = "BG101"
     fixable = "unsafe"
-    preview = False  # held-out precision 100% of 10 judged (its split, session 33): see scripts/ecosystem/report.md
+    preview = False  # held-out precision 100% of 10 judged, once its unsure cases went to BG105: see scripts/ecosystem/report.md
     name = "cancellation-swallowed"
     severity = Severity.ERROR
     reads = ("execution", "job_code", "never_suspending", "prompts")
