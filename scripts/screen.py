@@ -10,14 +10,16 @@ has the shape that rule reads, found by parsing alone: this script takes PyPI's 
 keeps the names that match --names and are in no batch yet, reads each one's JSON metadata
 (latest version, its sdist, upload date), keeps those uploaded since --since, downloads each sdist
 into memory and parses its Python files (tests, docs and examples left out) with the standard
-library's ``ast``. It counts two shapes:
+library's ``ast``. It counts three shapes:
 
     BG101  in an ``async def``, an ``except`` that catches CancelledError inside a loop of that
            coroutine, whose handler has no ``raise``, ``return`` or ``break``
     BG103  in an ``async def``, a ``finally:`` block with a ``return``, or a ``break`` or
            ``continue`` that leaves it
+    BG301  a queue made with no bound (``Queue()``), put into in a loop and taken from in a loop
+           that sleeps a fixed time each round (a coroutine's or a thread's): a paced consumer
 
-and writes <out>/hits.tsv (name, version, both counts, lines, upload date, summary) for every sdist
+and writes <out>/hits.tsv (name, version, the counts, lines, upload date, summary) for every sdist
 with a hit, biggest first, and keeps those sdists in <out>/sdists/ (scripts/ecosystem.py reads
 scripts/.ecosystem/sdists/ first: copy the chosen ones there). Which hits are applications, and
 which are copies of projects already in the corpus, is then read by hand and written beside the
@@ -75,12 +77,12 @@ def _jumps_out(body: list) -> bool:
     return any(walk(statement, False) for statement in body)
 
 
-def shapes(source: str) -> tuple[int, int]:
-    """(BG101 shapes, BG103 shapes) in one module's source; (0, 0) when it does not parse."""
+def shapes(source: str) -> tuple[int, int, int]:
+    """(BG101 shapes, BG103 shapes, BG301 shapes) in one module's source; zeros when it does not parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return 0, 0
+        return 0, 0, 0
     found = [0, 0]
 
     def visit(node, in_coroutine: bool, in_loop: bool) -> None:
@@ -100,7 +102,43 @@ def shapes(source: str) -> tuple[int, int]:
                 visit(child, in_coroutine, in_loop)
 
     visit(tree, False, False)
-    return found[0], found[1]
+    return found[0], found[1], _outrun_queues(tree)
+
+
+def _last_name(node) -> str | None:
+    """``q`` of ``q``, ``self.q`` or ``state.inbox.q``."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _outrun_queues(tree: ast.AST) -> int:
+    """The queues of a module that a fast producer can outrun: made with no bound (``Queue()``,
+    ``asyncio.Queue(maxsize=0)``, ``queue.Queue(-1)``), put into in a loop of a function, and taken
+    from in a loop of a function (a coroutine or a thread's) that also sleeps a fixed time each round
+    (``await asyncio.sleep(0.2)``, ``time.sleep(.2)``): the consumer is paced, the producer is not
+    (BG301's sure shape)."""
+    unbounded = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _last_name(node.value.func) == "Queue":
+            bound = [k.value for k in node.value.keywords if k.arg == "maxsize"] + node.value.args[:1]
+            if all(_constant(b) is not None and _constant(b) <= 0 for b in bound):
+                unbounded.update(n for n in map(_last_name, node.targets) if n)
+    put, paced = set(), set()
+    for loop in (n for n in ast.walk(tree) if isinstance(n, LOOPS)):
+        calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
+        names = {(c.func.attr, _last_name(c.func.value)) for c in calls if isinstance(c.func, ast.Attribute)}
+        put.update(q for method, q in names if method in ("put", "put_nowait"))
+        if any(_last_name(c.func) == "sleep" and c.args and (_constant(c.args[0]) or 0) > 0 for c in calls):
+            paced.update(q for method, q in names if method in ("get", "get_nowait"))
+    return len(unbounded & put & paced)
+
+
+def _constant(node) -> float | None:
+    """The number a literal stands for (``-1`` too); None for anything else."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand)
+        return None if inner is None else -inner
+    value = node.value if isinstance(node, ast.Constant) else None
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _python_files(data: bytes, filename: str):
@@ -142,18 +180,18 @@ def _screen(meta: dict, sdists: Path) -> dict | None:
     try:
         with urllib.request.urlopen(meta["url"], timeout=120) as response:
             data = response.read()
-        bg101 = bg103 = lines = 0
+        bg101 = bg103 = bg301 = lines = 0
         for _path, text in _python_files(data, meta["filename"]):
             lines += text.count("\n")
-            if "async def" in text and ("CancelledError" in text or "finally" in text):
-                a, b = shapes(text)
-                bg101, bg103 = bg101 + a, bg103 + b
+            if "async def" in text and ("CancelledError" in text or "finally" in text) or "Queue(" in text:
+                a, b, c = shapes(text)
+                bg101, bg103, bg301 = bg101 + a, bg103 + b, bg301 + c
     except (OSError, tarfile.TarError, zipfile.BadZipFile, EOFError):
         return None
-    if not bg101 and not bg103:
+    if not bg101 and not bg103 and not bg301:
         return None
     (sdists / meta["filename"]).write_bytes(data)
-    return {**meta, "BG101": bg101, "BG103": bg103, "lines": lines}
+    return {**meta, "BG101": bg101, "BG103": bg103, "BG301": bg301, "lines": lines}
 
 
 def main() -> int:
@@ -161,7 +199,7 @@ def main() -> int:
     parser.add_argument("--names", required=True, help="a regular expression the normalized PyPI name must match")
     parser.add_argument("--since", default="2025-01", help="keep sdists uploaded since this date (YYYY-MM)")
     parser.add_argument("--out", type=Path, required=True, help="folder for hits.tsv and the sdists with a hit")
-    parser.add_argument("--shape", choices=("BG101", "BG103"), action="append", help="only hits of this shape (repeatable)")
+    parser.add_argument("--shape", choices=("BG101", "BG103", "BG301"), action="append", help="only hits of this shape (repeatable)")
     args = parser.parse_args()
 
     request = urllib.request.Request("https://pypi.org/simple/", headers={"Accept": "text/html"})
@@ -178,9 +216,9 @@ def main() -> int:
         metas = [m for m in pool.map(_metadata, names) if m and m["upload"] >= args.since]
         print(f"screen: {len(metas)} sdists uploaded since {args.since}", file=sys.stderr)
         hits = [h for h in pool.map(lambda m: _screen(m, sdists), metas) if h]
-    wanted = args.shape or ["BG101", "BG103"]
+    wanted = args.shape or ["BG101", "BG103", "BG301"]
     hits = sorted((h for h in hits if any(h[s] for s in wanted)), key=lambda h: -h["lines"])
-    columns = ("name", "version", "BG101", "BG103", "lines", "upload", "summary")
+    columns = ("name", "version", "BG101", "BG103", "BG301", "lines", "upload", "summary")
     with open(args.out / "hits.tsv", "w", encoding="utf-8") as out:
         out.write("\t".join(columns) + "\n")
         for hit in hits:

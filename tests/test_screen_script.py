@@ -1,4 +1,4 @@
-"""scripts/screen.py, offline: the two shapes it counts when it chooses candidates for a batch."""
+"""scripts/screen.py, offline: the shapes it counts when it chooses candidates for a batch."""
 
 from __future__ import annotations
 
@@ -61,11 +61,48 @@ async def breaks_in_its_own_loop(queue):
 
 
 def test_the_shapes_counted_are_bg101s_and_bg103s():
-    assert screen.shapes(SOURCE) == (1, 1)
+    assert screen.shapes(SOURCE) == (1, 1, 0)
+
+
+QUEUES = '''
+import asyncio
+
+class Connector:
+    def __init__(self):
+        self.requests = asyncio.Queue()          # unbounded, fed per datagram, taken at a pace: counted
+        self.replies = asyncio.Queue(maxsize=0)  # unbounded, but taken without a pause: not counted
+        self.bounded = asyncio.Queue(100)        # bounded: not counted
+
+    async def receive(self, sock):
+        while True:
+            data = await sock.recv()
+            self.requests.put_nowait(data)
+            self.replies.put_nowait(data)
+            await self.bounded.put(data)
+
+    async def process(self):
+        while True:
+            item = await self.requests.get()
+            await self.handle(item)
+            await asyncio.sleep(0.2)
+
+    async def reply(self):
+        while True:
+            await self.send(await self.replies.get())
+
+    async def drain_bounded(self):
+        while True:
+            await self.bounded.get()
+            await asyncio.sleep(1)
+'''
+
+
+def test_the_bg301_shape_is_an_unbounded_queue_with_a_paced_consumer():
+    assert screen.shapes(QUEUES) == (0, 0, 1)
 
 
 def test_a_file_that_does_not_parse_counts_nothing():
-    assert screen.shapes("async def broken(:\n") == (0, 0)
+    assert screen.shapes("async def broken(:\n") == (0, 0, 0)
 
 
 def test_tests_docs_and_examples_are_left_out_of_an_sdist():
