@@ -873,15 +873,19 @@ def _private_tasks(ctx: FileContext) -> set[str]:
         if len(targets) == 1 and isinstance(targets[0], cst.Name) and value is not None:
             if isinstance(value, cst.Name) and value.value == "None":
                 continue  # ``task: Future | None = None`` before the task is made
-            private = _makes_a_task(value, ctx) or isinstance(value, cst.Call) and _EXECUTOR_FUTURE.fullmatch(ctx.resolve_call(value) or "")
+            private = _makes_a_task(value, ctx) or _makes_an_asyncio_future(value, ctx)
             (made if private else other).add(targets[0].value)
         else:
             other.update(name.value for target in targets for name in find_all(target, (cst.Name,)))
     return made - other - _tasks_handed_over(ctx)
 
 
-# ``loop.run_in_executor(...)`` of an asyncio loop: a future only its holder can cancel.
-_EXECUTOR_FUTURE = re.compile(r"asyncio\.(get_event_loop|get_running_loop|new_event_loop)\(\)\.run_in_executor")
+def _makes_an_asyncio_future(value, ctx: FileContext) -> bool:
+    """A call the model knows returns an asyncio future (knowledge.FACTORY_INSTANCES, through the
+    index's canonical names: ``loop.run_in_executor(...)`` of any asyncio loop): only its holder
+    can cancel it."""
+    target = ctx.resolve_call(value) if isinstance(value, cst.Call) else None
+    return target is not None and ctx.index.canonical(f"{target}()") == "asyncio.Future()"
 
 
 def _keeps_or_sorts_the_stop(handler, ctx: FileContext) -> bool:
