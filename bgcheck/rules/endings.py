@@ -23,7 +23,7 @@ from bgcheck.rules.calls import argument, sets_daemon
 from bgcheck.rules.notes import notes_from
 from bgcheck.rules.relevance import calls_any
 from bgcheck.rules.edits import keyword_set
-from bgcheck.syntax.walk import walk
+from bgcheck.syntax.walk import find_all, walk
 from bgcheck.rules.checker import FileContext
 
 _RUN_TO_END = frozenset({"scheduled", "queued"})
@@ -499,26 +499,14 @@ def closure_flag_set_before_cancel(loop: cst.While, ctx: FileContext) -> bool:
     }
     if not flags:
         return False
-    found = flag_set = False
-
-    class _Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is outer
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-        def visit_Assign(self, node: cst.Assign) -> None:
-            nonlocal flag_set
+    flag_set = False
+    for node in find_all(outer, (cst.Assign, cst.Call)):  # in source order, nested functions left out
+        if isinstance(node, cst.Assign):
             flag_set = flag_set or (isinstance(node.value, cst.Name) and any(
                 isinstance(t.target, cst.Name) and flags.get(t.target.value) == node.value.value for t in node.targets))
-
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            found = found or (flag_set and _is_cancel_call(node))
-
-    walk(outer, _Finder())
-    return found
+        elif flag_set and _is_cancel_call(node):
+            return True
+    return False
 
 
 def _tested_parts(tests: list) -> list:
