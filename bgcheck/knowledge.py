@@ -44,8 +44,15 @@ FACTORY_INSTANCES: dict[str, str] = {
     "redis.Redis.from_url()": "redis.Redis()",
     "redis.StrictRedis.from_url()": "redis.Redis()",
     "redis.client.Redis.from_url()": "redis.Redis()",
+    "redis.client.StrictRedis.from_url()": "redis.Redis()",
     "redis.asyncio.from_url()": "redis.asyncio.Redis()",
     "redis.asyncio.Redis.from_url()": "redis.asyncio.Redis()",
+    # aioredis 2, the asyncio client that became redis.asyncio: the same API
+    "aioredis.from_url()": "redis.asyncio.Redis()",
+    "aioredis.Redis.from_url()": "redis.asyncio.Redis()",
+    "aioredis.client.Redis.from_url()": "redis.asyncio.Redis()",
+    "aioredis.Redis()": "redis.asyncio.Redis()",
+    "aioredis.client.Redis()": "redis.asyncio.Redis()",
     "redis.Redis.from_pool()": "redis.Redis()",
     "django_redis.get_redis_connection()": "redis.Redis()",
     # django-rq's queue getters return an RQ queue: ``get_queue("default").enqueue(f)`` is RQ's enqueue
@@ -1069,6 +1076,26 @@ PUBLISH_METHODS = frozenset(
 KAFKA_SEND_PATTERN = r"kafka(\.\w+)*\.KafkaProducer\(\)\.send|aiokafka(\.\w+)*\.AIOKafkaProducer\(\)\.send(_and_wait)?"
 # Calls that sleep: a loop that sleeps between checks polls (BG203).
 SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sleep", "anyio.sleep"})
+
+# The methods of awaited library calls that fail at no other service: a pause (asyncio's, anyio's,
+# trio's sleep), and a queue's put (it waits for room at most). An error of the rest (a request,
+# a query, a send, a wait_for) is the I/O a dropped task loses unseen (ProjectIndex.losing_io: BG602).
+AWAITS_THAT_FAIL_AT_NO_SERVICE = frozenset({"sleep", "put"})
+# The awaitable methods of asyncio's own objects (queues, events, locks, conditions, semaphores,
+# streams, subprocesses): on a receiver bgcheck cannot type (a parameter), a call of one of these
+# names is most likely asyncio's, even when one project function has that name, so it is not taken
+# for that function (ProjectIndex.coroutine_candidates).
+ASYNCIO_OBJECT_METHODS = frozenset({
+    "put", "get", "join", "wait", "wait_for", "acquire", "drain", "wait_closed", "read", "readline",
+    "readexactly", "readuntil", "communicate", "start_server",
+})
+# How many library calls a dropped task's coroutine must await (directly or through the project
+# coroutines it awaits) for BG602 to be sure there is work to lose: one may be a readiness probe or
+# a single best-effort notice; two make a job (ProjectIndex.losing_io counts up to this).
+LOSING_IO_ENOUGH = 2
+# Runtimes whose event loop keeps a strong reference to every task (MicroPython's asyncio): a
+# module that imports one drops no task the garbage collector can take.
+TASK_KEEPING_RUNTIMES = frozenset({"micropython", "uasyncio", "machine"})
 # ``asyncio.wait_for(aw, timeout)``: a deadline around what it waits for (BG405).
 WAIT_FOR = frozenset({"asyncio.wait_for", "asyncio.tasks.wait_for"})
 # Waits for an event or a process, with no deadline unless given ``timeout`` (BG405).
@@ -1126,7 +1153,7 @@ class LockApi:
 _REDIS_CLIENT = r"redis(\.\w+)*\.(Redis|StrictRedis|RedisCluster)\(\)"
 LOCK_APIS: tuple[LockApi, ...] = (
     LockApi(rf"{_REDIS_CLIENT}\.lock", "redis-py lock()", ("name", 0), ("timeout", 1, 1.0, None)),
-    LockApi(r"redis\.lock\.Lock|redis\.asyncio\.lock\.Lock", "redis-py Lock()", ("name", 1), ("timeout", 2, 1.0, None)),
+    LockApi(r"redis\.lock\.Lock|redis\.asyncio\.lock\.Lock|aioredis\.lock\.Lock", "redis-py Lock()", ("name", 1), ("timeout", 2, 1.0, None)),
     LockApi(
         rf"{_REDIS_CLIENT}\.set",
         "redis set(nx=True)",
@@ -1597,7 +1624,9 @@ ASYNCIO_RUN = frozenset({"asyncio.run", "asyncio.runners.run"})
 # --- other linters' codes for the same check ---------------------------------------
 # A ``# noqa`` naming one of these silences the bgcheck code too: the maintainer has already
 # judged that line for the very same check. Ruff's RUF006 (asyncio-dangling-task) reports an
-# ``asyncio.create_task`` / ``ensure_future`` whose task is not kept, as BG602 does.
+# ``asyncio.create_task`` / ``ensure_future`` whose task is not kept, as BG602 and BG606 do
+# (not BG605's executor futures, which split from BG602 too).
 SAME_CHECK_CODES: dict[str, tuple[str, ...]] = {
     "BG602": ("RUF006",),
+    "BG606": ("RUF006",),
 }

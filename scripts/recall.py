@@ -16,7 +16,12 @@ apart) is printed and written to scripts/recall/report.md, and its rule table to
 
 An optional eighth column says why bgcheck missed the case when it was written down (what
 the model does not see); a case found while it still carries such a note is listed, so the
-note is removed once a rule learns the case. The exit code is 0 whatever the recall: misses
+note is removed once a rule learns the case.
+
+scripts/recall/fixed.tsv holds the other side, in the same columns: the same places in the
+release WITH the fix, code a maintainer made right. bgcheck should be silent there; a finding of
+the row's code (or a code split from it) on its lines is a false alarm, and the report counts
+them, the default run's apart (its eighth column says why bgcheck still flags it). The exit code is 0 whatever the recall: misses
 are the measure, not a failure. Like the ecosystem check this is run by hand: CI does not
 run it (it needs the network the first time).
 """
@@ -38,6 +43,7 @@ import ecosystem  # noqa: E402  (fetching and running are the ecosystem check's)
 
 WORK = HERE / ".recall"
 CASES = HERE / "recall" / "cases.tsv"
+FIXED = HERE / "recall" / "fixed.tsv"
 REPORT = HERE / "recall" / "report.md"
 README_START = "<!-- recall table: written by scripts/recall.py -->"
 README_END = "<!-- end of recall table -->"
@@ -177,10 +183,51 @@ def rule_table(results: list[tuple[Case, bool]], preview_codes: set[str]) -> lis
     return lines
 
 
+def found_by_a_default_run(case: Case, findings: list[ecosystem.Finding], preview_codes: set[str]) -> bool:
+    """Found under a code a default run reports (the case's own or a split code not in preview)."""
+    return is_found(case, findings) and found_as(case, findings) not in preview_codes
+
+
+def flagged_codes(row: Case, findings: list[ecosystem.Finding]) -> set[str]:
+    """The codes (the row's and its splits) reported on a fixed row's lines or at a note there."""
+    return _codes_on_its_lines(row, findings) | _codes_at_a_note(row, findings)
+
+
+def fixed_section(fixed: list[Case], findings: dict[str, list[ecosystem.Finding]], preview_codes: set[str]) -> list[str]:
+    """The fixed releases: silent or flagged, false alarms counted for all rules and a default run."""
+    flagged = {row: flagged_codes(row, findings[row.label]) for row in fixed}
+    alarms = sum(1 for codes in flagged.values() if codes)
+    default_alarms = sum(1 for codes in flagged.values() if codes - preview_codes)
+    lines = [
+        "## The fixed releases",
+        "",
+        "The same places in the release with the fix (`scripts/recall/fixed.tsv`): code a maintainer",
+        "made right, where bgcheck should be silent.",
+        "",
+        f"False alarms: {alarms} of {len(fixed)} with the preview rules on; "
+        f"{default_alarms} of {len(fixed)} in a default run.",
+        "",
+        "| | rule | project | where | fix |",
+        "|---|---|---|---|---|",
+    ]
+    for row in fixed:
+        codes = flagged[row]
+        mark = f"**flagged** ({', '.join(sorted(codes))})" if codes else "silent"
+        lines.append(f"| {mark} | {row.code} | {row.pin} | `{row.where}` | {row.source} |")
+    lines.append("")
+    for row in fixed:
+        if flagged[row]:
+            why = row.note or "no reason written down yet: read the code and add one to fixed.tsv"
+            lines.append(f"- flagged: {row.code} {row.pin} `{row.where}`: {why}")
+    return lines
+
+
 def build_report(
-    cases: list[Case], findings: dict[str, list[ecosystem.Finding]], preview_codes: set[str]
+    cases: list[Case], findings: dict[str, list[ecosystem.Finding]], preview_codes: set[str],
+    fixed: list[Case] = (),
 ) -> str:
     results = [(case, is_found(case, findings[case.label])) for case in cases]
+    by_default = sum(1 for case in cases if found_by_a_default_run(case, findings[case.label], preview_codes))
     # Counted under the code that found it: a case found only under a split code counts for that
     # code (its place, default or preview, is that code's).
     counted = [(dataclasses.replace(case, code=found_as(case, findings[case.label])) if found else case, found) for case, found in results]
@@ -192,6 +239,8 @@ def build_report(
         "case's lines, or reports it elsewhere with a note on them (\"found at a note\": BG604 at the",
         "call made inside a transaction, the publish below it as a note), with the preview rules on.",
         "Produced by `python scripts/recall.py`.",
+        "",
+        f"A default run (no preview rules) finds {by_default} of {len(cases)} cases ({recall(by_default, len(cases))}).",
         "",
         *rule_table(counted, preview_codes),
         "",
@@ -219,6 +268,8 @@ def build_report(
         lines += [f"## Found, but cases.tsv still says why they were missed ({len(stale)})", ""]
         lines += [f"- {case.code} {case.pin} `{case.where}`: remove the note ({case.note})" for case in stale]
         lines.append("")
+    if fixed:
+        lines += fixed_section(list(fixed), findings, preview_codes)
     return "\n".join(lines)
 
 
@@ -228,17 +279,18 @@ def main() -> int:
     args = parser.parse_args()
 
     cases = [c for c in read_cases() if not args.project or c.project in args.project]
-    if not cases:
+    fixed = [c for c in read_cases(FIXED) if not args.project or c.project in args.project] if FIXED.exists() else []
+    if not cases and not fixed:
         sys.exit("recall: no such project in cases.tsv")
     findings: dict[str, list[ecosystem.Finding]] = {}
-    for case in cases:
+    for case in [*cases, *fixed]:
         if case.label in findings:
             continue
         root = ecosystem.fetch(case.pin, case.folder, work=WORK, label=case.label)
         findings[case.label] = ecosystem.check(case.project, root)
         print(f"{case.pin}: {len(findings[case.label])} findings", file=sys.stderr)
 
-    report = build_report(cases, findings, ecosystem.preview_rules())
+    report = build_report(cases, findings, ecosystem.preview_rules(), fixed)
     print(report)
     if not args.project:
         REPORT.parent.mkdir(parents=True, exist_ok=True)

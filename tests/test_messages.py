@@ -106,7 +106,7 @@ def demo_findings(demo_copy) -> list[dict]:
 
 
 def test_json_carries_message_and_explanation(demo_findings):
-    assert len(demo_findings) == 34
+    assert len(demo_findings) == 35
     for finding in demo_findings:
         assert len(finding["message"]) <= MAX_MESSAGE
         assert finding["explanation"] and finding["explanation"] not in finding["message"]

@@ -86,10 +86,10 @@ def test_a_project_of_newer_syntax_is_checked_on_this_python(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path / "p")
     result = bgcheck_cli("check", "--no-cache", ".")
     assert result.stdout == (
-        "app/excepts.py:12:9: BG602 The task returned by `create_task()` is thrown away\n"
-        "app/excepts.py:15:32: BG602 The task returned by `create_task()` is thrown away\n"
-        "app/fstrings.py:10:5: BG602 The task returned by `create_task()` is thrown away\n"
-        "app/generics.py:23:5: BG602 The task returned by `create_task()` is thrown away\n"
+        "app/excepts.py:12:9: BG606 The task returned by `create_task()` is thrown away\n"
+        "app/excepts.py:15:32: BG606 The task returned by `create_task()` is thrown away\n"
+        "app/fstrings.py:10:5: BG606 The task returned by `create_task()` is thrown away\n"
+        "app/generics.py:23:5: BG606 The task returned by `create_task()` is thrown away\n"
         "Found 4 problems (4 warnings); 4 files checked.\n"
     )
 

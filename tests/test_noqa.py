@@ -281,7 +281,8 @@ def test_another_linters_code_for_the_same_check_suppresses_it_alone():
     # ruff's RUF006 (asyncio-dangling-task) is BG602's check: the maintainer judged the line already
     noqa = parse_noqa("asyncio.create_task(job())  # noqa: RUF006\n")
     assert is_suppressed(noqa, "BG602", [1])
-    assert not is_suppressed(noqa, "BG605", [1])
+    assert is_suppressed(noqa, "BG606", [1])  # split from BG602: the same dropped tasks
+    assert not is_suppressed(noqa, "BG605", [1])  # split from BG602 too, but executor futures
     assert not is_suppressed(noqa, "BG101", [1])
     assert noqa_module.suppressing_code(noqa[1], "BG602") == "RUF006"
     assert noqa_module.suppressing_code(parse_noqa("x  # noqa: BG602, RUF006\n")[1], "BG602") == "BG602"

@@ -98,3 +98,44 @@ def test_a_case_found_under_a_code_split_from_its_code_counts_for_that_code(tmp_
     assert "| found as BG105 | BG101 | demo==1.0 | `demo/a.py:3` |" in report
     assert "| BG105 (preview) | 2 | 1 | 1 | 50% |" in report
     assert "BG101 (preview)" not in report
+
+
+def test_a_default_run_counts_only_cases_found_under_a_default_code(tmp_path):
+    """The hidden measure's question: what does a run with no preview rules find? A BG101 case
+    found as BG105 (preview) is found, but not by a default run."""
+    cases = recall.read_cases(write_cases(
+        tmp_path,
+        "demo==1.0\tdemo\tdemo/a.py\t3\t3\tBG101\treader breaks out on cancel\t",
+        "demo==1.0\tdemo\tdemo/a.py\t9\t9\tBG203\tno timeout\t",
+        "demo==1.0\tdemo\tdemo/a.py\t20\t20\tBG203\tno timeout, missed\t",
+    ))
+    findings = {"demo-1.0": [Finding("demo", "demo/a.py", 3, "BG105", "m"), Finding("demo", "demo/a.py", 9, "BG203", "m")]}
+    assert not recall.found_by_a_default_run(cases[0], findings["demo-1.0"], {"BG105"})
+    assert recall.found_by_a_default_run(cases[1], findings["demo-1.0"], {"BG105"})
+    report = recall.build_report(cases, findings, preview_codes={"BG105"})
+    assert "A default run (no preview rules) finds 1 of 3 cases (33%)." in report
+
+
+def test_fixed_releases_count_false_alarms_all_rules_and_default_apart(tmp_path):
+    """fixed.tsv: the same places after the fix. A finding of the row's code (or a split of it)
+    on its lines is a false alarm; one of a preview code counts only with the preview rules on;
+    another rule's finding there is not this row's alarm."""
+    fixed = recall.read_cases(write_cases(
+        tmp_path,
+        "demo==1.1\tdemo\tdemo/a.py\t3\t4\tBG101\tre-raises now; PR #1\t",
+        "demo==1.1\tdemo\tdemo/a.py\t9\t9\tBG203\ttimeout added; PR #2\tthe timeout is a settings value",
+        "demo==1.1\tdemo\tdemo/a.py\t20\t20\tBG602\ttask kept; PR #3\t",
+        "demo==1.1\tdemo\tdemo/a.py\t30\t30\tBG604\ton_commit; PR #4\t",
+    ))
+    findings = {"demo-1.1": [
+        Finding("demo", "demo/a.py", 4, "BG105", "m"),  # split from BG101, preview
+        Finding("demo", "demo/a.py", 9, "BG203", "m"),  # default
+        Finding("demo", "demo/a.py", 30, "BG602", "m"),  # another rule on BG604's row
+    ]}
+    assert recall.flagged_codes(fixed[0], findings["demo-1.1"]) == {"BG105"}
+    assert recall.flagged_codes(fixed[3], findings["demo-1.1"]) == set()
+    report = recall.build_report([], findings, preview_codes={"BG105", "BG602"}, fixed=fixed)
+    assert "False alarms: 2 of 4 with the preview rules on; 1 of 4 in a default run." in report
+    assert "| **flagged** (BG105) | BG101 | demo==1.1 | `demo/a.py:3-4` |" in report
+    assert "| silent | BG602 | demo==1.1 | `demo/a.py:20` |" in report
+    assert "- flagged: BG203 demo==1.1 `demo/a.py:9`: the timeout is a settings value" in report

@@ -218,8 +218,10 @@ def version_tag() -> str:
 # 93: BG101 keeps a handler of the running task's own cancellation (no task awaited, no flag set, no
 # raise in some cases); the rest is BG105's. 94: a coroutine that awaits one task it handed over
 # (not only every await of one) may raise that task's cancellation to its callers (BG101). 95: a task
-# awaited under `if t.done():` is done: no stop arrives there (BG101, BG105).
-ENTRY_FORMAT = 95
+# awaited under `if t.done():` is done: no stop arrives there (BG101, BG105). 96: summaries record
+# each async function's awaited calls and whether a catch-all keeps their errors (awaited_io); BG602
+# keeps the dropped tasks whose coroutine's library I/O fails unseen, BG606 the rest.
+ENTRY_FORMAT = 96
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -400,7 +400,7 @@ FUNCTION_FIELDS = (
     "qualname", "name", "is_async", "class_qualname", "decorators", "calls", "call_sites", "locals",
     "params", "line", "endless_loop", "is_generator", "calls_after_yield", "param_handoffs", "call_handoffs", "returns",
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
-    "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at",
+    "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at", "awaited_io",
     "call_guards", "call_arguments", "param_defaults", "positional_params", "guard_params", "tests_own_cancelling",
     "awaits_a_handed_task", "keeps_its_cancellation", "handed_tasks",
 )
@@ -417,6 +417,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         f.keeps_its_errors, list(f.awaits_through), [[param, path] for param, path in f.param_stores], list(f.item_calls),
         list(f.calls_beside_kept_try), [_int(i) for i in f.tail_calls], [[param, path] for param, path in f.param_attrs],
         None if f.suspends_only_at is None else list(f.suspends_only_at),
+        None if f.awaited_io is None else [[target, kept] for target, kept in f.awaited_io],
         [[i, [list(guard) for guard in guards]] for i, guards in f.call_guards],
         [[i, [[key, list(value)] for key, value in given]] for i, given in f.call_arguments],
         [list(default) for default in f.param_defaults], f.positional_params, list(f.guard_params), f.tests_own_cancelling,
@@ -575,7 +576,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
     (qualname, name, is_async, class_qualname, decorators, calls, call_sites, locals_, params, line, endless_loop,
      is_generator, calls_after_yield, param_handoffs, call_handoffs, returns, call_contexts,
      conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
-     item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at,
+     item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at, awaited_io,
      call_guards, call_arguments, param_defaults, positional_params, guard_params, tests_own_cancelling,
      awaits_a_handed_task, keeps_its_cancellation, handed_tasks) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
@@ -608,6 +609,9 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         tail_calls=tuple(_int(i) for i in _list(tail_calls)),
         param_attrs=tuple((_str(param), _str(path)) for param, path in (_record(item, 2) for item in _list(param_attrs))),
         suspends_only_at=None if suspends_only_at is None else _strs(suspends_only_at),
+        awaited_io=None if awaited_io is None else tuple(
+            (_str(target), _bool(kept)) for target, kept in (_record(item, 2) for item in _list(awaited_io))
+        ),
         call_guards=tuple(
             (_int(i), tuple((_str(param), _str(kind), _bool(outcome)) for param, kind, outcome in (_record(g, 3) for g in _list(guards))))
             for i, guards in (_record(item, 2) for item in _list(call_guards))

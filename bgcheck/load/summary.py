@@ -22,7 +22,7 @@ from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax import param_guards
-from bgcheck.syntax.ast_flow import awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, handed_tasks, is_endless, keeps_its_cancellation, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
+from bgcheck.syntax.ast_flow import awaited_calls, awaited_through, calls_beside_a_kept_try, escaping_jumps, exits, handed_tasks, is_endless, keeps_its_cancellation, keeps_its_errors, left_after, locks_rows, returns_own_cancelling, suspension_calls
 from bgcheck.syntax.ast_ir import ATTRIBUTE, CALL, NAME, arguments, call_target, call_target_of_value, call_to_ir, dotted_name, name_of, node_kind, to_ir, written_target
 from bgcheck.syntax.exits import BREAK, FALL, RAISE, RETURN
 from bgcheck.syntax.ir import IR, UNKNOWN_IR, call_name, ref_name
@@ -106,6 +106,12 @@ class FunctionSummary:
     # to say (ProjectIndex.never_suspending): if none does, the function never lets the loop run
     # anything else (BG602: its task runs to its end in one step; BG101: no cancellation can arrive).
     suspends_only_at: Optional[tuple] = None
+    # The targets of the calls at an async function's suspension points, each with whether an
+    # error it raises stays inside (a catch-all ``try`` around it that does not re-raise:
+    # ast_flow.awaited_calls); "?" for a call bgcheck cannot name; None for plain functions and
+    # stubs. Whether such an error reaches the task that runs the function is the index's to say
+    # (ProjectIndex.losing_io: BG602's sure case, a dropped task whose failure nobody sees).
+    awaited_io: Optional[tuple] = None
     # Constants through arguments (bgcheck.syntax.param_guards): (index into ``calls``, guards) for
     # the targets called only where parameters hold given values (``if start_scheduler: ...``; every
     # call of that target under them); (index into ``calls``, ((key, value), ...)) for the targets
@@ -981,6 +987,11 @@ class SummaryBuilder:
             suspending = suspension_calls(node)
             if suspending is not None:
                 func.suspends_only_at = tuple(dict.fromkeys(targets.get(id(call)) or "?" for call in suspending))
+            awaited = awaited_calls(node)
+            if awaited is not None:
+                func.awaited_io = tuple(
+                    (targets.get(id(call)) or call_target(call.func, resolve) or "?", kept) for call, kept in awaited
+                )
             if type(node) is not ast.AsyncFunctionDef and not scope.is_generator:
                 func.returns = _returned(node, scope, resolve)
             _fill_param_guards(func, node, scope, targets, resolve)

@@ -214,6 +214,11 @@ def _never_suspending(index: ProjectIndex) -> object:
     return sorted(index.never_suspending)
 
 
+def _losing_io(index: ProjectIndex) -> object:
+    """Which coroutines let an error of library I/O reach their task, and what a call may run."""
+    return sorted(index.losing_io.items()), index.coroutine_names
+
+
 def _prompts(index: ProjectIndex) -> object:
     return sorted(index.prompting_functions)
 
@@ -245,6 +250,7 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "threads": _threads,
     "default_timeouts": _default_timeouts,
     "never_suspending": _never_suspending,  # async functions that never let the loop run other work
+    "losing_io": _losing_io,  # async functions whose library I/O errors reach their task (BG602)
     "prompts": _prompts,  # functions that wait for the user at a terminal prompt
 }
 
@@ -293,6 +299,10 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "default_timeouts": ("default_timeouts",),
     "settings_bounds": ("default_timeouts",),
     "never_suspending": ("never_suspending",),
+    "losing_io": ("losing_io",),
+    "task_losing_io": ("losing_io",),
+    "coroutine_names": ("losing_io",),
+    "coroutine_candidates": ("losing_io",),
     "prompting_functions": ("prompts",),
 }
 

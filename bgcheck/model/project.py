@@ -697,6 +697,132 @@ class ProjectIndex:
                     grown = True
         return frozenset(found)
 
+    def coroutine_candidates(self, target: Optional[str]) -> tuple:
+        """The project async functions a call may run: the one it resolves to and every override of
+        it in a project subclass (``self.work()`` in a base class), or, for a call on a receiver
+        bgcheck cannot type (``self.store.save()``), the one async function of that name in the
+        project when there is exactly one. () when it may run anything else."""
+        if not target or target == "?":
+            return ()
+        qualname = self.resolve_function(target)
+        if qualname is not None:
+            func = self.function(qualname)
+            if not func.is_async:
+                return ()
+            found = [qualname] + self._overrides_of(func)
+            return tuple(found) if all(self.function(q).is_async for q in found) else ()
+        if not self._untyped_receiver(target):
+            return ()  # a library's method (``asyncio.Queue().put``), or a module's function not there
+        method = target.lstrip("?").rsplit(".", 1)[-1]
+        if method in knowledge.ASYNCIO_OBJECT_METHODS:
+            return ()  # most likely asyncio's own (``queue.put(item)`` on a queue handed in)
+        named = self._functions_named.get(method, ())
+        return named if len(named) == 1 and self.function(named[0]).is_async else ()
+
+    def _untyped_receiver(self, target: str) -> bool:
+        """May the call run a project function bgcheck could not resolve? Its receiver is a name
+        bgcheck cannot resolve (``?store.save``), or a path in the project's own packages that
+        names no module bgcheck knows (``app.Worker().store.save``: what ``self.store`` holds; a
+        module of a folder without ``__init__.py``, indexed under a shorter name). Not a library's
+        object (``asyncio.Queue().put``) nor a module bgcheck knows, whose functions it has."""
+        if target.startswith("?"):
+            return True
+        receiver = target.rsplit(".", 1)[0]
+        return receiver.split(".", 1)[0] in self._top_packages and receiver not in self.modules
+
+    @cached_property
+    def _top_packages(self) -> frozenset:
+        """The first part of every project module's name: the project's own top-level names."""
+        return frozenset(name.split(".", 1)[0] for name in self.modules)
+
+    def _overrides_of(self, func) -> list:
+        """The methods of project subclasses of ``func``'s class that define it again."""
+        if not self.overridden(func):
+            return []
+        owner = func.class_qualname
+        return [
+            f"{name}.{func.name}" for name, (_summary, cls) in self.classes.items()
+            if name != owner and func.name in cls.methods and owner in self.mro(name)[1:] and f"{name}.{func.name}" in self.functions
+        ]
+
+    @cached_property
+    def _functions_named(self) -> dict:
+        """Plain name -> the qualnames of the project functions (def and async def) of that name."""
+        found: dict[str, list] = {}
+        for qualname, (_summary, func) in self.functions.items():
+            found.setdefault(func.name, []).append(qualname)
+        return {name: tuple(names) for name, names in found.items()}
+
+    def _library_await(self, target: str) -> bool:
+        """Is an awaited call of ``target`` one to a library, whose failure is an error of I/O or
+        of another service? No project function (def or async def) has its name, and it is not a
+        pause (asyncio.sleep) or a queue's put, which fail at no service."""
+        if target == "?":
+            return False
+        name = target.lstrip("?").rsplit(".", 1)[-1].rstrip("()")
+        return bool(name) and name not in self._functions_named and name not in knowledge.AWAITS_THAT_FAIL_AT_NO_SERVICE
+
+    @cached_property
+    def losing_io(self) -> dict:
+        """The async functions from which an error of a library call can reach the task that runs
+        them, each with how many library calls it awaits, directly or through the project
+        coroutines it awaits (the fewest over what an await may run; counted up to
+        knowledge.LOSING_IO_ENOUGH). An error escapes through an await that no catch-all ``try``
+        around it keeps (FunctionSummary.awaited_io) of a library call, or of project coroutines
+        (every one it may run: coroutine_candidates) that let one escape. The least fixpoint, so a
+        cycle lets nothing escape and the answer does not depend on the order anything asks. A task
+        of such a coroutine that nobody keeps fails unseen (BG602's sure case)."""
+        enough = knowledge.LOSING_IO_ENOUGH
+        awaits: dict[str, list] = {}
+        for name, (_summary, func) in self.functions.items():
+            if func.is_async and func.awaited_io is not None:
+                awaits[name] = [
+                    (kept, True, ()) if self._library_await(target) else (kept, False, self.coroutine_candidates(target))
+                    for target, kept in func.awaited_io
+                ]
+        escaped: set[str] = set()
+        counts = dict.fromkeys(awaits, 0)
+        grown = True
+        while grown:
+            grown = False
+            for name, items in awaits.items():
+                escapes, count = name in escaped, 0
+                for kept, library, candidates in items:
+                    if library:
+                        escapes, count = escapes or not kept, count + 1
+                    elif candidates and all(c in awaits for c in candidates):
+                        count += min(counts[c] for c in candidates)
+                        escapes = escapes or (not kept and all(c in escaped for c in candidates))
+                if escapes and name not in escaped:
+                    escaped.add(name)
+                    grown = True
+                if min(count, enough) > counts[name]:
+                    counts[name] = min(count, enough)
+                    grown = True
+        return {name: counts[name] for name in escaped}
+
+    def task_losing_io(self, target: Optional[str]) -> int:
+        """For a task of a call of ``target``: how many library calls its coroutine awaits (up to
+        knowledge.LOSING_IO_ENOUGH) when an error of one reaches the task whatever project
+        coroutine the call runs (losing_io); 0 when none may or bgcheck cannot tell what runs."""
+        candidates = self.coroutine_candidates(target)
+        losing = self.losing_io
+        if not candidates or not all(c in losing for c in candidates):
+            return 0
+        return min(losing[c] for c in candidates)
+
+    @cached_property
+    def coroutine_names(self) -> tuple:
+        """What coroutine_candidates reads beyond a call's resolution, for the facts' digest: the
+        overrides of every overridden async method, and the names that only one project function,
+        an async one, has."""
+        overrides = sorted(
+            (name, tuple(self._overrides_of(func))) for name, (_summary, func) in self.functions.items()
+            if func.is_async and self.overridden(func)
+        )
+        unique = sorted(name for name, found in self._functions_named.items() if len(found) == 1 and self.function(found[0]).is_async)
+        return tuple(overrides), tuple(unique)
+
     @cached_property
     def prompting_functions(self) -> frozenset:
         """The project functions that wait for the user at a terminal prompt: those that call one

@@ -88,8 +88,8 @@ RULES = (
      'A money-moving call runs in a fire-and-forget context (a task, pool, thread or background task) that a stop loses.',
      False, ''),
     ('BG602', 'task-result-discarded', 'warning',
-     'The task returned by create_task / ensure_future is thrown away: it can be collected mid-run.',
-     True, ''),
+     "The task returned by create_task / ensure_future is thrown away, and its coroutine's calls to other services fail unseen.",
+     False, ''),
     ('BG603', 'money-task-acks-early', 'error',
      'A Celery task that moves money acknowledges its message before it runs (no acks_late).',
      False, 'unsafe'),
@@ -98,6 +98,9 @@ RULES = (
      False, 'unsafe'),
     ('BG605', 'executor-future-discarded', 'warning',
      'The future returned by Executor.submit / run_in_executor is thrown away: its exception is never seen.',
+     True, ''),
+    ('BG606', 'task-result-discarded-unproven', 'warning',
+     "The task returned by create_task / ensure_future is thrown away, and its coroutine's failure may not matter.",
      True, ''),
 )
 
@@ -108,6 +111,7 @@ SPLIT_FROM = {
     'BG106': 'BG104',
     'BG206': 'BG203',
     'BG605': 'BG602',
+    'BG606': 'BG602',
 }
 
 

@@ -192,7 +192,10 @@ class _ResultDiscarded(Rule):
     reports its own kind (``WorkStart.discarded``): an asyncio task can be collected mid-run, an
     executor's future only loses its exception, so they are measured, and placed, apart."""
 
-    discarded = ""  # "task" (BG602) or "future" (BG605)
+    discarded = ""  # "task" (BG602, BG606) or "future" (BG605)
+    # For tasks: True for the dropped task bgcheck is sure loses something (BG602), False for the
+    # rest (BG606); None: no such split (BG605).
+    sure: Optional[bool] = None
     methods: frozenset = frozenset()
     reads = ("never_suspending",)
 
@@ -232,37 +235,106 @@ class _ResultDiscarded(Rule):
             receiver = ctx.resolve(call.func.value) or ""
             if not (name.startswith("asyncio.") or "loop" in receiver.lower() or "loop" in (dotted_name(call.func.value) or "").lower()):
                 return  # some other object's create_task
-        what = start.discarded
         nothing_lost = _nothing_to_lose(call, start, ctx)
         if nothing_lost is not None:
             ctx.silence(self, call, nothing_lost)
             return
+        losing, unsure = _loses_io_unseen(call, start, ctx) if self.sure is not None else (None, "")
+        if self.sure is not None and (losing is not None) != self.sure:
+            if self.sure:  # --verbose says why BG602 left it (to BG606, in preview)
+                ctx.silence(self, call, f"not sure the task loses anything: {unsure}")
+            return
+        self._report(call, ctx, method, how, losing)
+
+    def _report(self, call: cst.Call, ctx: FileContext, method: str, how: str, losing: Optional[str]) -> None:
+        keep = (
+            "Keep a reference (a set you discard from in a done-callback), await it, or add a done-callback that logs "
+            "failures."
+        )
+        if losing is not None:
+            coroutine = losing.lstrip("?")
+            ctx.report(
+                self,
+                call,
+                f"The task of `{short_name(coroutine)}()` is {how}: its failure is never seen",
+                f"`{coroutine}()` awaits calls to other services and no catch-all keeps their errors, so when one "
+                "fails, the task ends with an exception nobody retrieves, and the work is lost without a trace. The "
+                "event loop keeps only a weak reference, so the task can also be garbage-collected mid-run. " + keep,
+            )
+            return
         ctx.report(
             self,
             call,
-            f"The {what} returned by `{method}()` is {how}",
+            f"The {self.discarded} returned by `{method}()` is {how}",
             (
                 "The event loop keeps only a weak reference, so the task can be garbage-collected mid-run, and its "
-                if what == "task"
+                if self.discarded == "task"
                 else "Its "
             )
-            + "exception is never seen. Keep a reference (a set you discard from in a done-callback), await it, "
-            "or add a done-callback that logs failures.",
+            + "exception is never seen. " + keep,
         )
+
+
+def _loses_io_unseen(call: cst.Call, start: knowledge.WorkStart, ctx: FileContext) -> tuple[Optional[str], str]:
+    """(the project coroutine whose dropped task fails unseen, "") or (None, why bgcheck is not
+    sure). Sure when the task runs a call of project coroutines (each one the call may run: an
+    override, the one async function of a name) from which an error of a library call reaches the
+    task, through no catch-all that keeps it, and which await at least two library calls (directly
+    or through the coroutines they await): work that talks to other services, whose failure nobody
+    will see. Not where no event loop runs (a function only atexit calls) or where the loop keeps
+    every task (MicroPython's asyncio)."""
+    handed = argument(call, *start.func) if start.func is not None else None
+    if not isinstance(handed, cst.Call):
+        return None, "the task runs an awaitable made elsewhere: bgcheck cannot tell what it does"
+    written = dotted_name(handed.func)
+    target = ctx.resolve_call(handed) or (f"?{written}" if written else None)
+    shown = f"`{short_name((target or '?').lstrip('?'))}()`"
+    index = ctx.index
+    if not index.coroutine_candidates(target):
+        return None, f"bgcheck cannot tell which coroutine {shown} runs (a library's, or a method several classes define)"
+    losing = index.task_losing_io(target)
+    if losing == 0:
+        return None, f"{shown} lets no error of a call to another service out (a catch-all keeps them, in it or in an override of it, or it makes none)"
+    if losing < knowledge.LOSING_IO_ENOUGH:
+        return None, f"{shown} makes a single call to another service"
+    if (ctx.function_qualname or "") in index.shutdown.atexit_only:
+        return None, "it runs only at exit, where no event loop runs"
+    if any(module.split(".")[0] in knowledge.TASK_KEEPING_RUNTIMES for module in ctx.summary.imports.values()):
+        return None, "MicroPython's asyncio keeps every task it runs"
+    return target, ""
 
 
 @register
 class TaskResultDiscarded(_ResultDiscarded):
     code = "BG602"
-    # Held-out precision on applications below the bar (scripts/ecosystem/report.md): tasks of
-    # coroutines that never really suspend (through awaits of coroutines that do not) and tasks
-    # whose work a project registry already keeps are reported. Ruff's RUF006 is opt-in too.
-    preview = True
+    # Default: only the dropped tasks whose coroutine's calls to other services fail unseen
+    # (_loses_io_unseen), which the held-out half of the ecosystem check judges right well above
+    # the bar (scripts/ecosystem/report.md); every other dropped task is BG606's, in preview.
+    preview = False
     name = "task-result-discarded"
     severity = Severity.WARNING
-    summary = "The task returned by create_task / ensure_future is thrown away: it can be collected mid-run."
+    summary = "The task returned by create_task / ensure_future is thrown away, and its coroutine's calls to other services fail unseen."
     discarded = "task"
+    sure = True
     methods = _discarded_methods("task")
+    reads = ("never_suspending", "losing_io", "shutdown")
+
+
+@register
+class TaskResultDiscardedUnproven(_ResultDiscarded):
+    code = "BG606"
+    split_from = "BG602"
+    # The dropped tasks BG602 is not sure lose anything: a coroutine that keeps its own errors,
+    # does no I/O, only pauses, or runs code bgcheck cannot name. Held-out precision far below the
+    # bar (scripts/ecosystem/report.md): most are judged debatable on harm.
+    preview = True
+    name = "task-result-discarded-unproven"
+    severity = Severity.WARNING
+    summary = "The task returned by create_task / ensure_future is thrown away, and its coroutine's failure may not matter."
+    discarded = "task"
+    sure = False
+    methods = _discarded_methods("task")
+    reads = ("never_suspending", "losing_io", "shutdown")
 
 
 @register

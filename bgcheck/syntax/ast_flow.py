@@ -474,6 +474,53 @@ def suspension_calls(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> Opti
     return calls
 
 
+def awaited_calls(function: "ast.FunctionDef | ast.AsyncFunctionDef") -> Optional[list]:
+    """An async function's calls at its suspension points (``await f()``, ``async for _ in f()``,
+    ``async with f()``; outside the functions defined in it), each with whether an exception it
+    raises stays inside: the call stands in the body of a ``try`` with a handler that takes every
+    Exception and has no ``raise`` of its own at its top level, or of ``with suppress(Exception)``.
+    An ``await`` of a name or attribute and ``async with lock`` are left out (a future or a lock,
+    not a call that talks to anything). None for a plain function or a stub. Whether an error of a
+    call can reach the task (a library call, a project coroutine whose own errors escape) is the
+    index's to say (ProjectIndex.losing_io)."""
+    if type(function) is not ast.AsyncFunctionDef or _is_stub(function.body):
+        return None
+    found: list = []
+    todo = [(node, False) for node in function.body]
+    while todo:
+        node, kept = todo.pop()
+        kind = type(node)
+        if kind in _DEFS_AND_LAMBDA:
+            continue
+        if kind is ast.Await and type(node.value) is _Call:
+            found.append((node.value, kept))
+        elif kind is _AsyncFor and type(node.iter) is _Call:
+            found.append((node.iter, kept))
+        elif kind is _AsyncWith:
+            found.extend((item.context_expr, kept) for item in node.items if type(item.context_expr) is _Call)
+        elif kind is ast.comprehension and node.is_async and type(node.iter) is _Call:
+            found.append((node.iter, kept))
+        if kind is _Try or kind is _TryStar:
+            keeps = kept or any(_takes_every_error(h) and not any(type(s) is _Raise for s in h.body) for h in node.handlers)
+            todo.extend((child, keeps) for child in node.body)
+            todo.extend((child, kept) for block in ([h for h in node.handlers], node.orelse, node.finalbody) for child in block)
+            continue
+        if (kind is _With or kind is _AsyncWith) and any(_suppresses_every_error(item.context_expr) for item in node.items):
+            todo.extend((child, True) for child in node.body)
+            todo.extend((item, kept) for item in node.items)
+            continue
+        todo.extend((child, kept) for child in ast.iter_child_nodes(node))
+    found.sort(key=lambda pair: (pair[0].lineno, pair[0].col_offset))
+    return found
+
+
+def _suppresses_every_error(node: ast.expr) -> bool:
+    """``suppress(Exception)`` / ``contextlib.suppress(BaseException, ...)``."""
+    if type(node) is not _Call or (dotted_name(node.func) or "").rsplit(".", 1)[-1] != "suppress":
+        return False
+    return any(dotted_name(a) in knowledge.EXCEPTION or dotted_name(a) in knowledge.BASE_EXCEPTION for a in node.args)
+
+
 def _is_stub(body: list) -> bool:
     """A body of constants, ``pass`` and ``raise NotImplementedError``: a declaration whose work is
     written elsewhere (an override, a protocol), not a coroutine known to do nothing that waits."""

@@ -21,14 +21,14 @@ async def close_on_cancel(inbox, close):
         try:
             await inbox.get()
         except asyncio.CancelledError:
-            asyncio.create_task(close())  # error: BG602
+            asyncio.create_task(close())  # error: BG606
             raise
 
 
 async def last_one(stream):
     async for message in stream:
         if message == "stop":
-            asyncio.create_task(handle(message))  # error: BG602
+            asyncio.create_task(handle(message))  # error: BG606
             break
 
 
@@ -49,7 +49,7 @@ async def alias_not_awaited(stream):
 async def raise_caught_in_the_loop(stream):
     async for message in stream:
         try:
-            asyncio.create_task(handle(message))  # error: BG303  error: BG602
+            asyncio.create_task(handle(message))  # error: BG303  error: BG606
             raise ValueError(message)
         except ValueError:
             pass

@@ -6,4 +6,4 @@ async def handle(message):
 
 async def consume(stream):
     async for message in stream:
-        asyncio.create_task(handle(message))  # error: BG303  error: BG602
+        asyncio.create_task(handle(message))  # error: BG303  error: BG606

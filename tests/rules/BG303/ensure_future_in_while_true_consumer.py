@@ -7,4 +7,4 @@ async def handle(message):
 async def consume(inbox):
     while True:
         message = await inbox.get()
-        asyncio.ensure_future(handle(message))  # error: BG303  error: BG602
+        asyncio.ensure_future(handle(message))  # error: BG303  error: BG606

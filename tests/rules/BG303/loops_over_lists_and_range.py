@@ -9,7 +9,7 @@ async def handle(message):
 
 async def fixed():
     for message in [1, 2, 3]:
-        asyncio.create_task(handle(message))  # error: BG602
+        asyncio.create_task(handle(message))  # error: BG606
 
 def numbered():
     for i in range(100):
@@ -17,4 +17,4 @@ def numbered():
 
 async def batch(messages):
     for message in messages:
-        asyncio.create_task(handle(message))  # error: BG602
+        asyncio.create_task(handle(message))  # error: BG606

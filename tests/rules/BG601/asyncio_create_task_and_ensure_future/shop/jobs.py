@@ -4,7 +4,7 @@ from asyncio import ensure_future
 from shop.pay import charge_async
 
 async def checkout(order):
-    asyncio.create_task(charge_async(order))  # error: BG601  error: BG602
+    asyncio.create_task(charge_async(order))  # error: BG601  error: BG606
 
 async def checkout_old(order):
-    ensure_future(charge_async(order))  # error: BG601  error: BG602
+    ensure_future(charge_async(order))  # error: BG601  error: BG606

@@ -10,9 +10,9 @@ def blocking(): ...
 
 async def main():
     loop = asyncio.get_running_loop()
-    asyncio.create_task(work())  # error: BG602
-    create_task(work())  # error: BG602
-    asyncio.ensure_future(work())  # error: BG602
-    loop.create_task(work())  # error: BG602
+    asyncio.create_task(work())  # error: BG606
+    create_task(work())  # error: BG606
+    asyncio.ensure_future(work())  # error: BG606
+    loop.create_task(work())  # error: BG606
     executor.submit(blocking)  # error: BG605
     loop.run_in_executor(None, blocking)  # error: BG605

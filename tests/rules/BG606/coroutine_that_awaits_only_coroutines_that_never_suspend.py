@@ -57,6 +57,6 @@ class RemoteHooks(ServiceHooks):
 
 def report(hooks: ServiceHooks, name: str) -> None:
     asyncio.create_task(hooks.on_success(name))
-    asyncio.create_task(hooks.on_slow_success(name))  # error: BG602
-    asyncio.create_task(hooks.ping(3))  # error: BG602
-    asyncio.create_task(hooks.on_failure(name))  # error: BG602
+    asyncio.create_task(hooks.on_slow_success(name))  # error: BG606
+    asyncio.create_task(hooks.ping(3))  # error: BG606
+    asyncio.create_task(hooks.on_failure(name))  # error: BG606

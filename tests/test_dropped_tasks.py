@@ -1,4 +1,4 @@
-"""BG602: a task dropped inside an expression, or kept in a local nothing reads (issue 17)."""
+"""BG606 (and BG602, which shares how a task is dropped): a task dropped inside an expression, or kept in a local nothing reads (issue 17)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def test_task_in_a_list_display_statement_is_flagged(bg):
             [asyncio.create_task(jobs[0]()), asyncio.ensure_future(jobs[1]())]
         """
     )
-    assert codes(found, "BG602") == [("BG602", 5), ("BG602", 6), ("BG602", 6)]
+    assert codes(found, "BG606") == [("BG606", 5), ("BG606", 6), ("BG606", 6)]
     assert "thrown away with the display" in found[0].message
 
 
@@ -29,7 +29,7 @@ def test_task_in_a_kept_list_is_fine(bg):
             return tasks
         """
     )
-    assert codes(found, "BG602") == []
+    assert codes(found, "BG606") == []
 
 
 def test_task_used_only_as_a_truth_value_is_flagged(bg):
@@ -44,7 +44,7 @@ def test_task_used_only_as_a_truth_value_is_flagged(bg):
                 return flag, pending
         """
     )
-    assert codes(found, "BG602") == [("BG602", 5), ("BG602", 6), ("BG602", 7)]
+    assert codes(found, "BG606") == [("BG606", 5), ("BG606", 6), ("BG606", 7)]
 
 
 def test_generator_expression_never_iterated_creates_no_task(bg):
@@ -56,7 +56,7 @@ def test_generator_expression_never_iterated_creates_no_task(bg):
             (asyncio.create_task(job()) for i in items)
         """
     )
-    assert codes(found, "BG602") == []
+    assert codes(found, "BG606") == []
 
 
 def test_task_kept_in_an_unread_local_is_flagged(bg):
@@ -69,7 +69,7 @@ def test_task_kept_in_an_unread_local_is_flagged(bg):
             (other := asyncio.ensure_future(job()))
         """
     )
-    assert codes(found, "BG602") == [("BG602", 5), ("BG602", 6)]
+    assert codes(found, "BG606") == [("BG606", 5), ("BG606", 6)]
     assert "which nothing reads" in found[0].message
 
 
@@ -98,7 +98,7 @@ def test_task_kept_in_a_local_that_is_read_is_fine(bg):
             current = asyncio.create_task(job())
         """
     )
-    assert codes(found, "BG602") == []
+    assert codes(found, "BG606") == []
 
 
 def test_module_level_task_assignment_is_fine(bg):
@@ -110,7 +110,7 @@ def test_module_level_task_assignment_is_fine(bg):
         task = loop.create_task(asyncio.sleep(1))
         """
     )
-    assert codes(found, "BG602") == []
+    assert codes(found, "BG606") == []
 
 
 def test_function_local_import_of_create_task_is_flagged(bg):
@@ -122,4 +122,4 @@ def test_function_local_import_of_create_task_is_flagged(bg):
             create_task(job())
         """
     )
-    assert codes(found, "BG602") == [("BG602", 5)]
+    assert codes(found, "BG606") == [("BG606", 5)]

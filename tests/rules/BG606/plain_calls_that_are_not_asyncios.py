@@ -30,4 +30,4 @@ async def start_kept():
 
 
 async def start_dropped():
-    ensure_future(sweep())  # error: BG602
+    ensure_future(sweep())  # error: BG606

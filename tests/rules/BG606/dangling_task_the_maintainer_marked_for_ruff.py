@@ -11,5 +11,5 @@ async def heartbeat(client):
 async def start(client):
     asyncio.create_task(heartbeat(client))  # noqa: RUF006
     asyncio.ensure_future(heartbeat(client))  # noqa: E501, RUF006
-    asyncio.create_task(heartbeat(client))  # error: BG602
-    asyncio.create_task(heartbeat(client))  # noqa: E501  # error: BG602
+    asyncio.create_task(heartbeat(client))  # error: BG606
+    asyncio.create_task(heartbeat(client))  # noqa: E501  # error: BG606

@@ -31,7 +31,7 @@ class Message:
     def send(self):
         asyncio.create_task(self.record())
         asyncio.create_task(self.with_a_callback())
-        asyncio.create_task(self.deliver())  # error: BG602
+        asyncio.create_task(self.deliver())  # error: BG606
 
 
 class Worker:
@@ -43,8 +43,8 @@ class Worker:
         self.steps = 1
 
     def start(self):
-        asyncio.create_task(self.run())  # error: BG602
-        asyncio.create_task(self.step())  # error: BG602
+        asyncio.create_task(self.run())  # error: BG606
+        asyncio.create_task(self.step())  # error: BG606
 
 
 class Poller(Worker):
