@@ -108,6 +108,17 @@ SOURCE = """
         await httpx.AsyncClient().get(url)
 
 
+    async def relay(client: httpx.AsyncClient, request):
+        # ``send`` is also a project method's name (Outbox.send): on an httpx client it is httpx's
+        await client.send(request)
+        await client.aclose()
+
+
+    class Outbox:
+        async def send(self, item):
+            await self.db.execute(item)
+
+
     async def pause_and_put(queue):
         await asyncio.sleep(1)
         await queue.put(1)
@@ -161,6 +172,7 @@ def test_losing_io_counts_library_awaits_through_project_coroutines(tmp_path, mo
     assert "app.work.deliver_quietly" not in losing  # its catch-all keeps every error
     assert losing["app.work.one_call"] == 1  # one await, one library call (not enough for BG602)
     assert "app.work.pause_and_put" not in losing  # a pause and a put fail at no service
+    assert losing["app.work.relay"] == 2  # a library object's methods are the library's
     # a cycle: ping's own library call escapes, pong awaits ping
     assert losing["app.work.ping"] >= 1 and "app.work.pong" in losing
     assert "app.work.Quiet.run" not in losing

@@ -220,8 +220,10 @@ def version_tag() -> str:
 # (not only every await of one) may raise that task's cancellation to its callers (BG101). 95: a task
 # awaited under `if t.done():` is done: no stop arrives there (BG101, BG105). 96: summaries record
 # each async function's awaited calls and whether a catch-all keeps their errors (awaited_io); BG602
-# keeps the dropped tasks whose coroutine's library I/O fails unseen, BG606 the rest.
-ENTRY_FORMAT = 96
+# keeps the dropped tasks whose coroutine's library I/O fails unseen, BG606 the rest. 97: a folder
+# without __init__.py inside a package is a namespace package of it (module names change); a library
+# object's method is a library call for BG602 whatever the project names its own functions.
+ENTRY_FORMAT = 97
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

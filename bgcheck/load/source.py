@@ -37,7 +37,8 @@ def display_path(path: Path, cwd: Optional[Path] = None) -> str:
 
 
 def module_name(path: Path, folders: Optional[dict] = None) -> tuple[str, bool]:
-    """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg and sub hold ``__init__.py``.
+    """``pkg/sub/mod.py`` -> ("pkg.sub.mod", False) when pkg holds ``__init__.py`` (sub may be a
+    namespace package inside it).
     ``folders``: what one run learnt of each folder (whether it holds ``__init__.py``, and the
     package it is), remembered across the files of the run."""
     absolute = os.path.abspath(path)
@@ -52,14 +53,19 @@ def module_name(path: Path, folders: Optional[dict] = None) -> tuple[str, bool]:
 
 
 def _package_parts(folder: str, folders: Optional[dict]) -> tuple[str, ...]:
-    """The dotted parts of the package a folder is (outermost first): () when it holds no ``__init__.py``."""
+    """The dotted parts of the package a folder is (outermost first): () when it is none. A folder
+    is a package when it holds ``__init__.py``, or when it lies in a package without one of its
+    own: a namespace package inside a regular one (``app/utils/`` beside ``app/__init__.py``),
+    which ``import app.utils.timers`` finds as Python does (PEP 420)."""
     key = "\0package " + folder  # never a folder's path: beside the folders' ``__init__.py`` flags
     if folders is not None and key in folders:
         return folders[key]
     parent = os.path.dirname(folder)
     parts: tuple[str, ...] = ()
-    if _holds_init(folder, folders) and parent != folder:
-        parts = (*_package_parts(parent, folders), os.path.basename(folder))
+    if parent != folder:
+        outer = _package_parts(parent, folders)
+        if outer or _holds_init(folder, folders):
+            parts = (*outer, os.path.basename(folder))
     if folders is not None:
         folders[key] = parts
     return parts

@@ -755,12 +755,18 @@ class ProjectIndex:
 
     def _library_await(self, target: str) -> bool:
         """Is an awaited call of ``target`` one to a library, whose failure is an error of I/O or
-        of another service? No project function (def or async def) has its name, and it is not a
-        pause (asyncio.sleep) or a queue's put, which fail at no service."""
+        of another service? Not a project function, nor a pause (asyncio.sleep) or a queue's put,
+        which fail at no service. A library's function or a library object's method
+        (``httpx.AsyncClient().post``, ``asyncio.wait_for``) is; a call on a receiver bgcheck cannot
+        type is when no project function has its name."""
         if target == "?":
             return False
         name = target.lstrip("?").rsplit(".", 1)[-1].rstrip("()")
-        return bool(name) and name not in self._functions_named and name not in knowledge.AWAITS_THAT_FAIL_AT_NO_SERVICE
+        if not name or name in knowledge.AWAITS_THAT_FAIL_AT_NO_SERVICE or self.resolve_function(target) is not None:
+            return False
+        if not target.startswith("?") and target.split(".", 1)[0] not in self._top_packages:
+            return True
+        return name not in self._functions_named
 
     @cached_property
     def losing_io(self) -> dict:
