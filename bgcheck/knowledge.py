@@ -1081,6 +1081,11 @@ SLEEP_CALLS = frozenset({"time.sleep", "asyncio.sleep", "gevent.sleep", "trio.sl
 # trio's sleep), and a queue's put (it waits for room at most). An error of the rest (a request,
 # a query, a send, a wait_for) is the I/O a dropped task loses unseen (ProjectIndex.losing_io: BG602).
 AWAITS_THAT_FAIL_AT_NO_SERVICE = frozenset({"sleep", "put"})
+# asyncio's own synchronisation objects: awaiting one of their methods (``Event().wait()``,
+# ``Lock().acquire()``, ``Queue().get()``) waits on this process, and fails at no service.
+ASYNCIO_PRIMITIVES = LazyPattern(
+    r"asyncio\.(Event|Lock|Condition|Semaphore|BoundedSemaphore|Barrier|Queue|LifoQueue|PriorityQueue)\(\)\.\w+"
+)
 # The awaitable methods of asyncio's own objects (queues, events, locks, conditions, semaphores,
 # streams, subprocesses): on a receiver bgcheck cannot type (a parameter), a call of one of these
 # names is most likely asyncio's, even when one project function has that name, so it is not taken

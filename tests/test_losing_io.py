@@ -124,6 +124,15 @@ SOURCE = """
         await queue.put(1)
 
 
+    ready = asyncio.Event()
+    lock = asyncio.Lock()
+
+
+    async def wait_until_ready():
+        await ready.wait()
+        await lock.acquire()
+
+
     async def ping(a):
         await pong(a)
         await httpx.AsyncClient().get(a)
@@ -172,6 +181,7 @@ def test_losing_io_counts_library_awaits_through_project_coroutines(tmp_path, mo
     assert "app.work.deliver_quietly" not in losing  # its catch-all keeps every error
     assert losing["app.work.one_call"] == 1  # one await, one library call (not enough for BG602)
     assert "app.work.pause_and_put" not in losing  # a pause and a put fail at no service
+    assert "app.work.wait_until_ready" not in losing  # nor a wait on asyncio's own event or lock
     assert losing["app.work.relay"] == 2  # a library object's methods are the library's
     # a cycle: ping's own library call escapes, pong awaits ping
     assert losing["app.work.ping"] >= 1 and "app.work.pong" in losing

@@ -727,7 +727,7 @@ class ProjectIndex:
         object (``asyncio.Queue().put``) nor a module bgcheck knows, whose functions it has."""
         if target.startswith("?"):
             return True
-        receiver = target.rsplit(".", 1)[0]
+        receiver = (self.canonical(target) or target).rsplit(".", 1)[0]
         return receiver.split(".", 1)[0] in self._top_packages and receiver not in self.modules
 
     @cached_property
@@ -737,13 +737,21 @@ class ProjectIndex:
 
     def _overrides_of(self, func) -> list:
         """The methods of project subclasses of ``func``'s class that define it again."""
-        if not self.overridden(func):
+        if func.class_qualname is None:
             return []
-        owner = func.class_qualname
-        return [
-            f"{name}.{func.name}" for name, (_summary, cls) in self.classes.items()
-            if name != owner and func.name in cls.methods and owner in self.mro(name)[1:] and f"{name}.{func.name}" in self.functions
-        ]
+        return self._overrides.get(f"{func.class_qualname}.{func.name}", [])
+
+    @cached_property
+    def _overrides(self) -> dict:
+        """``Class.method`` -> the ``Sub.method`` of every project class derived from ``Class`` that
+        defines it again (one pass over the classes, as _overridden_methods)."""
+        found: dict[str, list] = {}
+        for name, (_summary, cls) in self.classes.items():
+            for ancestor in self.mro(name)[1:]:
+                for method in cls.methods:
+                    if f"{name}.{method}" in self.functions:
+                        found.setdefault(f"{ancestor}.{method}", []).append(f"{name}.{method}")
+        return found
 
     @cached_property
     def _functions_named(self) -> dict:
@@ -755,17 +763,19 @@ class ProjectIndex:
 
     def _library_await(self, target: str) -> bool:
         """Is an awaited call of ``target`` one to a library, whose failure is an error of I/O or
-        of another service? Not a project function, nor a pause (asyncio.sleep) or a queue's put,
-        which fail at no service. A library's function or a library object's method
+        of another service? Not a project function, nor a pause (asyncio.sleep), a queue's put or
+        a wait on asyncio's own events and locks, which fail at no service. A library's function or a library object's method
         (``httpx.AsyncClient().post``, ``asyncio.wait_for``) is; a call on a receiver bgcheck cannot
         type is when no project function has its name."""
         if target == "?":
             return False
+        if not target.startswith("?"):
+            target = self.canonical(target) or target  # ``app.ready.wait`` -> ``asyncio.Event().wait``
         name = target.lstrip("?").rsplit(".", 1)[-1].rstrip("()")
         if not name or name in knowledge.AWAITS_THAT_FAIL_AT_NO_SERVICE or self.resolve_function(target) is not None:
             return False
         if not target.startswith("?") and target.split(".", 1)[0] not in self._top_packages:
-            return True
+            return not knowledge.ASYNCIO_PRIMITIVES.fullmatch(target)
         return name not in self._functions_named
 
     @cached_property
