@@ -1034,11 +1034,12 @@ class ProjectIndex:
                 return [name for name, _self_class, _known in reversed(chain)]
         return []
 
-    def reachable(self, roots: Iterable[str]) -> dict[str, str]:
-        """Functions reachable from ``roots``: qualname -> the root it was first reached from."""
+    def reachable(self, roots: Iterable[str], callees=None) -> dict[str, str]:
+        """Functions reachable from ``roots``: qualname -> the root it was first reached from.
+        ``callees``: how a node's calls are followed (``_callees_as`` unless given)."""
         seen: dict[str, str] = {}
         root_of: dict[tuple, str] = {}
-        for node, parent in breadth_first([(root, None, _NOTHING_KNOWN) for root in roots if root in self.functions], self._callees_as):
+        for node, parent in breadth_first([(root, None, _NOTHING_KNOWN) for root in roots if root in self.functions], callees or self._callees_as):
             root_of[node] = node[0] if parent is None else root_of[parent]
             seen.setdefault(node[0], root_of[node])
         return seen
@@ -1075,12 +1076,30 @@ class ProjectIndex:
         return self.reachable(sorted(self.job_roots))
 
     def reached_from(self, kinds: frozenset) -> dict[str, str]:
-        """Functions run by jobs of these kinds ("scheduled", "queued", ...): qualname -> job function."""
+        """Functions run by jobs of these kinds ("scheduled", "queued", ...) as part of a run:
+        qualname -> job function. A coroutine a job starts as a task of its own
+        (``create_task(self._flush_loop())``) runs beside the job, not in its run, and is not
+        followed (_callees_in_the_run)."""
         cached = self._reach_by_kind.get(kinds)
         if cached is None:
             roots = sorted(name for name, jobs in self.job_roots.items() if any(job.kind in kinds for job in jobs))
-            cached = self._reach_by_kind[kinds] = self.reachable(roots)
+            cached = self._reach_by_kind[kinds] = self.reachable(roots, self._callees_in_the_run)
         return cached
+
+    def _callees_in_the_run(self, node: tuple) -> tuple:
+        """_callees_as without the project coroutines the function hands to a task start
+        (knowledge.WORK_STARTS of tasks: create_task, ensure_future): they run as tasks of their own."""
+        func = self.function(node[0])
+        started = {
+            self.resolve_function(handed) for target, _argument, handed in (func.call_handoffs if func is not None else ())
+            if self._starts_a_task(target)
+        }
+        found = self._callees_as(node)
+        return tuple(c for c in found if c[0] not in started) if started - {None} else found
+
+    def _starts_a_task(self, target: str) -> bool:
+        name = self.canonical(target) or ""
+        return any(start.discarded == "task" and start.pattern and start.regex.fullmatch(name) for start in knowledge.WORK_STARTS)
 
     def all_call_targets(self) -> set[str]:
         """Every call target in the project as resolved in its module (not canonical), plus every
