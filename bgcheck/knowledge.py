@@ -1342,6 +1342,8 @@ TRANSACTION_WRITES = frozenset(
         "save", "delete", "create", "bulk_create", "bulk_update", "update", "get_or_create",
         "update_or_create", "add", "remove", "clear", "set", "execute", "executemany",
         "executescript", "merge", "flush", "add_all", "insert", "upsert", "refresh_from_db",
+        # Django's ModelAdmin: ``super().save_model(...)`` saves the object, delete_model deletes it
+        "save_model", "delete_model",
     }
 )
 # Stores whose writes no database rollback takes back (calls resolved into these packages are not
@@ -1623,6 +1625,16 @@ JOB_CALLS = JOB_CALLS + tuple(
 ENTRY_STARTS = LazyPattern(
     "|".join(f"(?:{s.pattern}){re.escape('().' + s.started_by) if s.started_by else ''}" for s in WORK_STARTS if s.from_entry)
 )
+# Django's admin runs its add and change views (changeform_view) and its delete view inside
+# ``transaction.atomic()`` for every POST: the ModelAdmin methods they call run in that transaction
+# (BG604: a task enqueued there can start before the commit). The object is saved by then in all but
+# save_model and delete_model, which make the write themselves.
+DJANGO_MODEL_ADMINS = frozenset({"django.contrib.admin.ModelAdmin", "django.contrib.admin.options.ModelAdmin"})
+ADMIN_METHODS_IN_TRANSACTION = frozenset({
+    "save_model", "delete_model", "save_related", "save_formset", "log_addition", "log_change",
+    "log_deletion", "response_add", "response_change", "response_delete",
+})
+ADMIN_METHODS_THAT_WRITE = frozenset({"save_model", "delete_model"})
 # ``asyncio.run(main())``: a program's entry point (BG404).
 ASYNCIO_RUN = frozenset({"asyncio.run", "asyncio.runners.run"})
 

@@ -177,7 +177,18 @@ def own_transaction(index: ProjectIndex, qualname: str) -> Optional[str]:
         label = decorator_label(index, decorator)
         if label:
             return label
-    return view_label(index, qualname)
+    return view_label(index, qualname) or admin_label(index, qualname)
+
+
+def admin_label(index: ProjectIndex, qualname: str) -> Optional[str]:
+    """How a method of a project's Django ModelAdmin runs in the admin view's transaction
+    (knowledge.ADMIN_METHODS_IN_TRANSACTION), or None."""
+    func = index.function(qualname)
+    if func is None or func.class_qualname is None or func.name not in knowledge.ADMIN_METHODS_IN_TRANSACTION:
+        return None
+    if not index.class_bases(func.class_qualname) & knowledge.DJANGO_MODEL_ADMINS:
+        return None
+    return f"a Django admin's `{func.name}()`, which the admin's view runs inside transaction.atomic()"
 
 
 def view_label(index: ProjectIndex, qualname: str) -> Optional[str]:

@@ -747,6 +747,12 @@ class PublishInsideTransaction(Rule):
                 ctx.silence(self, node, "the view's ATOMIC_REQUESTS transaction writes nothing a rollback would take back")
                 return None
             return view
+        admin = transactions.admin_label(ctx.index, qualname)
+        if admin is not None:
+            if qualname.rsplit(".", 1)[-1] in knowledge.ADMIN_METHODS_THAT_WRITE and not _writes_on_the_way(function.body, ctx):
+                ctx.silence(self, node, "the admin's transaction has written nothing yet when this method publishes")
+                return None
+            return admin
         session = _session_transaction(function.body, node, ctx)
         if session is not None:
             return session
