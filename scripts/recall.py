@@ -132,7 +132,7 @@ def _codes_at_a_note(case: Case, findings: list[ecosystem.Finding]) -> set[str]:
 
 def found_as(case: Case, findings: list[ecosystem.Finding]) -> str:
     """The code the case was found under: its own when reported so, else a code split from it."""
-    hits = _codes_on_its_lines(case, findings) | _codes_at_a_note(case, findings)
+    hits = flagged_codes(case, findings)
     return case.code if case.code in hits or not hits else sorted(hits)[0]
 
 
@@ -189,7 +189,7 @@ def found_by_a_default_run(case: Case, findings: list[ecosystem.Finding], previe
 
 
 def flagged_codes(row: Case, findings: list[ecosystem.Finding]) -> set[str]:
-    """The codes (the row's and its splits) reported on a fixed row's lines or at a note there."""
+    """The codes (the row's and its splits) reported on a case's or fixed row's lines, or at a note there."""
     return _codes_on_its_lines(row, findings) | _codes_at_a_note(row, findings)
 
 

@@ -304,8 +304,16 @@ def _loses_io_unseen(call: cst.Call, start: knowledge.WorkStart, ctx: FileContex
     return target, ""
 
 
+class _TaskDiscarded(_ResultDiscarded):
+    """BG602 and BG606: a dropped asyncio task, split on whether its loss is sure (``sure``)."""
+
+    discarded = "task"
+    methods = _discarded_methods("task")
+    reads = ("never_suspending", "losing_io", "shutdown")
+
+
 @register
-class TaskResultDiscarded(_ResultDiscarded):
+class TaskResultDiscarded(_TaskDiscarded):
     code = "BG602"
     # Default: only the dropped tasks whose coroutine's calls to other services fail unseen
     # (_loses_io_unseen), which the held-out half of the ecosystem check judges right well above
@@ -314,14 +322,11 @@ class TaskResultDiscarded(_ResultDiscarded):
     name = "task-result-discarded"
     severity = Severity.WARNING
     summary = "The task returned by create_task / ensure_future is thrown away, and its coroutine's calls to other services fail unseen."
-    discarded = "task"
     sure = True
-    methods = _discarded_methods("task")
-    reads = ("never_suspending", "losing_io", "shutdown")
 
 
 @register
-class TaskResultDiscardedUnproven(_ResultDiscarded):
+class TaskResultDiscardedUnproven(_TaskDiscarded):
     code = "BG606"
     split_from = "BG602"
     # The dropped tasks BG602 is not sure lose anything: a coroutine that keeps its own errors,
@@ -331,10 +336,7 @@ class TaskResultDiscardedUnproven(_ResultDiscarded):
     name = "task-result-discarded-unproven"
     severity = Severity.WARNING
     summary = "The task returned by create_task / ensure_future is thrown away, and its coroutine's failure may not matter."
-    discarded = "task"
     sure = False
-    methods = _discarded_methods("task")
-    reads = ("never_suspending", "losing_io", "shutdown")
 
 
 @register
