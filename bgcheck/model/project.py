@@ -1087,19 +1087,27 @@ class ProjectIndex:
         return cached
 
     def _callees_in_the_run(self, node: tuple) -> tuple:
-        """_callees_as without the project coroutines the function hands to a task start
-        (knowledge.WORK_STARTS of tasks: create_task, ensure_future): they run as tasks of their own."""
+        """_callees_as without the project coroutines the function hands to a task start as the
+        coroutine it runs (create_task(self._loop()), not its name= argument): they run as tasks of
+        their own. A task group's tasks are not left out: its block waits for them."""
         func = self.function(node[0])
         started = {
-            self.resolve_function(handed) for target, _argument, handed in (func.call_handoffs if func is not None else ())
-            if self._starts_a_task(target)
+            self.resolve_function(handed) for target, key, handed in (func.call_handoffs if func is not None else ())
+            if self._starts_a_task(target, key)
         }
         found = self._callees_as(node)
         return tuple(c for c in found if c[0] not in started) if started - {None} else found
 
-    def _starts_a_task(self, target: str) -> bool:
-        name = self.canonical(target) or ""
-        return any(start.discarded == "task" and start.pattern and start.regex.fullmatch(name) for start in knowledge.WORK_STARTS)
+    def _starts_a_task(self, target: str, key: str) -> bool:
+        """Does a call of ``target`` run its argument ``key`` ("" for the first positional one) as a
+        task nobody waits for (knowledge.WORK_STARTS of tasks, not a task group's)?"""
+        name = self.canonical(target) or target
+        if knowledge.TASK_GROUP.fullmatch(name.rsplit(".", 1)[0]):
+            return False
+        return any(
+            start.discarded == "task" and start.matches(name, None) and key in ("", start.func[0])
+            for start in knowledge.WORK_STARTS
+        )
 
     def all_call_targets(self) -> set[str]:
         """Every call target in the project as resolved in its module (not canonical), plus every
