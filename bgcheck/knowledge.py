@@ -1635,6 +1635,51 @@ ADMIN_METHODS_IN_TRANSACTION = frozenset({
     "log_deletion", "response_add", "response_change", "response_delete",
 })
 ADMIN_METHODS_THAT_WRITE = frozenset({"save_model", "delete_model"})
+# Registering a model with an admin site (``admin.site.register(Order)``, ``@admin.register(Order)``):
+# its add, change and delete views then save and delete that model inside their transaction. The
+# ``register`` of a project's own AdminSite (an instance of a subclass of these) does the same.
+DJANGO_ADMIN_REGISTER = frozenset({
+    "django.contrib.admin.site.register", "django.contrib.admin.sites.site.register",
+    "django.contrib.admin.register", "django.contrib.admin.decorators.register",
+})
+DJANGO_ADMIN_SITES = frozenset({"django.contrib.admin.AdminSite", "django.contrib.admin.sites.AdminSite"})
+
+# --- Django model signals (BG604: the receivers that run inside a transaction) ----------------
+#
+# Django sends pre_delete and post_delete from Collector.delete() inside the
+# ``transaction.atomic(savepoint=False)`` it opens (a model with a delete receiver is never
+# fast-deleted), and m2m_changed from a related manager's add(), remove(), set() and clear() inside
+# one as well: their receivers always run in a transaction. pre_save and post_save are sent around
+# Model.save_base() outside any transaction of Django's own: their receivers run in the transaction of
+# whoever saves, so they count only for a model the project saves inside one (the admin, a platform's
+# edit views). Canonical signal name -> how its transaction is opened (None: the saver's).
+DJANGO_MODEL_SIGNALS = {
+    "django.db.models.signals.pre_delete": "Model.delete()",
+    "django.db.models.signals.post_delete": "Model.delete()",
+    "django.db.models.signals.m2m_changed": "a many-to-many add(), remove(), set() or clear()",
+    "django.db.models.signals.pre_save": None,
+    "django.db.models.signals.post_save": None,
+}
+DJANGO_RECEIVER_DECORATORS = frozenset({"django.dispatch.receiver", "django.dispatch.dispatcher.receiver"})
+# A model named by a string (``sender="shop.Order"``) or looked up by one (``apps.get_model("shop", "Order")``).
+DJANGO_GET_MODEL = "get_model"
+
+# Platforms whose generic edit views save their model inside ``transaction.atomic()`` on every POST,
+# as their REST API viewsets do on create, update and delete (NetBox 2.x-4.x, Nautobot 1.x-2.x): a
+# project view class derived from one of these saves the model its ``queryset`` or ``model`` names in
+# that transaction, and its form's ``save()`` (``form``, ``model_form``) runs in it.
+PLATFORM_EDIT_VIEWS = LazyPattern(
+    r"(?P<netbox>netbox\.views\.generic(\.\w+)?\.(ObjectEdit|BulkImport|BulkEdit|BulkCreate|ObjectImport|BulkRename|ComponentCreate|BulkComponentCreate)View"
+    r"|utilities\.views\.(ObjectEdit|BulkImport|BulkEdit|BulkCreate|ObjectImport|ComponentCreate|BulkComponentCreate)View"
+    r"|netbox\.api\.viewsets(\.\w+)?\.NetBoxModelViewSet)"
+    r"|(?P<nautobot>nautobot\.(core|apps)\.views(\.generic)?\.(ObjectEdit|BulkImport|BulkEdit|BulkCreate|ObjectImport|BulkRename|ComponentCreate|BulkComponentCreate)View"
+    r"|nautobot\.(core\.views\.viewsets|apps\.views)\.NautobotUIViewSet"
+    r"|nautobot\.(core\.api\.views|extras\.api\.views|apps\.api)\.(ModelViewSet|NautobotModelViewSet))"
+)
+PLATFORM_NAMES = {"netbox": "NetBox", "nautobot": "Nautobot"}
+# The class attributes of such a view that name what it saves, and the form it saves through.
+EDIT_VIEW_MODEL_ATTRS = ("queryset", "model")
+EDIT_VIEW_FORM_ATTRS = ("form", "model_form")
 # ``asyncio.run(main())``: a program's entry point (BG404).
 ASYNCIO_RUN = frozenset({"asyncio.run", "asyncio.runners.run"})
 

@@ -19,6 +19,7 @@ from bgcheck.model.runtimes import Runtime
 from bgcheck.model.shutdown import ShutdownModel, build_shutdown_model
 from bgcheck.model.transactions import TransactionModel
 from bgcheck.model.views import django_views
+from bgcheck.model.framework_hooks import hooks_in_transaction
 
 
 class Project(ProjectIndex):
@@ -38,6 +39,7 @@ class Project(ProjectIndex):
     transaction_decorators: frozenset[str]  # decorators whose wrapper opens one
     atomic_requests: bool  # Django ATOMIC_REQUESTS: every view runs in a transaction
     views: Mapping[str, str]  # under ATOMIC_REQUESTS: Django view qualname -> how it was recognised
+    hooks_in_transaction: Mapping[str, str]  # functions a framework runs inside its transaction -> how
     transactions: TransactionModel  # functions run inside transactions, publishes through calls
     MODELS = tuple(__annotations__)
 
@@ -66,6 +68,7 @@ def build_index(
     index.set_model("transaction_decorators", frozenset(transactions.transaction_decorators(index)))
     index.set_model("atomic_requests", transactions.atomic_requests(index))
     index.set_model("views", django_views(index) if index.atomic_requests else {})
+    index.set_model("hooks_in_transaction", hooks_in_transaction(index))
     index.set_model("transactions", transactions.build_transaction_model(index))
     return index.seal()
 

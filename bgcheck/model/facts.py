@@ -164,7 +164,8 @@ def _execution(index: ProjectIndex) -> object:
 def _transactions(index: ProjectIndex) -> object:
     return (
         sorted(index.on_commit_callbacks), sorted(index.transaction_helpers), sorted(index.transaction_decorators),
-        index.atomic_requests, sorted(index.views.items()), index.transactions.facts(),
+        index.atomic_requests, sorted(index.views.items()), sorted(index.hooks_in_transaction.items()),
+        index.transactions.facts(),
     )
 
 
@@ -242,7 +243,7 @@ FACTS: dict[str, Callable[[ProjectIndex], object]] = {
     "lock_defaults": _lock_defaults,
     "money": _money,
     "celery_config": _celery_config,
-    "transactions": _transactions,  # on_commit callbacks, transaction helpers/decorators, ATOMIC_REQUESTS views, publishes through calls
+    "transactions": _transactions,  # on_commit callbacks, transaction helpers/decorators, ATOMIC_REQUESTS views, framework hooks, publishes through calls
     "call_targets": _call_targets,  # every call target written anywhere (BG401: an executor something uses)
     "queue_puts": _queue_puts,
     "passed_refs": _passed_refs,  # globals and attributes passed on as values
@@ -281,6 +282,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "transaction_decorators": ("transactions",),
     "atomic_requests": ("transactions",),
     "views": ("transactions",),
+    "hooks_in_transaction": ("transactions",),
     "transactions": ("transactions",),
     "all_call_targets": ("call_targets",),
     "queue_puts": ("queue_puts",),

@@ -168,8 +168,8 @@ def _reads_replica(index: ProjectIndex, call) -> bool:
 
 
 def own_transaction(index: ProjectIndex, qualname: str) -> Optional[str]:
-    """How a function's whole body runs in a transaction of its own: a decorator, or a view under
-    ATOMIC_REQUESTS."""
+    """How a function's whole body runs in a transaction of its own: a decorator, a view under
+    ATOMIC_REQUESTS, a Django admin's method, a hook a framework runs in its transaction."""
     func = index.function(qualname)
     if func is None:
         return None
@@ -177,7 +177,7 @@ def own_transaction(index: ProjectIndex, qualname: str) -> Optional[str]:
         label = decorator_label(index, decorator)
         if label:
             return label
-    return view_label(index, qualname) or admin_label(index, qualname)
+    return view_label(index, qualname) or admin_label(index, qualname) or index.hooks_in_transaction.get(qualname)
 
 
 def admin_label(index: ProjectIndex, qualname: str) -> Optional[str]:

@@ -641,7 +641,7 @@ class PublishInsideTransaction(Rule):
             or any(_may_be_a_session_transaction(index, target) for function in functions.values() for target in function.calls)
             or index.transaction_helpers
             or index.transaction_decorators
-            or any(q in index.views for q in functions)
+            or any(q in index.views or q in index.hooks_in_transaction for q in functions)
             or (model is not None and any(q in model.runs_inside for q in functions))
         )
 
@@ -755,6 +755,9 @@ class PublishInsideTransaction(Rule):
                 ctx.silence(self, node, "the admin's transaction has written nothing yet when this method publishes")
                 return None
             return admin
+        hook = ctx.index.hooks_in_transaction.get(qualname)
+        if hook is not None:
+            return hook  # the framework's write (the save, the delete) is in it
         session = _session_transaction(function.body, node, ctx)
         if session is not None:
             return session

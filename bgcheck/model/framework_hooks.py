@@ -1,0 +1,180 @@
+"""Project functions a framework calls inside a transaction it opens (BG604).
+
+* Django's model-signal receivers: ``pre_delete``/``post_delete`` and ``m2m_changed`` receivers always
+  run inside the ``transaction.atomic()`` Django opens to delete or to change the relation
+  (knowledge.DJANGO_MODEL_SIGNALS); ``pre_save``/``post_save`` receivers run in the transaction of
+  whoever saves, so they count for a model the project has saved inside one: registered with the
+  Django admin (its views save inside ``transaction.atomic()``), or named by a view class derived
+  from a platform's generic edit views (knowledge.PLATFORM_EDIT_VIEWS).
+* the ``save()`` of a form such a view or a ModelAdmin saves through (``model_form = TaskCSVForm``).
+
+A receiver is connected with ``@receiver(signal, sender=Model)`` or ``signal.connect(f, sender=Model)``;
+the sender may be the class, a string (``"shop.Order"``) or ``apps.get_model(...)``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from bgcheck import knowledge
+from bgcheck.model.project import ProjectIndex
+from bgcheck.syntax.ir import as_call, callee_name, ref_name, seq_items, string_literal
+
+
+def _models_of(index: ProjectIndex, ir) -> list[str]:
+    """The project classes an IR names: a class, a list or tuple of them, a string ``"app.Model"``,
+    ``get_model("app", "Model")``; a ``queryset`` attribute's ``Model.objects.filter(...)``."""
+    items = seq_items(ir)
+    if items is not None:
+        return [model for item in items for model in _models_of(index, item)]
+    name = ref_name(ir) or callee_name(ir)
+    call = as_call(ir)
+    if call is not None and (call.target or "").rsplit(".", 1)[-1] == knowledge.DJANGO_GET_MODEL:
+        texts = [string_literal(a) for a in call.args if string_literal(a)]
+        return _named(index, texts[-1]) if texts else []
+    if string_literal(ir):
+        return _named(index, string_literal(ir))
+    if not name:
+        return []
+    canonical = index.canonical(name) or name
+    while canonical and canonical not in index.classes:
+        head, dot, _tail = canonical.rpartition(".")
+        canonical = head if dot else ""
+    return [canonical] if canonical else []
+
+
+def _named(index: ProjectIndex, text: str) -> list[str]:
+    """The project class a model label names (``"shop.Order"`` or ``"Order"``), when one class has that name."""
+    name = text.rsplit(".", 1)[-1]
+    found = [q for q in index.classes if q.rsplit(".", 1)[-1] == name]
+    return found if len(found) == 1 else []
+
+
+def _admin_site(index: ProjectIndex, target: str) -> bool:
+    """Is ``target`` (a call's) the ``register`` of the admin or of a project AdminSite instance?"""
+    canonical = index.canonical(target) or target
+    if canonical in knowledge.DJANGO_ADMIN_REGISTER:
+        return True
+    head, dot, method = canonical.rpartition(".")
+    if not dot or method != "register":
+        return False
+    site = index.canonical(head) or head
+    if not site.endswith("()"):
+        return False
+    cls = site[:-2]
+    return cls in knowledge.DJANGO_ADMIN_SITES or (cls in index.classes and bool(index.class_bases(cls) & knowledge.DJANGO_ADMIN_SITES))
+
+
+def _admin_registered(index: ProjectIndex) -> Iterator[tuple[str, str]]:
+    """(model, how) for each model a Django admin site edits: registered, or an inline of a ModelAdmin."""
+    for summary in index.modules.values():
+        for ir, _scope in summary.recorded_calls:
+            call = as_call(ir)
+            if call is not None and call.target and _admin_site(index, call.target):
+                for item in (call.first_arg, *call.args[1:]) if call.args else ():
+                    for model in _models_of(index, item):
+                        yield model, f"the Django admin, registered in `{summary.module}`, saves it inside transaction.atomic()"
+    for qualname, (summary, cls) in index.classes.items():
+        if not index.class_bases(qualname) & knowledge.DJANGO_MODEL_ADMINS:
+            continue
+        for inline in _models_of(index, cls.attrs.get("inlines")):
+            inline_cls = index.classes.get(inline, (None, None))[1]
+            for model in _models_of(index, inline_cls.attrs.get("model")) if inline_cls else ():
+                yield model, f"the Django admin saves it inside transaction.atomic() (an inline of `{cls.name}`)"
+
+
+def _platform(index: ProjectIndex, qualname: str) -> Optional[str]:
+    """The platform (NetBox, Nautobot) whose generic edit view a project class derives from, or None."""
+    for base in sorted(index.class_bases(qualname)):
+        found = knowledge.PLATFORM_EDIT_VIEWS.fullmatch(base or "")
+        if found:
+            return next(knowledge.PLATFORM_NAMES[k] for k, v in found.groupdict().items() if v)
+    return None
+
+
+def _edit_views(index: ProjectIndex) -> Iterator[tuple[str, str, tuple]]:
+    """(class qualname, who saves through it, as the subject of "save(s) ... inside
+    transaction.atomic()", the attributes naming what it saves) of each project ModelAdmin and
+    platform edit view."""
+    for qualname, (_summary, cls) in index.classes.items():
+        if index.class_bases(qualname) & knowledge.DJANGO_MODEL_ADMINS:
+            yield qualname, "the Django admin's views", ()
+            continue
+        platform = _platform(index, qualname)
+        if platform:
+            yield qualname, f"{platform}'s edit view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS
+
+
+def _verb(subject: str, verb: str) -> str:
+    return f"{subject} {verb if subject.endswith('views') else verb + 's'}"
+
+
+def _attr(index: ProjectIndex, qualname: str, name: str):
+    """A class attribute, the nearest in the class's project ancestry."""
+    for ancestor in index.mro(qualname):
+        value = index.classes[ancestor][1].attrs.get(name)
+        if value is not None:
+            return value
+    return None
+
+
+def saved_in_a_transaction(index: ProjectIndex) -> dict[str, str]:
+    """Project models something saves inside a transaction it opens: model qualname -> how."""
+    saved: dict[str, str] = {}
+    for model, how in _admin_registered(index):
+        saved.setdefault(model, how)
+    for qualname, subject, attrs in _edit_views(index):
+        for name in attrs:
+            for model in _models_of(index, _attr(index, qualname, name)):
+                saved.setdefault(model, f"{_verb(subject, 'save')} it inside transaction.atomic()")
+    return saved
+
+
+def _connections(index: ProjectIndex) -> Iterator[tuple[str, str, Optional[object]]]:
+    """(receiver qualname, canonical signal, sender IR or None) for each model-signal receiver."""
+    for qualname, (_summary, func) in index.functions.items():
+        for decorator in func.decorators:
+            call = as_call(decorator)
+            if call is None or index.canonical(call.target) not in knowledge.DJANGO_RECEIVER_DECORATORS or not call.args:
+                continue
+            signals = seq_items(call.first_arg) or (call.first_arg,)
+            for signal in signals:
+                yield qualname, index.canonical(ref_name(signal)) or "", call.keyword("sender")
+    for summary in index.modules.values():
+        for ir, _scope in summary.recorded_calls:
+            call = as_call(ir)
+            head, dot, method = (call.target or "").rpartition(".") if call is not None else ("", "", "")
+            if not dot or method != "connect":
+                continue
+            receiver = call.keyword("receiver") or call.first_arg
+            function = index.resolve_function(ref_name(receiver)) if ref_name(receiver) else None
+            if function:
+                yield function, index.canonical(head) or head, call.keyword("sender") or call.arg(1)
+
+
+def hooks_in_transaction(index: ProjectIndex) -> dict[str, str]:
+    """Project functions a framework runs inside a transaction it opens: qualname -> how (for messages)."""
+    saved = saved_in_a_transaction(index)
+    hooks: dict[str, str] = {}
+    for qualname, signal, sender in sorted(_connections(index), key=repr):
+        if signal not in knowledge.DJANGO_MODEL_SIGNALS:
+            continue
+        short = signal.rsplit(".", 1)[-1]
+        receiver = f"{'an' if short.startswith('m2m') else 'a'} `{short}` receiver"
+        opener = knowledge.DJANGO_MODEL_SIGNALS[signal]
+        if opener is not None:
+            hooks.setdefault(qualname, f"{receiver}, which Django runs inside the transaction.atomic() of {opener}")
+            continue
+        for model in _models_of(index, sender) if sender is not None else ():
+            if model in saved:
+                name = model.rsplit(".", 1)[-1]
+                hooks.setdefault(qualname, f"{receiver} of `{name}`, which runs inside the transaction that saves `{name}` "
+                                           f"({saved[model]})")
+    for qualname, subject, _attrs in _edit_views(index):
+        for name in knowledge.EDIT_VIEW_FORM_ATTRS:
+            for form in _models_of(index, _attr(index, qualname, name)):
+                save = next((f"{a}.save" for a in index.mro(form) if index.function(f"{a}.save") is not None), None)
+                if save is not None:
+                    hooks.setdefault(save, f"the `save()` of the form `{form.rsplit('.', 1)[-1]}`, which "
+                                           f"{_verb(subject, 'call')} inside transaction.atomic()")
+    return hooks
