@@ -226,7 +226,9 @@ def version_tag() -> str:
 # BG201 does not follow a coroutine a job starts as a task of its own (reached_from). 99: the
 # Django admin's methods run in its views' transaction (BG604). 100: BG201 leaves out only the
 # coroutine argument of a task start, and never a task group's tasks (its block waits for them).
-ENTRY_FORMAT = 100
+# 101: Django model-signal receivers and forms the admin or a platform's edit views save run in a
+# transaction (BG604; framework_hooks).
+ENTRY_FORMAT = 101
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -80,7 +80,7 @@ def _admin_registered(index: ProjectIndex) -> Iterator[tuple[str, str]]:
         for inline in _models_of(index, cls.attrs.get("inlines")):
             inline_cls = index.classes.get(inline, (None, None))[1]
             for model in _models_of(index, inline_cls.attrs.get("model")) if inline_cls else ():
-                yield model, f"the Django admin saves it inside transaction.atomic() (an inline of `{cls.name}`)"
+                yield model, f"the Django admin saves it inside transaction.atomic(), as an inline of `{cls.name}`"
 
 
 def _platform(index: ProjectIndex, qualname: str) -> Optional[str]:

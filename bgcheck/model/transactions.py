@@ -376,7 +376,7 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
         if own[qualname] or qualname in index.on_commit_callbacks:
             continue
         for target, where in sorted(targets.items()):
-            if _outside(index, where):
+            if _outside(index, where) and not _nudges_a_scheduled_task(index, qualname, target):
                 label = target_publishes(index, target)
                 if label:
                     direct.setdefault(qualname, (label, target))
@@ -404,6 +404,26 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
         index.functions[caller][0].module for callee in publishes for caller, _where in callers.get(callee, ())
     )
     return TransactionModel(runs_inside, publishes, calling_modules, called_publishers)
+
+
+def _nudges_a_scheduled_task(index: ProjectIndex, qualname: str, target: str) -> bool:
+    """Does the function send a task that a schedule also runs with no arguments, at every call of
+    ``target`` (``sync_groups.apply_async(countdown=10)``: options only)? The message names no row
+    (BG604 says so at such a send itself; a caller's transaction is no different)."""
+    head, _dot, method = target.rpartition(".")
+    if method not in knowledge.TASK_SEND_METHODS or target.startswith("?"):
+        return False
+    task = _queued_task(index, index.canonical(head) or head)
+    if task is None or not any(job.kind == "scheduled" for job in index.job_roots.get(task, ())):
+        return False
+    func = index.function(qualname)
+    position = func.calls.index(target) if func is not None and target in func.calls else -1
+    given = next((dict(keys) for at, keys in func.call_arguments if at == position), None) if func else None
+    if given is None:
+        return False
+    if method == "apply_async":
+        return not any(isinstance(key, int) or key in ("args", "kwargs") for key in given)
+    return not given
 
 
 def _short(qualname: str) -> str:

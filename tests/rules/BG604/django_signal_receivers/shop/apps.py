@@ -5,7 +5,7 @@ from shop.tasks import reindex_product
 
 
 def review_deleted(sender, instance, **kwargs):
-    reindex_product.delay(instance.product_id)  # error: BG604
+    reindex_product.delay(instance.product_id)
 
 
 def supplier_saved(sender, instance, **kwargs):

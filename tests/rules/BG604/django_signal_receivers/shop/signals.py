@@ -1,8 +1,9 @@
-# Flagged: post_delete, pre_delete and m2m_changed receivers always run inside the transaction
-# Django opens to delete or to change the relation; post_save and pre_save receivers of a model
-# the Django admin saves (inside transaction.atomic()) run inside that transaction. Not flagged: a
-# post_save receiver of a model the project saves nowhere bgcheck sees in a transaction (Visit), a
-# task sent from transaction.on_commit(), a function that is no receiver.
+# Flagged: m2m_changed receivers always run inside the transaction Django opens to change the
+# relation; post_save and pre_save receivers of a model the Django admin saves (inside
+# transaction.atomic()) run inside that transaction. Not flagged: a post_save receiver of a model the
+# project saves nowhere bgcheck sees in a transaction (Visit), a delete receiver (its task is handed
+# the ids of rows that are going away), a task sent from transaction.on_commit(), a function that is
+# no receiver.
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 from django.dispatch import receiver
@@ -18,7 +19,7 @@ def product_saved(sender, instance, created, **kwargs):
 
 @receiver(post_delete, sender=Product)
 def product_deleted(sender, instance, **kwargs):
-    purge_images.delay(instance.pk)  # error: BG604
+    purge_images.delay(instance.pk)
 
 
 @receiver(m2m_changed, sender=Product.tags.through)
