@@ -210,7 +210,7 @@ def publish_label(index: ProjectIndex, name: Optional[str], method: str, receive
         if task is not None:
             if method in knowledge.DRAMATIQ_SEND and not any(j.framework.startswith("Dramatiq") for j in index.job_roots.get(task, ())):
                 return None
-            return None if sends_on_commit(index, task) else shown
+            return None if sends_on_commit(index, task) or send_replaced(index, task) else shown
     if method == "send" and name and knowledge.KAFKA_SEND.fullmatch(name):
         return "producer.send()"
     if name and knowledge.PUBLISH_APIS.fullmatch(name):
@@ -238,10 +238,9 @@ def _queued_task(index: ProjectIndex, receiver_path: str) -> Optional[str]:
     return None
 
 
-def sends_on_commit(index: ProjectIndex, task: str) -> bool:
-    """Is the task declared with a base class (``@app.task(base=TransactionAwareTask)``) whose
-    ``apply_async`` (or ``delay``) hands the send to ``transaction.on_commit``? Then every send of it
-    leaves after the commit."""
+def _send_overrides(index: ProjectIndex, task: str):
+    """The project's ``apply_async``/``delay`` methods in the ancestry of the base class a task is
+    declared with (``@app.task(base=TransactionAwareTask)``)."""
     for job in index.job_roots.get(task, ()):
         base = job.options.get("base") if isinstance(job.options, dict) else None
         if not (isinstance(base, tuple) and len(base) == 2 and base[0] == "ref"):
@@ -250,8 +249,25 @@ def sends_on_commit(index: ProjectIndex, task: str) -> bool:
         for ancestor in index.mro(cls) if cls in index.classes else ():
             for method in knowledge.TASK_SEND_METHODS:
                 func = index.function(f"{ancestor}.{method}")
-                if func is not None and any(index.canonical(call) in knowledge.ON_COMMIT for call in func.calls):
-                    return True
+                if func is not None:
+                    yield func
+
+
+def sends_on_commit(index: ProjectIndex, task: str) -> bool:
+    """Is the task declared with a base class whose ``apply_async`` (or ``delay``) hands the send to
+    ``transaction.on_commit``? Then every send of it leaves after the commit."""
+    return any(index.canonical(call) in knowledge.ON_COMMIT for func in _send_overrides(index, task) for call in func.calls)
+
+
+def send_replaced(index: ProjectIndex, task: str) -> bool:
+    """Does the task's base class replace the send with code of its own that does not surely make it
+    (``apply_async`` that dispatches to a deduplication backend, and calls ``super().apply_async()``
+    only on some branches)? What such a send does, and when, bgcheck does not know."""
+    for func in _send_overrides(index, task):
+        conditional = {func.calls[i] for i in func.conditional_calls if i < len(func.calls)}
+        sure = [target for target in func.calls if target not in conditional]
+        if not any(target.rsplit(".", 1)[-1] in knowledge.TASK_SEND_METHODS for target in sure):
+            return True
     return False
 
 

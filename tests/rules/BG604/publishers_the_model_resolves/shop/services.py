@@ -1,6 +1,6 @@
 from django.db import transaction
 
-from shop.tasks import send_invoice, send_receipt
+from shop.tasks import reindex_order, send_invoice, send_receipt
 
 
 class JobResult:
@@ -22,6 +22,7 @@ def place(order, app, outbox):
         send_receipt.s(order.id).apply_async()  # error: BG604
         send_invoice.delay(order.id)  # its base sends it from on_commit
         send_invoice.apply_async(args=(order.id,))  # likewise
+        reindex_order.delay(order.id)  # its base replaces the send: it may never leave here
         JobResult.enqueue_job(place, order.id)  # the project's own classmethod
         JobResult().delay(5)  # a project method named like a task's
         JobResult().publish()  # likewise

@@ -17,9 +17,25 @@ class LoggedTask(Task):
         return super().apply_async(*args, **kwargs)
 
 
+class DeduplicatedTask(Task):
+    """Hands the send to a deduplication backend, which decides when (and whether) it leaves."""
+
+    backends = {}
+
+    def apply_async(self, args=None, kwargs=None, **options):
+        backend = self.backends.get(self.name)
+        if backend is None:
+            return super().apply_async(args=args, kwargs=kwargs, **options)
+        return backend.dispatch(self, args, kwargs, options)
+
+
 @app.task(base=TransactionAwareTask)
 def send_invoice(invoice_id): ...
 
 
 @app.task(base=LoggedTask)
 def send_receipt(order_id): ...
+
+
+@app.task(base=DeduplicatedTask)
+def reindex_order(order_id): ...
