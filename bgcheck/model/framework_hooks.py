@@ -65,8 +65,9 @@ def _admin_site(index: ProjectIndex, target: str) -> bool:
     return cls in knowledge.DJANGO_ADMIN_SITES or (cls in index.classes and bool(index.class_bases(cls) & knowledge.DJANGO_ADMIN_SITES))
 
 
-def _admin_registered(index: ProjectIndex) -> Iterator[tuple[str, str]]:
-    """(model, how) for each model a Django admin site edits: registered, or an inline of a ModelAdmin."""
+def _admin_registered(index: ProjectIndex, views: list) -> Iterator[tuple[str, str]]:
+    """(model, how) for each model a Django admin site edits: registered, or an inline of a ModelAdmin
+    (``views``: _edit_views)."""
     for summary in index.modules.values():
         for ir, _scope in summary.recorded_calls:
             call = as_call(ir)
@@ -74,13 +75,13 @@ def _admin_registered(index: ProjectIndex) -> Iterator[tuple[str, str]]:
                 for item in (call.first_arg, *call.args[1:]) if call.args else ():
                     for model in _models_of(index, item):
                         yield model, f"the Django admin, registered in `{summary.module}`, saves it inside transaction.atomic()"
-    for qualname, (summary, cls) in index.classes.items():
-        if not index.class_bases(qualname) & knowledge.DJANGO_MODEL_ADMINS:
-            continue
-        for inline in _models_of(index, cls.attrs.get("inlines")):
+    for qualname, _subject, attrs in views:
+        if attrs:
+            continue  # a platform's view, not a ModelAdmin
+        for inline in _models_of(index, _attr(index, qualname, "inlines")):
             inline_cls = index.classes.get(inline, (None, None))[1]
             for model in _models_of(index, inline_cls.attrs.get("model")) if inline_cls else ():
-                yield model, f"the Django admin saves it inside transaction.atomic(), as an inline of `{cls.name}`"
+                yield model, f"the Django admin saves it inside transaction.atomic(), as an inline of `{qualname.rsplit('.', 1)[-1]}`"
 
 
 def _platform(index: ProjectIndex, qualname: str) -> Optional[str]:
@@ -118,12 +119,13 @@ def _attr(index: ProjectIndex, qualname: str, name: str):
     return None
 
 
-def saved_in_a_transaction(index: ProjectIndex) -> dict[str, str]:
-    """Project models something saves inside a transaction it opens: model qualname -> how."""
+def saved_in_a_transaction(index: ProjectIndex, views: list) -> dict[str, str]:
+    """Project models something saves inside a transaction it opens: model qualname -> how
+    (``views``: _edit_views)."""
     saved: dict[str, str] = {}
-    for model, how in _admin_registered(index):
+    for model, how in _admin_registered(index, views):
         saved.setdefault(model, how)
-    for qualname, subject, attrs in _edit_views(index):
+    for qualname, subject, attrs in views:
         for name in attrs:
             for model in _models_of(index, _attr(index, qualname, name)):
                 saved.setdefault(model, f"{_verb(subject, 'save')} it inside transaction.atomic()")
@@ -154,7 +156,8 @@ def _connections(index: ProjectIndex) -> Iterator[tuple[str, str, Optional[objec
 
 def hooks_in_transaction(index: ProjectIndex) -> dict[str, str]:
     """Project functions a framework runs inside a transaction it opens: qualname -> how (for messages)."""
-    saved = saved_in_a_transaction(index)
+    views = list(_edit_views(index))
+    saved = saved_in_a_transaction(index, views)
     hooks: dict[str, str] = {}
     for qualname, signal, sender in sorted(_connections(index), key=repr):
         if signal not in knowledge.DJANGO_MODEL_SIGNALS:
@@ -170,7 +173,7 @@ def hooks_in_transaction(index: ProjectIndex) -> dict[str, str]:
                 name = model.rsplit(".", 1)[-1]
                 hooks.setdefault(qualname, f"{receiver} of `{name}`, which runs inside the transaction that saves `{name}` "
                                            f"({saved[model]})")
-    for qualname, subject, _attrs in _edit_views(index):
+    for qualname, subject, _attrs in views:
         for name in knowledge.EDIT_VIEW_FORM_ATTRS:
             for form in _models_of(index, _attr(index, qualname, name)):
                 save = next((f"{a}.save" for a in index.mro(form) if index.function(f"{a}.save") is not None), None)
