@@ -1677,6 +1677,15 @@ PLATFORM_EDIT_VIEWS = LazyPattern(
     r"|nautobot\.(core\.api\.views|extras\.api\.views|apps\.api)\.(ModelViewSet|NautobotModelViewSet))"
 )
 PLATFORM_NAMES = {"netbox": "NetBox", "nautobot": "Nautobot"}
+# Under ATOMIC_REQUESTS every view runs in a transaction: a Django or DRF view class derived from one
+# of these editing views saves the model its ``queryset`` or ``model`` names there, through its
+# ``form_class``.
+ATOMIC_REQUESTS_EDIT_VIEWS = LazyPattern(
+    r"django\.views\.generic(\.edit)?\.(Create|Update|Delete)View"
+    r"|rest_framework\.viewsets\.ModelViewSet"
+    r"|rest_framework\.generics\.(Create|Update|Destroy|ListCreate|RetrieveUpdate|RetrieveDestroy|RetrieveUpdateDestroy)APIView"
+    r"|rest_framework\.mixins\.(Create|Update|Destroy)ModelMixin"
+)
 # The class attributes of such a view that name what it saves, and the form it saves through.
 EDIT_VIEW_MODEL_ATTRS = ("queryset", "model")
 EDIT_VIEW_FORM_ATTRS = ("form", "model_form")

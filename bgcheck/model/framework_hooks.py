@@ -18,6 +18,7 @@ from typing import Iterator, Optional
 
 from bgcheck import knowledge
 from bgcheck.model.project import ProjectIndex
+from bgcheck.model.views import class_opts_out
 from bgcheck.syntax.ir import as_call, callee_name, ref_name, seq_items, string_literal
 
 
@@ -75,9 +76,9 @@ def _admin_registered(index: ProjectIndex, views: list) -> Iterator[tuple[str, s
                 for item in (call.first_arg, *call.args[1:]) if call.args else ():
                     for model in _models_of(index, item):
                         yield model, f"the Django admin, registered in `{summary.module}`, saves it inside transaction.atomic()"
-    for qualname, _subject, attrs in views:
-        if attrs:
-            continue  # a platform's view, not a ModelAdmin
+    for qualname, subject, _attrs, _where in views:
+        if not subject.startswith("the Django admin"):
+            continue
         for inline in _models_of(index, _attr(index, qualname, "inlines")):
             inline_cls = index.classes.get(inline, (None, None))[1]
             for model in _models_of(index, inline_cls.attrs.get("model")) if inline_cls else ():
@@ -93,17 +94,20 @@ def _platform(index: ProjectIndex, qualname: str) -> Optional[str]:
     return None
 
 
-def _edit_views(index: ProjectIndex) -> Iterator[tuple[str, str, tuple]]:
-    """(class qualname, who saves through it, as the subject of "save(s) ... inside
-    transaction.atomic()", the attributes naming what it saves) of each project ModelAdmin and
-    platform edit view."""
+def _edit_views(index: ProjectIndex) -> Iterator[tuple[str, str, tuple, str]]:
+    """(class qualname, who saves through it, as the subject of "save(s) ...", the attributes naming
+    what it saves and the form it saves through, in which transaction) of each project ModelAdmin,
+    platform edit view and, under ATOMIC_REQUESTS, Django or DRF editing view."""
     for qualname, (_summary, cls) in index.classes.items():
-        if index.class_bases(qualname) & knowledge.DJANGO_MODEL_ADMINS:
-            yield qualname, "the Django admin's views", ()
+        bases = index.class_bases(qualname)
+        if bases & knowledge.DJANGO_MODEL_ADMINS:
+            yield qualname, "the Django admin's views", ("form",), "inside transaction.atomic()"
             continue
         platform = _platform(index, qualname)
         if platform:
-            yield qualname, f"{platform}'s edit view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS
+            yield qualname, f"{platform}'s edit view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS + knowledge.EDIT_VIEW_FORM_ATTRS, "inside transaction.atomic()"
+        elif index.atomic_requests and any(knowledge.ATOMIC_REQUESTS_EDIT_VIEWS.fullmatch(b or "") for b in bases) and not class_opts_out(index, qualname):
+            yield qualname, f"the view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS + ("form_class",), "inside the transaction ATOMIC_REQUESTS opens for every view"
 
 
 def _verb(subject: str, verb: str) -> str:
@@ -125,10 +129,11 @@ def saved_in_a_transaction(index: ProjectIndex, views: list) -> dict[str, str]:
     saved: dict[str, str] = {}
     for model, how in _admin_registered(index, views):
         saved.setdefault(model, how)
-    for qualname, subject, attrs in views:
+    for qualname, subject, attrs, where in views:
         for name in attrs:
-            for model in _models_of(index, _attr(index, qualname, name)):
-                saved.setdefault(model, f"{_verb(subject, 'save')} it inside transaction.atomic()")
+            if name in knowledge.EDIT_VIEW_MODEL_ATTRS:
+                for model in _models_of(index, _attr(index, qualname, name)):
+                    saved.setdefault(model, f"{_verb(subject, 'save')} it {where}")
     return saved
 
 
@@ -173,11 +178,13 @@ def hooks_in_transaction(index: ProjectIndex) -> dict[str, str]:
                 name = model.rsplit(".", 1)[-1]
                 hooks.setdefault(qualname, f"{receiver} of `{name}`, which runs inside the transaction that saves `{name}` "
                                            f"({saved[model]})")
-    for qualname, subject, _attrs in views:
-        for name in knowledge.EDIT_VIEW_FORM_ATTRS:
+    for qualname, subject, attrs, where in views:
+        for name in attrs:
+            if name in knowledge.EDIT_VIEW_MODEL_ATTRS:
+                continue
             for form in _models_of(index, _attr(index, qualname, name)):
                 save = next((f"{a}.save" for a in index.mro(form) if index.function(f"{a}.save") is not None), None)
                 if save is not None:
                     hooks.setdefault(save, f"the `save()` of the form `{form.rsplit('.', 1)[-1]}`, which "
-                                           f"{_verb(subject, 'call')} inside transaction.atomic()")
+                                           f"{_verb(subject, 'call')} {where}")
     return hooks

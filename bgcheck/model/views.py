@@ -59,7 +59,8 @@ def _view_class(index: ProjectIndex, qualname: str) -> Optional[str]:
     return None
 
 
-def _class_opts_out(index: ProjectIndex, qualname: str) -> bool:
+def class_opts_out(index: ProjectIndex, qualname: str) -> bool:
+    """``@method_decorator(transaction.non_atomic_requests, ...)`` on a view class or a project base of it."""
     return any(_opts_out(index, index.classes[name][1].decorators) for name in index.mro(qualname))
 
 
@@ -106,7 +107,7 @@ def django_views(index: ProjectIndex) -> dict[str, str]:
         how = None
         owner = func.class_qualname
         if owner is not None:
-            if owner in opted_out or _class_opts_out(index, owner):
+            if owner in opted_out or class_opts_out(index, owner):
                 continue
             handler = func.name in knowledge.VIEW_HANDLER_METHODS or _decorated_by(index, func, knowledge.VIEW_METHOD_DECORATORS)
             base = _view_class(index, owner)
