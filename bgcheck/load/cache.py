@@ -227,8 +227,10 @@ def version_tag() -> str:
 # Django admin's methods run in its views' transaction (BG604). 100: BG201 leaves out only the
 # coroutine argument of a task start, and never a task group's tasks (its block waits for them).
 # 101: Django model-signal receivers and forms the admin or a platform's edit views save run in a
-# transaction (BG604; framework_hooks).
-ENTRY_FORMAT = 101
+# transaction (BG604; framework_hooks). 102: summaries record items stored by constant keys
+# (``DATABASES["default"]["ATOMIC_REQUESTS"] = True``) among attr_assignments; Django and DRF editing
+# views under ATOMIC_REQUESTS save their models in its transaction.
+ENTRY_FORMAT = 102
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

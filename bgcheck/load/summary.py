@@ -189,7 +189,8 @@ class ModuleSummary:
     module_calls: tuple = ()  # resolved targets of calls made at import time
     module_call_sites: tuple = ()  # (line, column) of each, as ``FunctionSummary.call_sites``
     # (resolved target path, IR, scope qualname, how many recorded calls come before it in the
-    # module: its place in program order among them)
+    # module: its place in program order among them); an item stored by constant string keys has
+    # them in its path: ``proj.settings.DATABASES['default']['ATOMIC_REQUESTS']``
     attr_assignments: tuple = ()
     recorded_calls: tuple = ()  # (IR of a call whose name is in knowledge.RECORDED_CALL_NAMES, scope qualname)
     # Items put into a queue: (receiver path as resolved here, IR of the item, the nearest loop around
@@ -744,6 +745,9 @@ class SummaryBuilder:
                 attrs.setdefault(target.attr, []).append(self._annotated_parameter(value) or value)
             elif isinstance(value, ast.AST):
                 self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
+        elif target_type is ast.Subscript and isinstance(value, ast.AST) and _subscript_keys(target) is not None:
+            # ``DATABASES["default"]["ATOMIC_REQUESTS"] = True``: a setting filled in key by key
+            self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
         else:
             self._bind_opaque(target)
 
@@ -1356,8 +1360,28 @@ def _all_params(params: ast.arguments):
         yield params.kwarg
 
 
+def _subscript_keys(target: ast.expr) -> Optional[tuple]:
+    """The string keys of ``NAME["a"]["b"]`` (("a", "b")), a dotted name's items by constant keys;
+    None for any other target."""
+    keys = []
+    while type(target) is ast.Subscript:
+        key = target.slice
+        if type(key) is not ast.Constant or not isinstance(key.value, str):
+            return None
+        keys.append(key.value)
+        target = target.value
+    return tuple(reversed(keys)) if keys and dotted_name(target) is not None else None
+
+
 def _target_path(target: ast.expr, resolve) -> Optional[str]:
-    """``app.conf.task_acks_late`` -> "proj.celery.app.conf.task_acks_late" (or via an instance)."""
+    """``app.conf.task_acks_late`` -> "proj.celery.app.conf.task_acks_late" (or via an instance);
+    ``DATABASES["default"]["ATOMIC_REQUESTS"]`` -> 'proj.settings.DATABASES["default"]["ATOMIC_REQUESTS"]'."""
+    keys = _subscript_keys(target)
+    if keys is not None:
+        while type(target) is ast.Subscript:
+            target = target.value
+        base = _target_path(target, resolve)
+        return base + "".join(f"[{key!r}]" for key in keys) if base is not None else None
     name = dotted_name(target)
     if name is None:
         return None

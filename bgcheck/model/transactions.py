@@ -102,12 +102,19 @@ def transaction_decorators(index: ProjectIndex) -> set[str]:
 
 
 def atomic_requests(index: ProjectIndex) -> bool:
+    """Does a settings module set ``ATOMIC_REQUESTS = True`` for a database: in the ``DATABASES`` it
+    binds, or key by key after (``DATABASES["default"]["ATOMIC_REQUESTS"] = True``, as projects made
+    from cookiecutter-django do on top of ``env.db()``)?"""
     for summary in index.modules.values():
         databases = summary.constants.get("DATABASES")
         if databases is None:
             continue
         value = index.fold(databases)
         if isinstance(value, dict) and any(isinstance(entry, dict) and entry.get("ATOMIC_REQUESTS") is True for entry in value.values()):
+            return True
+        stored = f"{summary.module}.DATABASES["
+        if any(path.startswith(stored) and path.endswith("['ATOMIC_REQUESTS']") and index.fold(item) is True
+               for path, item, _scope, _before in summary.attr_assignments):
             return True
     return False
 
