@@ -1660,6 +1660,7 @@ DJANGO_MODEL_SIGNALS = {
     "django.db.models.signals.pre_save": None,
     "django.db.models.signals.post_save": None,
 }
+DJANGO_DELETE_SIGNALS = frozenset({"django.db.models.signals.pre_delete", "django.db.models.signals.post_delete"})
 DJANGO_RECEIVER_DECORATORS = frozenset({"django.dispatch.receiver", "django.dispatch.dispatcher.receiver"})
 # A model named by a string (``sender="shop.Order"``) or looked up by one (``apps.get_model("shop", "Order")``).
 DJANGO_GET_MODEL = "get_model"

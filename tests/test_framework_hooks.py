@@ -160,3 +160,37 @@ def test_framework_hooks_say_how_they_run_in_a_transaction(tmp_path, monkeypatch
         "shop.signals.product_saved": "a `post_save` receiver of `Product`, which runs inside the transaction that saves "
         "`Product` (the Django admin saves it inside transaction.atomic(), as an inline of `PhotoAdmin`)",
     }
+    assert dict(index.receivers_left_out) == {}
+
+
+def test_verbose_says_why_a_receiver_is_left_out(tmp_path, monkeypatch):
+    """A receiver whose model bgcheck sees saved in no transaction, and a delete receiver: --verbose
+    names the fact that kept BG604 silent."""
+    from click.testing import CliRunner
+
+    from bgcheck.cli import main
+
+    _project(tmp_path, ADMIN_WITHOUT_PRODUCT)
+    (tmp_path / "shop" / "cleanup.py").write_text(textwrap.dedent("""
+        from django.db.models.signals import post_delete
+        from django.dispatch import receiver
+
+        from shop.models import Photo
+        from shop.tasks import reindex
+
+
+        @receiver(post_delete, sender=Photo)
+        def photo_deleted(sender, instance, **kwargs):
+            reindex.delay(instance.product_id)
+    """))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--verbose", "--select", "BG604", "."])
+    assert "All checks passed" in result.stdout
+    notes = sorted(line for line in result.stderr.splitlines() if "BG604 not reported" in line)
+    assert notes == [
+        "bgcheck: note: shop/cleanup.py:11:5: BG604 not reported: a `post_delete` receiver runs inside the transaction of "
+        "Model.delete(), but what it sends names rows that are going away: delete receivers are not counted",
+        "bgcheck: note: shop/signals.py:11:5: BG604 not reported: a `post_save` receiver runs in the transaction of whatever "
+        "saves `Product`, and bgcheck sees none that does (an admin registration, a platform's edit view, an editing view "
+        "under ATOMIC_REQUESTS)",
+    ]

@@ -229,8 +229,9 @@ def version_tag() -> str:
 # 101: Django model-signal receivers and forms the admin or a platform's edit views save run in a
 # transaction (BG604; framework_hooks). 102: summaries record items stored by constant keys
 # (``DATABASES["default"]["ATOMIC_REQUESTS"] = True``) among attr_assignments; Django and DRF editing
-# views under ATOMIC_REQUESTS save their models in its transaction.
-ENTRY_FORMAT = 102
+# views under ATOMIC_REQUESTS save their models in its transaction. 103: --verbose says why a
+# model-signal receiver is left out (receivers_left_out).
+ENTRY_FORMAT = 103
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

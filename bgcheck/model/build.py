@@ -19,7 +19,7 @@ from bgcheck.model.runtimes import Runtime
 from bgcheck.model.shutdown import ShutdownModel, build_shutdown_model
 from bgcheck.model.transactions import TransactionModel
 from bgcheck.model.views import django_views
-from bgcheck.model.framework_hooks import hooks_in_transaction
+from bgcheck.model.framework_hooks import framework_hooks
 
 
 class Project(ProjectIndex):
@@ -40,6 +40,7 @@ class Project(ProjectIndex):
     atomic_requests: bool  # Django ATOMIC_REQUESTS: every view runs in a transaction
     views: Mapping[str, str]  # under ATOMIC_REQUESTS: Django view qualname -> how it was recognised
     hooks_in_transaction: Mapping[str, str]  # functions a framework runs inside its transaction -> how
+    receivers_left_out: Mapping[str, str]  # model-signal receivers not counted as in one -> why (--verbose)
     transactions: TransactionModel  # functions run inside transactions, publishes through calls
     MODELS = tuple(__annotations__)
 
@@ -68,7 +69,9 @@ def build_index(
     index.set_model("transaction_decorators", frozenset(transactions.transaction_decorators(index)))
     index.set_model("atomic_requests", transactions.atomic_requests(index))
     index.set_model("views", django_views(index) if index.atomic_requests else {})
-    index.set_model("hooks_in_transaction", hooks_in_transaction(index))
+    hooks, left_out = framework_hooks(index)
+    index.set_model("hooks_in_transaction", hooks)
+    index.set_model("receivers_left_out", left_out)
     index.set_model("transactions", transactions.build_transaction_model(index))
     return index.seal()
 

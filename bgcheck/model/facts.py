@@ -164,7 +164,7 @@ def _execution(index: ProjectIndex) -> object:
 def _transactions(index: ProjectIndex) -> object:
     return (
         sorted(index.on_commit_callbacks), sorted(index.transaction_helpers), sorted(index.transaction_decorators),
-        index.atomic_requests, sorted(index.views.items()), sorted(index.hooks_in_transaction.items()),
+        index.atomic_requests, sorted(index.views.items()), sorted(index.hooks_in_transaction.items()), sorted(index.receivers_left_out.items()),
         index.transactions.facts(),
     )
 
@@ -283,6 +283,7 @@ MEMBER_FACTS: dict[str, tuple[str, ...]] = {
     "atomic_requests": ("transactions",),
     "views": ("transactions",),
     "hooks_in_transaction": ("transactions",),
+    "receivers_left_out": ("transactions",),
     "transactions": ("transactions",),
     "all_call_targets": ("call_targets",),
     "queue_puts": ("queue_puts",),

@@ -159,25 +159,37 @@ def _connections(index: ProjectIndex) -> Iterator[tuple[str, str, Optional[objec
                 yield function, index.canonical(head) or head, call.keyword("sender") or call.arg(1)
 
 
-def hooks_in_transaction(index: ProjectIndex) -> dict[str, str]:
-    """Project functions a framework runs inside a transaction it opens: qualname -> how (for messages)."""
+def framework_hooks(index: ProjectIndex) -> tuple[dict[str, str], dict[str, str]]:
+    """Project functions a framework runs inside a transaction it opens: qualname -> how (for
+    messages); and the model-signal receivers left out: qualname -> why (for --verbose)."""
     views = list(_edit_views(index))
     saved = saved_in_a_transaction(index, views)
     hooks: dict[str, str] = {}
+    left_out: dict[str, str] = {}
     for qualname, signal, sender in sorted(_connections(index), key=repr):
-        if signal not in knowledge.DJANGO_MODEL_SIGNALS:
-            continue
         short = signal.rsplit(".", 1)[-1]
         receiver = f"{'an' if short.startswith('m2m') else 'a'} `{short}` receiver"
+        if signal in knowledge.DJANGO_DELETE_SIGNALS:
+            left_out.setdefault(qualname, f"{receiver} runs inside the transaction of Model.delete(), but what it sends "
+                                          "names rows that are going away: delete receivers are not counted")
+            continue
+        if signal not in knowledge.DJANGO_MODEL_SIGNALS:
+            continue
         opener = knowledge.DJANGO_MODEL_SIGNALS[signal]
         if opener is not None:
             hooks.setdefault(qualname, f"{receiver}, which Django runs inside the transaction.atomic() of {opener}")
             continue
-        for model in _models_of(index, sender) if sender is not None else ():
+        models = _models_of(index, sender) if sender is not None else []
+        for model in models:
             if model in saved:
                 name = model.rsplit(".", 1)[-1]
                 hooks.setdefault(qualname, f"{receiver} of `{name}`, which runs inside the transaction that saves `{name}` "
                                            f"({saved[model]})")
+        if qualname not in hooks:
+            of = f"`{models[0].rsplit('.', 1)[-1]}`" if models else "its sender"
+            left_out.setdefault(qualname, f"{receiver} runs in the transaction of whatever saves {of}, and bgcheck sees none "
+                                          "that does (an admin registration, a platform's edit view, an editing view under "
+                                          "ATOMIC_REQUESTS)")
     for qualname, subject, attrs, where in views:
         for name in attrs:
             if name in knowledge.EDIT_VIEW_MODEL_ATTRS:
@@ -187,4 +199,4 @@ def hooks_in_transaction(index: ProjectIndex) -> dict[str, str]:
                 if save is not None:
                     hooks.setdefault(save, f"the `save()` of the form `{form.rsplit('.', 1)[-1]}`, which "
                                            f"{_verb(subject, 'call')} {where}")
-    return hooks
+    return hooks, {q: why for q, why in left_out.items() if q not in hooks}

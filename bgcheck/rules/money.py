@@ -641,7 +641,7 @@ class PublishInsideTransaction(Rule):
             or any(_may_be_a_session_transaction(index, target) for function in functions.values() for target in function.calls)
             or index.transaction_helpers
             or index.transaction_decorators
-            or any(q in index.views or q in index.hooks_in_transaction for q in functions)
+            or any(q in index.views or q in index.hooks_in_transaction or q in index.receivers_left_out for q in functions)
             or (model is not None and any(q in model.runs_inside for q in functions))
         )
 
@@ -764,6 +764,8 @@ class PublishInsideTransaction(Rule):
         model = ctx.index.transactions
         if through_callers and model is not None and qualname in model.runs_inside:
             return f"{_THROUGH_CALLERS}: {model.runs_inside[qualname][0].text}"
+        if qualname in ctx.index.receivers_left_out:
+            ctx.silence(self, node, ctx.index.receivers_left_out[qualname])
         return None
 
 
