@@ -221,3 +221,40 @@ def test_lock_rules_relevance_test_asks_the_model(tmp_path):
                 relevant.add((unit.path.name, rule.code))
     takes = set(LOCKING_MODULES) - {"conn.py", "words.py"}
     assert relevant == {(name, code) for name in takes for code in ("BG501", "BG502")}
+
+
+def test_bg502_ttl_through_arguments_follows_an_edit_of_a_caller_cached_as_cold(tmp_path, monkeypatch):
+    """The lock in locks.py never expires only while no call of acquire() passes ``ttl``: a caller in
+    tasks.py that starts passing one takes the finding away, and a cached run says so as a cold one does."""
+    from conftest import reported_at
+
+    write_project(tmp_path, {
+        "app/__init__.py": "",
+        "app/locks.py": """
+            import redis
+
+            client = redis.Redis()
+
+
+            def acquire(name, ttl=None):
+                return client.lock(name, timeout=ttl)
+        """,
+        "app/tasks.py": """
+            from celery import shared_task
+
+            from app.locks import acquire
+
+
+            @shared_task
+            def sync():
+                with acquire("sync"):
+                    pass
+        """,
+    })
+    monkeypatch.chdir(tmp_path)
+    tasks = tmp_path / "app" / "tasks.py"
+    assert reported_at("BG502") == reported_at("BG502", "--no-cache") == ["app/locks.py:8:12"]
+    tasks.write_text(tasks.read_text().replace('acquire("sync")', 'acquire("sync", ttl=60)'))
+    assert reported_at("BG502") == reported_at("BG502", "--no-cache") == []
+    tasks.write_text(tasks.read_text().replace('acquire("sync", ttl=60)', 'acquire("sync", ttl=None)'))
+    assert reported_at("BG502") == reported_at("BG502", "--no-cache") == ["app/locks.py:8:12"]

@@ -25,6 +25,7 @@ from bgcheck.model.locks import (
     match_api,
     read_lock,
     runtime_for,
+    through_arguments_note,
 )
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, receiver_kind
@@ -47,7 +48,23 @@ def _lock_at(node: cst.Call, ctx: FileContext):
         return None, None  # ``cache.add(key, v, None)`` alone: sets a default once, takes no lock
     if api.result_decides and _counted_up(node, api, ctx):
         return None, None
-    return api, read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
+    read = read_lock(api, _lock_args(node, ctx), ctx.index.fold, configured_defaults(ctx.index))
+    if read is not None and read[1] is None:
+        read = _ttl_from_callers(node, api, ctx) or read
+    return api, read
+
+
+def _ttl_from_callers(node: cst.Call, api, ctx: FileContext) -> Optional[tuple]:
+    """The model's reading of a lock whose TTL is a parameter of the function (``timeout=ttl``) that no
+    call in the project passes (the lock model follows the callers: LockSite's note says so)."""
+    for site in ctx.index.locks:
+        if site.function != ctx.function_qualname or site.api != api.label or site.ttl is not NEVER:
+            continue
+        for keyword in (api.ttl[0], *(other for other, _ in api.other_ttl)):
+            value = argument(node, keyword)
+            if isinstance(value, cst.Name) and site.ttl_note.startswith(through_arguments_note(keyword, value.value)):
+                return site.key, NEVER, site.ttl_note, site.auto_renewal
+    return None
 
 
 def _counted_up(node: cst.Call, api, ctx: FileContext) -> bool:
@@ -160,7 +177,7 @@ class LockWithoutTtl(_LockRule):
     code = "BG502"
     name = "lock-without-ttl"
     severity = Severity.ERROR
-    reads = ("lock_defaults",)
+    reads = ("lock_defaults", "locks")
     summary = "A distributed lock acquired with no expiry: a killed holder blocks the job for ever."
 
     def check(self, node, api, read, ctx: FileContext) -> None:
