@@ -194,3 +194,43 @@ def test_verbose_says_why_a_receiver_is_left_out(tmp_path, monkeypatch):
         "saves `Product`, and bgcheck sees none that does (an admin registration, a platform's edit view, an editing view "
         "under ATOMIC_REQUESTS)",
     ]
+
+
+def test_a_model_label_names_a_class_of_its_app_only(tmp_path, monkeypatch):
+    """``sender="auth.User"`` is Django's user model, not the project's own ``accounts.models.User``
+    that the admin edits; ``sender="accounts.User"`` is that one."""
+    write_project(tmp_path, {
+        "accounts/__init__.py": "", "accounts/tasks.py": TASKS.replace("shop", "accounts"),
+        "accounts/models.py": """
+            from django.db import models
+
+
+            class User(models.Model):
+                name = models.CharField(max_length=100)
+        """,
+        "accounts/admin.py": """
+            from django.contrib import admin
+
+            from accounts.models import User
+
+            admin.site.register(User)
+        """,
+        "accounts/signals.py": """
+            from django.db.models.signals import post_save
+            from django.dispatch import receiver
+
+            from accounts.tasks import reindex
+
+
+            @receiver(post_save, sender="auth.User")
+            def django_user_saved(sender, instance, **kwargs):
+                reindex.delay(instance.pk)
+
+
+            @receiver(post_save, sender="accounts.User")
+            def own_user_saved(sender, instance, **kwargs):
+                reindex.delay(instance.pk)
+        """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert reported_at("BG604", "--no-cache") == ["accounts/signals.py:15:5"]

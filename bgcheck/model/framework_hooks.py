@@ -1,11 +1,13 @@
 """Project functions a framework calls inside a transaction it opens (BG604).
 
-* Django's model-signal receivers: ``pre_delete``/``post_delete`` and ``m2m_changed`` receivers always
-  run inside the ``transaction.atomic()`` Django opens to delete or to change the relation
-  (knowledge.DJANGO_MODEL_SIGNALS); ``pre_save``/``post_save`` receivers run in the transaction of
-  whoever saves, so they count for a model the project has saved inside one: registered with the
-  Django admin (its views save inside ``transaction.atomic()``), or named by a view class derived
-  from a platform's generic edit views (knowledge.PLATFORM_EDIT_VIEWS).
+* Django's model-signal receivers: ``m2m_changed`` receivers always run inside the
+  ``transaction.atomic()`` Django opens to change the relation (knowledge.DJANGO_MODEL_SIGNALS);
+  ``pre_save``/``post_save`` receivers run in the transaction of whoever saves, so they count for a
+  model the project saves inside one: registered with the Django admin (its views save inside
+  ``transaction.atomic()``), named by a view class derived from a platform's generic edit views
+  (knowledge.PLATFORM_EDIT_VIEWS), or, under ATOMIC_REQUESTS, by a Django or DRF editing view.
+  Delete receivers run inside Model.delete()'s transaction too but are left out (what they send
+  names rows that are going away); ``receivers_left_out`` says why, for --verbose.
 * the ``save()`` of a form such a view or a ModelAdmin saves through (``model_form = TaskCSVForm``).
 
 A receiver is connected with ``@receiver(signal, sender=Model)`` or ``signal.connect(f, sender=Model)``;
@@ -45,9 +47,11 @@ def _models_of(index: ProjectIndex, ir) -> list[str]:
 
 
 def _named(index: ProjectIndex, text: str) -> list[str]:
-    """The project class a model label names (``"shop.Order"`` or ``"Order"``), when one class has that name."""
-    name = text.rsplit(".", 1)[-1]
-    found = [q for q in index.classes if q.rsplit(".", 1)[-1] == name]
+    """The project class a model label names (``"shop.Order"`` or ``"Order"``), when one class of the
+    project has that name (in a package named as the label's app, when it gives one: ``"auth.User"``
+    is not a project's own ``accounts.models.User``)."""
+    app, _dot, name = text.rpartition(".")
+    found = [q for q in index.classes if q.rsplit(".", 1)[-1] == name and (not app or f".{app}." in f".{q}")]
     return found if len(found) == 1 else []
 
 
