@@ -146,6 +146,19 @@ class FunctionSummary:
     # ``except CancelledError`` around ``await task`` may be getting that task's (BG101, BG105).
     handed_tasks: tuple = ()
 
+    def passed_to(self, given: dict, param: str) -> Optional[tuple]:
+        """What a call of this function hands ``param`` (``given``: its ``call_arguments`` entry as a
+        dict, keyword name or position -> value), by keyword or by position (``self``/``cls`` of a
+        method left out); None when the call leaves it out."""
+        value = given.get(param)
+        if value is None:
+            positional = list(self.params[:self.positional_params])
+            if self.class_qualname is not None and positional and positional[0] in ("self", "cls"):
+                positional = positional[1:]
+            if param in positional:
+                value = given.get(positional.index(param))
+        return value
+
     def argument_keys(self, param: str) -> set[str]:
         """How a caller passes ``param`` (the keys of the handoffs): by keyword, and as the first
         positional argument ("") when it is the first parameter a caller fills (after ``self`` or

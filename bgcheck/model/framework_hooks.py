@@ -16,7 +16,7 @@ the sender may be the class, a string (``"shop.Order"``) or ``apps.get_model(...
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator, NamedTuple, Optional
 
 from bgcheck import knowledge
 from bgcheck.model.project import ProjectIndex
@@ -70,7 +70,7 @@ def _admin_site(index: ProjectIndex, target: str) -> bool:
     return cls in knowledge.DJANGO_ADMIN_SITES or (cls in index.classes and bool(index.class_bases(cls) & knowledge.DJANGO_ADMIN_SITES))
 
 
-def _admin_registered(index: ProjectIndex, views: list) -> Iterator[tuple[str, str]]:
+def _admin_registered(index: ProjectIndex, views: list[EditView]) -> Iterator[tuple[str, str]]:
     """(model, how) for each model a Django admin site edits: registered, or an inline of a ModelAdmin
     (``views``: _edit_views)."""
     for summary in index.modules.values():
@@ -80,13 +80,13 @@ def _admin_registered(index: ProjectIndex, views: list) -> Iterator[tuple[str, s
                 for item in (call.first_arg, *call.args[1:]) if call.args else ():
                     for model in _models_of(index, item):
                         yield model, f"the Django admin, registered in `{summary.module}`, saves it inside transaction.atomic()"
-    for qualname, subject, _attrs, _where in views:
-        if not subject.startswith("the Django admin"):
+    for view in views:
+        if not view.admin:
             continue
-        for inline in _models_of(index, _attr(index, qualname, "inlines")):
+        for inline in _models_of(index, _attr(index, view.qualname, "inlines")):
             inline_cls = index.classes.get(inline, (None, None))[1]
             for model in _models_of(index, inline_cls.attrs.get("model")) if inline_cls else ():
-                yield model, f"the Django admin saves it inside transaction.atomic(), as an inline of `{qualname.rsplit('.', 1)[-1]}`"
+                yield model, f"the Django admin saves it inside transaction.atomic(), as an inline of `{view.qualname.rsplit('.', 1)[-1]}`"
 
 
 def _platform(index: ProjectIndex, qualname: str) -> Optional[str]:
@@ -98,20 +98,31 @@ def _platform(index: ProjectIndex, qualname: str) -> Optional[str]:
     return None
 
 
-def _edit_views(index: ProjectIndex) -> Iterator[tuple[str, str, tuple, str]]:
-    """(class qualname, who saves through it, as the subject of "save(s) ...", the attributes naming
-    what it saves and the form it saves through, in which transaction) of each project ModelAdmin,
-    platform edit view and, under ATOMIC_REQUESTS, Django or DRF editing view."""
+class EditView(NamedTuple):
+    """A project class through which a framework saves models inside a transaction it opens."""
+
+    qualname: str
+    subject: str  # who saves through it, as the subject of "save(s) ...": "the Django admin's views"
+    model_attrs: tuple  # the class attributes naming what it saves (``queryset``, ``model``)
+    form_attrs: tuple  # ... and the form it saves through (``form``, ``model_form``, ``form_class``)
+    where: str  # in which transaction: "inside transaction.atomic()"
+    admin: bool  # a ModelAdmin (its ``inlines`` are saved too)
+
+
+def _edit_views(index: ProjectIndex) -> Iterator[EditView]:
+    """Each project ModelAdmin, platform edit view and, under ATOMIC_REQUESTS, Django or DRF editing view."""
     for qualname, (_summary, cls) in index.classes.items():
         bases = index.class_bases(qualname)
         if bases & knowledge.DJANGO_MODEL_ADMINS:
-            yield qualname, "the Django admin's views", ("form",), "inside transaction.atomic()"
+            yield EditView(qualname, "the Django admin's views", (), ("form",), "inside transaction.atomic()", True)
             continue
         platform = _platform(index, qualname)
         if platform:
-            yield qualname, f"{platform}'s edit view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS + knowledge.EDIT_VIEW_FORM_ATTRS, "inside transaction.atomic()"
+            yield EditView(qualname, f"{platform}'s edit view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS,
+                           knowledge.EDIT_VIEW_FORM_ATTRS, "inside transaction.atomic()", False)
         elif index.atomic_requests and any(knowledge.ATOMIC_REQUESTS_EDIT_VIEWS.fullmatch(b or "") for b in bases) and not class_opts_out(index, qualname):
-            yield qualname, f"the view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS + ("form_class",), "inside the transaction ATOMIC_REQUESTS opens for every view"
+            yield EditView(qualname, f"the view `{cls.name}`", knowledge.EDIT_VIEW_MODEL_ATTRS, ("form_class",),
+                           "inside the transaction ATOMIC_REQUESTS opens for every view", False)
 
 
 def _verb(subject: str, verb: str) -> str:
@@ -127,17 +138,16 @@ def _attr(index: ProjectIndex, qualname: str, name: str):
     return None
 
 
-def saved_in_a_transaction(index: ProjectIndex, views: list) -> dict[str, str]:
+def saved_in_a_transaction(index: ProjectIndex, views: list[EditView]) -> dict[str, str]:
     """Project models something saves inside a transaction it opens: model qualname -> how
     (``views``: _edit_views)."""
     saved: dict[str, str] = {}
     for model, how in _admin_registered(index, views):
         saved.setdefault(model, how)
-    for qualname, subject, attrs, where in views:
-        for name in attrs:
-            if name in knowledge.EDIT_VIEW_MODEL_ATTRS:
-                for model in _models_of(index, _attr(index, qualname, name)):
-                    saved.setdefault(model, f"{_verb(subject, 'save')} it {where}")
+    for view in views:
+        for name in view.model_attrs:
+            for model in _models_of(index, _attr(index, view.qualname, name)):
+                saved.setdefault(model, f"{_verb(view.subject, 'save')} it {view.where}")
     return saved
 
 
@@ -194,13 +204,11 @@ def framework_hooks(index: ProjectIndex) -> tuple[dict[str, str], dict[str, str]
             left_out.setdefault(qualname, f"{receiver} runs in the transaction of whatever saves {of}, and bgcheck sees none "
                                           "that does (an admin registration, a platform's edit view, an editing view under "
                                           "ATOMIC_REQUESTS)")
-    for qualname, subject, attrs, where in views:
-        for name in attrs:
-            if name in knowledge.EDIT_VIEW_MODEL_ATTRS:
-                continue
-            for form in _models_of(index, _attr(index, qualname, name)):
+    for view in views:
+        for name in view.form_attrs:
+            for form in _models_of(index, _attr(index, view.qualname, name)):
                 save = next((f"{a}.save" for a in index.mro(form) if index.function(f"{a}.save") is not None), None)
                 if save is not None:
                     hooks.setdefault(save, f"the `save()` of the form `{form.rsplit('.', 1)[-1]}`, which "
-                                           f"{_verb(subject, 'call')} {where}")
+                                           f"{_verb(view.subject, 'call')} {view.where}")
     return hooks, {q: why for q, why in left_out.items() if q not in hooks}

@@ -255,7 +255,7 @@ def find_locks(index: ProjectIndex) -> list[LockSite]:
             if read is None:
                 continue
             if read[1] is None:
-                read = _ttl_through_arguments(index, api, call, scope) or read
+                read = _ttl_through_arguments(index, api, call, scope, read) or read
             recorded.add((scope, api.label, read))
             sites.append(_site(index, api, read, scope, summary))
         for qualname, func in summary.functions.items():
@@ -273,8 +273,8 @@ def find_locks(index: ProjectIndex) -> list[LockSite]:
     return sites
 
 
-def _ttl_through_arguments(index: ProjectIndex, api, call, scope: str) -> Optional[tuple]:
-    """``read_lock`` for a lock whose TTL is a parameter of the function taking it (``def acquire(name,
+def _ttl_through_arguments(index: ProjectIndex, api, call, scope: str, read: tuple) -> Optional[tuple]:
+    """``read_lock``'s ``read`` of a lock whose TTL is a parameter of the function taking it (``def acquire(name,
     ttl=None): client.lock(name, timeout=ttl)``): no expiry when the parameter's default is None and
     every call of the function in the project leaves it out or passes None. None when that is not
     known: a caller passes anything else, hands on ``*args``/``**kwargs``, or the function may be
@@ -291,9 +291,7 @@ def _ttl_through_arguments(index: ProjectIndex, api, call, scope: str) -> Option
         return None
     if (param, False, True) not in func.param_defaults or not _always_none(index, func, param):
         return None
-    auto_renewal = bool(api.renewal_kw and api.renewal_kw in call.named and index.fold(call.named[api.renewal_kw]) is True)
-    key_ir = call.args[0] if call.args else None
-    key = key_text(index.fold(key_ir) if key_ir is not None else UNKNOWN, key_ir)
+    key, _ttl, _note, auto_renewal = read
     return key, NEVER, through_arguments_note(used, param) + f"{func.name}() passes {param} (its default is None)", auto_renewal
 
 
@@ -305,9 +303,6 @@ def through_arguments_note(keyword: str, param: str) -> str:
 
 def _always_none(index: ProjectIndex, func, param: str) -> bool:
     """Does every call of ``func`` in the project (at least one) leave ``param`` out or pass None?"""
-    positional = list(func.params[:func.positional_params])
-    if func.class_qualname is not None and positional and positional[0] in ("self", "cls"):
-        positional = positional[1:]
     calls = 0
     for _qualname, (_summary, caller) in index.functions.items():
         given_at = dict(caller.call_arguments)
@@ -317,8 +312,7 @@ def _always_none(index: ProjectIndex, func, param: str) -> bool:
             given = given_at.get(at)
             if given is None:
                 return False  # ``*args``/``**kwargs``: anything may come
-            by_key = dict(given)
-            value = by_key.get(param, by_key.get(positional.index(param)) if param in positional else None)
+            value = func.passed_to(dict(given), param)
             if value is not None and not (value[0] == "c" and value[2]):
                 return False
             calls += 1

@@ -667,11 +667,7 @@ class ProjectIndex:
     @cached_property
     def _overridden_methods(self) -> frozenset:
         """``Class.method`` for every method a project class derived from ``Class`` defines again."""
-        found = set()
-        for name, (_summary, cls) in self.classes.items():
-            for ancestor in self.mro(name)[1:]:
-                found.update(f"{ancestor}.{method}" for method in cls.methods)
-        return frozenset(found)
+        return frozenset(self._overrides)
 
     @cached_property
     def never_suspending(self) -> frozenset:
@@ -739,18 +735,17 @@ class ProjectIndex:
         """The methods of project subclasses of ``func``'s class that define it again."""
         if func.class_qualname is None:
             return []
-        return self._overrides.get(f"{func.class_qualname}.{func.name}", [])
+        return [name for name in self._overrides.get(f"{func.class_qualname}.{func.name}", ()) if name in self.functions]
 
     @cached_property
     def _overrides(self) -> dict:
         """``Class.method`` -> the ``Sub.method`` of every project class derived from ``Class`` that
-        defines it again (one pass over the classes, as _overridden_methods)."""
+        defines it again: one pass over the classes, for _overridden_methods and _overrides_of."""
         found: dict[str, list] = {}
         for name, (_summary, cls) in self.classes.items():
             for ancestor in self.mro(name)[1:]:
                 for method in cls.methods:
-                    if f"{name}.{method}" in self.functions:
-                        found.setdefault(f"{ancestor}.{method}", []).append(f"{name}.{method}")
+                    found.setdefault(f"{ancestor}.{method}", []).append(f"{name}.{method}")
         return found
 
     @cached_property
@@ -952,15 +947,10 @@ class ProjectIndex:
         if not relevant or given is None:
             return _NOTHING_KNOWN
         by_key = dict(given)
-        positional = list(callee.params[:callee.positional_params])
-        if callee.class_qualname is not None and positional and positional[0] in ("self", "cls"):
-            positional = positional[1:]
         defaults = {param: ("c", truthy, is_none) for param, truthy, is_none in callee.param_defaults}
         known = set()
         for param in sorted(relevant):
-            value = by_key.get(param)
-            if value is None and param in positional:
-                value = by_key.get(positional.index(param))
+            value = callee.passed_to(by_key, param)
             if value is None:
                 value = defaults.get(param)
             elif value[0] == "p":

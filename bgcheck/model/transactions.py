@@ -429,6 +429,11 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
     return TransactionModel(runs_inside, publishes, calling_modules, called_publishers)
 
 
+def runs_on_a_schedule(index: ProjectIndex, task: Optional[str]) -> bool:
+    """Does a schedule (a Celery beat entry, ``add_periodic_task``) also run this task function?"""
+    return bool(task) and any(job.kind == "scheduled" for job in index.job_roots.get(task, ()))
+
+
 def _nudges_a_scheduled_task(index: ProjectIndex, qualname: str, target: str) -> bool:
     """Does the function send a task that a schedule also runs with no arguments, at every call of
     ``target`` (``sync_groups.apply_async(countdown=10)``: options only)? The message names no row
@@ -437,7 +442,7 @@ def _nudges_a_scheduled_task(index: ProjectIndex, qualname: str, target: str) ->
     if method not in knowledge.TASK_SEND_METHODS or target.startswith("?"):
         return False
     task = _queued_task(index, index.canonical(head) or head)
-    if task is None or not any(job.kind == "scheduled" for job in index.job_roots.get(task, ())):
+    if task is None or not runs_on_a_schedule(index, task):
         return False
     func = index.function(qualname)
     position = func.calls.index(target) if func is not None and target in func.calls else -1

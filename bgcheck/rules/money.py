@@ -580,7 +580,7 @@ def _nudges_a_scheduled_task(node: cst.Call, ctx: FileContext) -> bool:
     if _task_arguments(node) != []:
         return False
     task = _sent_task(node, ctx)
-    return bool(task) and any(job.kind == "scheduled" for job in ctx.index.job_roots.get(task, ()))
+    return transactions.runs_on_a_schedule(ctx.index, task)
 
 
 def _task_arguments(node: cst.Call) -> Optional[list]:
