@@ -918,3 +918,53 @@ def test_tasks_on_an_app_a_library_function_returns(tmp_path, monkeypatch):
     })
     monkeypatch.chdir(tmp_path)
     assert jobs("--no-cache") == [("proj.tasks.sync_repository", "Celery", "decorator proj.wapp.app.task")]
+
+
+def test_methods_of_objects_bgcheck_cannot_type_are_the_one_method_of_that_name(tmp_path, monkeypatch):
+    """glances: ``Thread(target=plugin.update_wrapper)`` and ``create_task(plugin.pump())`` with
+    ``plugin`` a value of a dict of plugins: the job is the one project method of that name. Not
+    when two classes define the name, nor for a parameter called as a whole (``Thread(target=fn)``),
+    nor for a name no project class defines (a library object's method)."""
+    write_project(tmp_path, {
+        "mon/__init__.py": "",
+        "mon/plugins.py": """
+            import asyncio
+
+
+            class Plugin:
+                def update_wrapper(self):
+                    return self.update()
+
+                async def pump(self):
+                    await asyncio.sleep(1)
+
+                def refresh(self):
+                    return 1
+
+
+            class Other:
+                def refresh(self):
+                    return 2
+            """,
+        "mon/monitor.py": """
+            import asyncio
+            import threading
+
+
+            def start(plugins, fn, client):
+                for plugin in plugins.values():
+                    threading.Thread(target=plugin.update_wrapper).start()
+                    threading.Thread(target=plugin.refresh).start()
+                    asyncio.create_task(plugin.pump())
+                threading.Thread(target=fn).start()
+                threading.Thread(target=client.serve_forever).start()
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [
+        ("mon.plugins.Plugin.pump", "asyncio", "call asyncio.create_task"),
+        ("mon.plugins.Plugin.update_wrapper", "threading", "call threading.Thread"),
+        (None, "threading", "call threading.Thread"),
+        (None, "threading", "call threading.Thread"),
+        (None, "threading", "call threading.Thread"),
+    ]

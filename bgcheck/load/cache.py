@@ -232,7 +232,9 @@ def version_tag() -> str:
 # views under ATOMIC_REQUESTS save their models in its transaction. 103: --verbose says why a
 # model-signal receiver is left out (receivers_left_out). 104: a lock's TTL handed through a
 # parameter no caller passes is no TTL (BG502; locks._ttl_through_arguments).
-ENTRY_FORMAT = 104
+# 105: a call argument naming a method of an object bgcheck cannot type is kept as written
+# ("?plugin.update"), for job discovery.
+ENTRY_FORMAT = 105
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

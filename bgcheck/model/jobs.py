@@ -123,7 +123,7 @@ class _JobFinder:
             return None, "?"
         path = ref_name(value)
         if path is not None:
-            return self.index.resolve_function(path), self.index.canonical(path) or path
+            return self.index.resolve_function(path) or self.method_of_untyped(path), self.index.canonical(path) or path
         if call_name(value):
             call = as_call(value)
             target = call.target
@@ -139,7 +139,7 @@ class _JobFinder:
                 if target.endswith("." + method):
                     return self.function_of(("ref", target[: -len(method) - 1]))
             # a coroutine object: create_task(worker()) runs worker
-            return self.index.resolve_function(target), self.index.canonical(target) or target
+            return self.index.resolve_function(target) or self.method_of_untyped(target), self.index.canonical(target) or target
         folded = self.fold(value)
         if isinstance(folded, str):
             dotted = folded.replace(":", ".")
@@ -147,6 +147,15 @@ class _JobFinder:
                 return dotted, folded
             return None, folded
         return None, "?"
+
+    def method_of_untyped(self, path: str) -> Optional[str]:
+        """``Thread(target=plugin.update_wrapper)`` with ``plugin`` taken from a dict of plugins:
+        the one method of that name in the project, when exactly one class defines it (the rules
+        take the same reading of a dropped task's coroutine). A bare name (a parameter) is not one."""
+        if "." not in path.lstrip("?"):
+            return None
+        qualname = self.index.only_function_named(path)
+        return qualname if qualname is not None and self.index.function(qualname).class_qualname is not None else None
 
     def makes_a_coroutine(self, value: IR, function: Optional[str]) -> bool:
         """Is ``create_task(value)``'s task the body of ``function``: the value is a call, and of a

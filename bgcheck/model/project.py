@@ -707,13 +707,21 @@ class ProjectIndex:
                 return ()
             found = [qualname] + self._overrides_of(func)
             return tuple(found) if all(self.function(q).is_async for q in found) else ()
-        if not self._untyped_receiver(target):
-            return ()  # a library's method (``asyncio.Queue().put``), or a module's function not there
+        only = self.only_function_named(target)
+        return (only,) if only is not None and self.function(only).is_async else ()
+
+    def only_function_named(self, target: Optional[str]) -> Optional[str]:
+        """For a call or reference on a receiver bgcheck cannot type (``self.store.save``,
+        ``plugin.update_wrapper`` of a plugin taken from a dict), the one project function of that
+        name when there is exactly one; None for anything else (a name several classes define, a
+        library's object, a method asyncio's objects have)."""
+        if not target or target == "?" or not self._untyped_receiver(target):
+            return None  # a library's method (``asyncio.Queue().put``), or a module's function not there
         method = target.lstrip("?").rsplit(".", 1)[-1]
         if method in knowledge.ASYNCIO_OBJECT_METHODS:
-            return ()  # most likely asyncio's own (``queue.put(item)`` on a queue handed in)
+            return None  # most likely asyncio's own (``queue.put(item)`` on a queue handed in)
         named = self._functions_named.get(method, ())
-        return named if len(named) == 1 and self.function(named[0]).is_async else ()
+        return named[0] if len(named) == 1 else None
 
     def _untyped_receiver(self, target: str) -> bool:
         """May the call run a project function bgcheck could not resolve? Its receiver is a name
@@ -915,6 +923,11 @@ class ProjectIndex:
                 if any(contradicts(guard, self._guard_value(guard[0], values)) for guard in guards.get(position, ())):
                     continue  # a call the known constants rule out here
                 callee, through_self = self._dispatched(target, owner, self_class)
+                if callee is None and through_self and not target.startswith("super()."):
+                    below = self._defined_only_below(target, self_class or owner)
+                    for sub in below:  # one of them runs: the work was started on that subclass
+                        called = self.function(sub)
+                        found.setdefault((sub, None, self._known_in(called, handed.get(position), values)), None)
                 if callee and callee != qualname:
                     kept = (self_class or owner) if through_self else None
                     called = self.function(callee)
@@ -969,6 +982,13 @@ class ProjectIndex:
             found |= {value[1] for _position, given in func.call_arguments for _key, value in given if value[0] == "p"}
             cached = self._memo[key] = frozenset(found & set(func.params))
         return cached
+
+    def _defined_only_below(self, target: str, cls: str) -> tuple:
+        """``self.update()`` in a base class that defines no ``update`` (nor do its ancestors): the
+        work runs on an instance of a project subclass, so the call runs one of their ``update``
+        methods (a plugin base's ``update_wrapper()`` calling each plugin's ``update()``)."""
+        name = target.rsplit(".", 1)[-1]
+        return tuple(sub for sub in self._overrides.get(f"{cls}.{name}", ()) if sub in self.functions)
 
     def _dispatched(self, target: str, owner: Optional[str], self_class: Optional[str]) -> tuple[Optional[str], bool]:
         """(the project function a call target runs in a method of ``owner`` on an instance of

@@ -167,12 +167,24 @@ def call_to_ir(node: ast.Call, resolve: NameResolver, depth: int = 0) -> IR:
         elif star == "**":
             kwargs.append(("**", to_ir(value, resolve, depth + 1)))
         elif keyword is not None:
-            kwargs.append((keyword, to_ir(value, resolve, depth + 1)))
+            kwargs.append((keyword, _argument_ir(value, resolve, depth + 1)))
         else:
-            args.append(to_ir(value, resolve, depth + 1))
+            args.append(_argument_ir(value, resolve, depth + 1))
     if type(func) is ast.Attribute and dotted_name(func.value) is None:
         return ("call", target, tuple(args), tuple(kwargs), to_ir(func.value, resolve, depth + 1))
     return ("call", target, tuple(args), tuple(kwargs))
+
+
+def _argument_ir(node: ast.expr, resolve: NameResolver, depth: int) -> IR:
+    """A call argument's IR; a method of an object bgcheck cannot name (``target=plugin.update``,
+    ``plugin`` a loop variable) is kept as written, marked with "?" as call targets are, so a job
+    model can still look for the one project method of that name. It never folds to a value."""
+    value = to_ir(node, resolve, depth)
+    if value == UNKNOWN_IR and type(node) is ast.Attribute:
+        written = written_target(node)
+        if written is not None and "." in written:
+            return ("ref", written)
+    return value
 
 
 def written_target(func: ast.expr) -> Optional[str]:
