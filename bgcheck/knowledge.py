@@ -448,6 +448,8 @@ JOB_DECORATORS: tuple[JobSource, ...] = (
     JobSource(r"django_rq(\.decorators)?\.job$", "RQ", "queued", limits=(("timeout", "job_timeout", 1.0),)),
     # dispatcherd (AWX's dispatcher, split out): ``@task(queue="...")`` registers the function for its workers
     JobSource(rf"{_DISPATCHERD}\.publish\.task$", "dispatcherd", "queued", limits=(("timeout", "timeout", 1.0),), class_runs="run"),
+    # Airflow's TaskFlow ``@task`` (``@task.python``, ``@task.virtualenv``...): a worker runs the function
+    JobSource(r"airflow\.(decorators|sdk)\.task(\.\w+)?$", "Airflow", "queued"),
 )
 
 JOB_CALLS: tuple[JobSource, ...] = (
@@ -482,6 +484,9 @@ JOB_CALLS: tuple[JobSource, ...] = (
     # CKAN's ``toolkit.enqueue_job(fn, args, kwargs, title, queue, rq_kwargs)`` (ckan.lib.jobs.enqueue):
     # an RQ job that ``ckan jobs worker`` runs; extensions import it from ckan.plugins.toolkit
     JobSource(r"ckan\.plugins\.toolkit\.enqueue_job$|ckan\.lib\.jobs\.enqueue$", "RQ", "queued", ("arg", 0, "fn")),
+    # Airflow's ``PythonOperator(task_id=..., python_callable=f)``: a worker runs ``f``
+    JobSource(r"airflow(\.providers\.standard)?\.operators\.python(_operator)?\.(PythonOperator|BranchPythonOperator|ShortCircuitOperator)$",
+              "Airflow", "queued", ("kw", None, "python_callable")),
 )
 # Threads, tasks and pool submissions are jobs too: ``JOB_CALLS`` ends with the rows of
 # ``WORK_STARTS`` (below) that name a job framework.
@@ -545,8 +550,10 @@ DJANGO_EXTENSIONS_JOB_SOURCE = JobSource("", "django-extensions", "scheduled")
 # task), NetBox's background jobs (``class Sync(JobRunner): def run(self, ...)``, run by an RQ
 # worker) and CKAN harvesters (``class CSWHarvester(HarvesterBase)``: the gather consumer runs
 # ``gather_stage(job)``, the fetch consumer ``fetch_stage(obj)`` then ``import_stage(obj)`` for each
-# object it takes off the harvest queue) and Luigi tasks (a Luigi worker runs ``run()``). Base class
-# -> (framework, the methods run). Each of those methods a subclass defines is a job.
+# object it takes off the harvest queue), Luigi tasks (a Luigi worker runs ``run()``) and Airflow
+# operators (a worker runs ``execute(context)``; a sensor's ``poke(context)`` until it is true),
+# Airflow 2's ``airflow.models`` and Airflow 3's ``airflow.sdk``. Base class -> (framework, the
+# methods run). Each of those methods a subclass defines is a job.
 LIBRARY_JOB_CLASSES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nautobot.apps.jobs.Job": ("Nautobot", ("run",)),
     "nautobot.apps.jobs.BaseJob": ("Nautobot", ("run",)),
@@ -557,6 +564,13 @@ LIBRARY_JOB_CLASSES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ckanext.harvest.harvesters.base.HarvesterBase": ("CKAN harvest", ("gather_stage", "fetch_stage", "import_stage")),
     "luigi.Task": ("Luigi", ("run",)),
     "luigi.task.Task": ("Luigi", ("run",)),
+    "airflow.models.BaseOperator": ("Airflow", ("execute",)),
+    "airflow.models.baseoperator.BaseOperator": ("Airflow", ("execute",)),
+    "airflow.sdk.BaseOperator": ("Airflow", ("execute",)),
+    "airflow.sdk.bases.operator.BaseOperator": ("Airflow", ("execute",)),
+    "airflow.sensors.base.BaseSensorOperator": ("Airflow", ("poke", "execute")),
+    "airflow.sdk.BaseSensorOperator": ("Airflow", ("poke", "execute")),
+    "airflow.sdk.bases.sensor.BaseSensorOperator": ("Airflow", ("poke", "execute")),
 }
 LIBRARY_JOB_SOURCES = {framework: JobSource("", framework, "queued") for framework, _methods in LIBRARY_JOB_CLASSES.values()}
 # A Django management command whose handle() runs an endless loop (itself or through the functions it
@@ -628,6 +642,9 @@ RECORDED_CALL_NAMES = frozenset(
         "submit_task",
         "dispatch",  # pulpcore
         "enqueue_job",  # CKAN's toolkit
+        "PythonOperator",  # Airflow's python_callable
+        "BranchPythonOperator",
+        "ShortCircuitOperator",
         "adispatch",
         "Consumer",  # kombu's per-message callbacks (MESSAGE_CALLBACK_CALLS)
         "register_callback",

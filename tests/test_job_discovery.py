@@ -968,3 +968,69 @@ def test_methods_of_objects_bgcheck_cannot_type_are_the_one_method_of_that_name(
         (None, "threading", "call threading.Thread"),
         (None, "threading", "call threading.Thread"),
     ]
+
+
+def test_airflow_operators_sensors_and_taskflow_functions_are_jobs(tmp_path, monkeypatch):
+    """Airflow: an operator subclass's execute() (Airflow 2's airflow.models and Airflow 3's
+    airflow.sdk), a sensor's poke() and execute(), a TaskFlow ``@task`` or ``@task.virtualenv``
+    function, a PythonOperator's python_callable. Not jobs: an operator's __init__ (run when the
+    DAG is parsed), a helper class with an execute() of its own, a function no operator runs."""
+    write_project(tmp_path, {
+        "dags/__init__.py": "",
+        "dags/operators.py": """
+            from airflow.models.baseoperator import BaseOperator
+            from airflow.sdk import BaseSensorOperator
+
+
+            class ExportOperator(BaseOperator):
+                def __init__(self, bucket, **kwargs):
+                    super().__init__(**kwargs)
+                    self.bucket = bucket
+
+                def execute(self, context):
+                    return self.bucket
+
+
+            class FileSensor(BaseSensorOperator):
+                def poke(self, context):
+                    return True
+
+
+            class Query:
+                def execute(self, sql):
+                    return sql
+            """,
+        "dags/pipeline.py": """
+            from airflow.decorators import task
+            from airflow.operators.python import PythonOperator
+
+
+            @task
+            def extract():
+                return [1, 2]
+
+
+            @task.virtualenv(requirements=["pandas"])
+            def transform(rows):
+                return rows
+
+
+            def load():
+                return None
+
+
+            def unused():
+                return None
+
+
+            PythonOperator(task_id="load", python_callable=load)
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [
+        ("dags.operators.ExportOperator.execute", "Airflow", "subclass of airflow.models.baseoperator.BaseOperator with execute()"),
+        ("dags.operators.FileSensor.poke", "Airflow", "subclass of airflow.sdk.BaseSensorOperator with poke()"),
+        ("dags.pipeline.extract", "Airflow", "decorator airflow.decorators.task"),
+        ("dags.pipeline.load", "Airflow", "call airflow.operators.python.PythonOperator"),
+        ("dags.pipeline.transform", "Airflow", "decorator airflow.decorators.task.virtualenv"),
+    ]
