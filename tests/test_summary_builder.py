@@ -244,3 +244,45 @@ def test_a_loop_that_drains_a_queue_until_it_is_empty_is_sized():
     )
     loops = {scope: loop for _path, _item, loop, scope in summary.queue_puts}
     assert loops == {"m.move": "while-sized", "m.drain": "while-sized", "m.poll": "while"}
+
+
+def test_placeholders_of_a_base_class_are_marked():
+    """A method whose body only raises NotImplementedError (after a docstring), or an
+    ``@abstractmethod`` under any import spelling, is a placeholder; a default that does
+    something, or raises NotImplementedError only on one branch, is not."""
+    summary = summarise(
+        '''
+        import abc
+        from abc import abstractmethod as abstract
+
+
+        class Store:
+            async def save(self, rows):
+                """Write the rows."""
+                raise NotImplementedError("subclasses write")
+
+            async def load(self):
+                raise NotImplementedError
+
+            @abc.abstractmethod
+            async def close(self):
+                return None
+
+            @abstract
+            def name(self):
+                return "store"
+
+            async def flush(self):
+                return None
+
+            def check(self, strict):
+                if strict:
+                    raise NotImplementedError
+                return True
+
+            def fail(self):
+                raise RuntimeError("no")
+        '''
+    )
+    marked = {name.rsplit(".", 1)[-1] for name, func in summary.functions.items() if func.abstract}
+    assert marked == {"save", "load", "close", "name"}

@@ -106,7 +106,7 @@ def interface(summary: ModuleSummary) -> bytes:
             for c in summary.classes.values()
         ]
         functions = [
-            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.keeps_its_errors, f.tests_own_cancelling, f.awaits_a_handed_task, f.keeps_its_cancellation, f.handed_tasks, f.suspends_only_at, f.awaited_io, f.calls_beside_kept_try, f.awaits_through, f.param_stores, f.item_calls, f.params, [add(d) for d in f.decorators],
+            (f.qualname, f.is_async, f.is_generator, f.endless_loop, f.keeps_its_errors, f.tests_own_cancelling, f.awaits_a_handed_task, f.keeps_its_cancellation, f.handed_tasks, f.abstract, f.suspends_only_at, f.awaited_io, f.calls_beside_kept_try, f.awaits_through, f.param_stores, f.item_calls, f.params, [add(d) for d in f.decorators],
              f.class_qualname, add(f.returns))  # returns: what a caller's receiver turns out to be (``make_pool().submit``)
             for f in summary.functions.values()
         ]

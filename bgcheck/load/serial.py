@@ -402,7 +402,7 @@ FUNCTION_FIELDS = (
     "call_contexts", "conditional_calls", "cleanup_calls", "ref_handoffs", "keeps_its_errors", "awaits_through",
     "param_stores", "item_calls", "calls_beside_kept_try", "tail_calls", "param_attrs", "suspends_only_at", "awaited_io",
     "call_guards", "call_arguments", "param_defaults", "positional_params", "guard_params", "tests_own_cancelling",
-    "awaits_a_handed_task", "keeps_its_cancellation", "handed_tasks",
+    "awaits_a_handed_task", "keeps_its_cancellation", "handed_tasks", "abstract",
 )
 CLASS_FIELDS = ("qualname", "name", "bases", "decorators", "attrs", "self_attrs", "methods", "line", "calls")
 
@@ -421,7 +421,7 @@ def _function_to_data(f: FunctionSummary, add, with_locals: bool = True) -> list
         [[i, [list(guard) for guard in guards]] for i, guards in f.call_guards],
         [[i, [[key, list(value)] for key, value in given]] for i, given in f.call_arguments],
         [list(default) for default in f.param_defaults], f.positional_params, list(f.guard_params), f.tests_own_cancelling,
-        f.awaits_a_handed_task, f.keeps_its_cancellation, list(f.handed_tasks),
+        f.awaits_a_handed_task, f.keeps_its_cancellation, list(f.handed_tasks), f.abstract,
     ]
 
 
@@ -578,7 +578,7 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
      conditional_calls, cleanup_calls, ref_handoffs, keeps_its_errors, awaits_through, param_stores,
      item_calls, calls_beside_kept_try, tail_calls, param_attrs, suspends_only_at, awaited_io,
      call_guards, call_arguments, param_defaults, positional_params, guard_params, tests_own_cancelling,
-     awaits_a_handed_task, keeps_its_cancellation, handed_tasks) = _record(data, len(FUNCTION_FIELDS))
+     awaits_a_handed_task, keeps_its_cancellation, handed_tasks, abstract) = _record(data, len(FUNCTION_FIELDS))
     calls = _strs(calls)
     return FunctionSummary(
         qualname=_str(qualname),
@@ -612,14 +612,8 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         awaited_io=None if awaited_io is None else tuple(
             (_str(target), _bool(kept)) for target, kept in (_record(item, 2) for item in _list(awaited_io))
         ),
-        call_guards=tuple(
-            (_int(i), tuple((_str(param), _str(kind), _bool(outcome)) for param, kind, outcome in (_record(g, 3) for g in _list(guards))))
-            for i, guards in (_record(item, 2) for item in _list(call_guards))
-        ),
-        call_arguments=tuple(
-            (_int(i), tuple((_key(key), _argument_value(value)) for key, value in (_record(pair, 2) for pair in _list(given))))
-            for i, given in (_record(item, 2) for item in _list(call_arguments))
-        ),
+        call_guards=_call_guards_from_data(call_guards),
+        call_arguments=_call_arguments_from_data(call_arguments),
         param_defaults=tuple(
             (_str(param), _bool(truthy), _bool(is_none)) for param, truthy, is_none in (_record(d, 3) for d in _list(param_defaults))
         ),
@@ -629,6 +623,21 @@ def _function_from_data(data, nodes: list) -> FunctionSummary:
         awaits_a_handed_task=_bool(awaits_a_handed_task),
         keeps_its_cancellation=_bool(keeps_its_cancellation),
         handed_tasks=_strs(handed_tasks),
+        abstract=_bool(abstract),
+    )
+
+
+def _call_guards_from_data(call_guards) -> tuple:
+    return tuple(
+        (_int(i), tuple((_str(param), _str(kind), _bool(outcome)) for param, kind, outcome in (_record(g, 3) for g in _list(guards))))
+        for i, guards in (_record(item, 2) for item in _list(call_guards))
+    )
+
+
+def _call_arguments_from_data(call_arguments) -> tuple:
+    return tuple(
+        (_int(i), tuple((_key(key), _argument_value(value)) for key, value in (_record(pair, 2) for pair in _list(given))))
+        for i, given in (_record(item, 2) for item in _list(call_arguments))
     )
 
 

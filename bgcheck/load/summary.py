@@ -145,6 +145,9 @@ class FunctionSummary:
     # stored, passed on, read by a nested function): whoever holds the task can cancel it, so an
     # ``except CancelledError`` around ``await task`` may be getting that task's (BG101, BG105).
     handed_tasks: tuple = ()
+    # Its body only raises NotImplementedError (after a docstring), or it is an ``@abstractmethod``:
+    # a base class's placeholder, never what runs when a subclass overrides it.
+    abstract: bool = False
 
     def passed_to(self, given: dict, param: str) -> Optional[tuple]:
         """What a call of this function hands ``param`` (``given``: its ``call_arguments`` entry as a
@@ -970,6 +973,7 @@ class SummaryBuilder:
                 keeps_its_cancellation=keeps_its_cancellation(node, self._imported_name),
                 handed_tasks=handed,
                 awaits_a_handed_task=awaits_handed,
+                abstract=_is_placeholder(node, self._imported_name),
             )
         for qualname, (node, scope) in self.classes.items():
             summary.classes[qualname] = ClassSummary(qualname=qualname, name=node.name, line=node.lineno)
@@ -1082,6 +1086,23 @@ class SummaryBuilder:
         if scope.kind == "function":
             return summary.resolver(summary.functions.get(scope.qualname))
         return summary.resolver(None)
+
+
+_ABSTRACT_DECORATORS = frozenset({"abc.abstractmethod"})
+
+
+def _is_placeholder(node, imported_name) -> bool:
+    """Is this function a base class's placeholder: ``@abstractmethod``, or a body that only raises
+    NotImplementedError (beside a docstring or other bare constants, which do nothing)?"""
+    for decorator in node.decorator_list:
+        written = dotted_name(decorator)
+        if written and imported_name(written) in _ABSTRACT_DECORATORS:
+            return True
+    body = [stmt for stmt in node.body if not (type(stmt) is ast.Expr and type(stmt.value) is ast.Constant)]
+    if len(body) != 1 or type(body[0]) is not ast.Raise or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if type(body[0].exc) is ast.Call else body[0].exc
+    return type(raised) is ast.Name and raised.id == "NotImplementedError"
 
 
 def _children(node: ast.AST) -> list:

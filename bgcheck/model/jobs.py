@@ -151,11 +151,13 @@ class _JobFinder:
     def method_of_untyped(self, path: str) -> Optional[str]:
         """``Thread(target=plugin.update_wrapper)`` with ``plugin`` taken from a dict of plugins:
         the one method of that name in the project, when exactly one class defines it (the rules
-        take the same reading of a dropped task's coroutine). A bare name (a parameter) is not one."""
+        take the same reading of a dropped task's coroutine). A bare name (a parameter) is not one,
+        nor a method subclasses override (which of them runs is not known)."""
         if "." not in path.lstrip("?"):
             return None
         qualname = self.index.only_function_named(path)
-        return qualname if qualname is not None and self.index.function(qualname).class_qualname is not None else None
+        func = self.index.function(qualname) if qualname is not None else None
+        return qualname if func is not None and func.class_qualname is not None and not self.index.overridden(func) else None
 
     def makes_a_coroutine(self, value: IR, function: Optional[str]) -> bool:
         """Is ``create_task(value)``'s task the body of ``function``: the value is a call, and of a

@@ -697,31 +697,43 @@ class ProjectIndex:
         """The project async functions a call may run: the one it resolves to and every override of
         it in a project subclass (``self.work()`` in a base class), or, for a call on a receiver
         bgcheck cannot type (``self.store.save()``), the one async function of that name in the
-        project when there is exactly one. () when it may run anything else."""
+        project when there is exactly one (with its overrides, when the others of that name are
+        those). () when it may run anything else."""
         if not target or target == "?":
             return ()
-        qualname = self.resolve_function(target)
-        if qualname is not None:
-            func = self.function(qualname)
-            if not func.is_async:
-                return ()
-            found = [qualname] + self._overrides_of(func)
-            return tuple(found) if all(self.function(q).is_async for q in found) else ()
-        only = self.only_function_named(target)
-        return (only,) if only is not None and self.function(only).is_async else ()
+        qualname = self.resolve_function(target) or self.only_function_named(target)
+        if qualname is None:
+            return ()
+        func = self.function(qualname)
+        if not func.is_async:
+            return ()
+        overrides = self._overrides_of(func)
+        found = overrides if overrides and func.abstract else [qualname] + overrides  # a placeholder never runs
+        return tuple(found) if all(self.function(q).is_async for q in found) else ()
 
     def only_function_named(self, target: Optional[str]) -> Optional[str]:
         """For a call or reference on a receiver bgcheck cannot type (``self.store.save``,
         ``plugin.update_wrapper`` of a plugin taken from a dict), the one project function of that
-        name when there is exactly one; None for anything else (a name several classes define, a
-        library's object, a method asyncio's objects have)."""
+        name: the only one, or the base class's method when every other of that name overrides it
+        (``data_layer.update_step()``: a data-layer base and its backends). None for anything else
+        (a name classes apart define, a library's object, a method asyncio's objects have)."""
         if not target or target == "?" or not self._untyped_receiver(target):
             return None  # a library's method (``asyncio.Queue().put``), or a module's function not there
         method = target.lstrip("?").rsplit(".", 1)[-1]
         if method in knowledge.ASYNCIO_OBJECT_METHODS:
             return None  # most likely asyncio's own (``queue.put(item)`` on a queue handed in)
-        named = self._functions_named.get(method, ())
-        return named[0] if len(named) == 1 else None
+        return self._family_root(method)
+
+    def _family_root(self, method: str) -> Optional[str]:
+        """The one project function named ``method``, or the method every other of that name
+        overrides; None when there is no such one (memoised)."""
+        memo = self._memo.setdefault("family_root", {})
+        if method not in memo:
+            named = self._functions_named.get(method, ())
+            others = len(named) - 1
+            roots = [q for q in named if len(self._overrides.get(q, ())) >= others and set(named) - {q} <= set(self._overrides[q])] if others else list(named)
+            memo[method] = roots[0] if len(roots) == 1 else None
+        return memo[method]
 
     def _untyped_receiver(self, target: str) -> bool:
         """May the call run a project function bgcheck could not resolve? Its receiver is a name
@@ -833,13 +845,16 @@ class ProjectIndex:
     @cached_property
     def coroutine_names(self) -> tuple:
         """What coroutine_candidates reads beyond a call's resolution, for the facts' digest: the
-        overrides of every overridden async method, and the names that only one project function,
-        an async one, has."""
+        overrides of every overridden async method (and whether it is a placeholder), and the
+        names that one project function, or one base method and its overrides, has (only_function_named)."""
         overrides = sorted(
-            (name, tuple(self._overrides_of(func))) for name, (_summary, func) in self.functions.items()
+            (name, tuple(self._overrides_of(func)), func.abstract) for name, (_summary, func) in self.functions.items()
             if func.is_async and self.overridden(func)
         )
-        unique = sorted(name for name, found in self._functions_named.items() if len(found) == 1 and self.function(found[0]).is_async)
+        unique = sorted(
+            (name, root) for name in self._functions_named
+            if (root := self.only_function_named(f"?x.{name}")) is not None and self.function(root).is_async
+        )
         return tuple(overrides), tuple(unique)
 
     @cached_property
