@@ -1034,3 +1034,31 @@ def test_airflow_operators_sensors_and_taskflow_functions_are_jobs(tmp_path, mon
         ("dags.pipeline.load", "Airflow", "call airflow.operators.python.PythonOperator"),
         ("dags.pipeline.transform", "Airflow", "decorator airflow.decorators.task.virtualenv"),
     ]
+
+
+def test_a_second_method_of_the_name_drops_the_job_cached_as_cold(tmp_path, monkeypatch):
+    """``Thread(target=plugin.refresh_all)`` runs the one ``refresh_all`` of the project until
+    another class defines one too (in another module): a cached run lists what a cold run lists."""
+    write_project(tmp_path, {
+        "mon/__init__.py": "",
+        "mon/plugins.py": """
+            class Plugin:
+                def refresh_all(self):
+                    return 1
+            """,
+        "mon/monitor.py": """
+            import threading
+
+
+            def start(plugins):
+                for plugin in plugins.values():
+                    threading.Thread(target=plugin.refresh_all).start()
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    found = [("mon.plugins.Plugin.refresh_all", "threading", "call threading.Thread")]
+    assert jobs() == jobs("--no-cache") == found
+    (tmp_path / "mon" / "other.py").write_text("class Other:\n    def refresh_all(self):\n        return 2\n")
+    assert jobs() == jobs("--no-cache") == [(None, "threading", "call threading.Thread")]
+    (tmp_path / "mon" / "other.py").unlink()
+    assert jobs() == jobs("--no-cache") == found

@@ -309,3 +309,30 @@ def test_a_base_method_and_its_overrides_are_what_an_untyped_call_may_run(tmp_pa
     assert index.task_losing_io("?backend.save") == 2
     assert index.coroutine_candidates("app.work.Backend.save") == ("app.work.HttpBackend.save", "app.work.FileBackend.save")
     assert index.coroutine_candidates("?backend.close") == ()
+
+
+def test_a_class_outside_the_family_defining_the_name_moves_the_finding_cached_as_cold(tmp_path, monkeypatch):
+    """``backend.save(rows)`` in hooks.py runs one of the backends' save() until a class outside
+    that family defines save() too (in another module): then bgcheck cannot tell which runs, and
+    BG602 becomes BG606; a cached run gives what a cold one does after each edit, and after the
+    base's placeholder gets a body of its own (it may run, and it loses nothing)."""
+    from conftest import reported_at
+
+    hooks = """
+        import asyncio
+
+
+        def on_rows(backend, rows):
+            asyncio.create_task(backend.save(rows))
+        """
+    write_project(tmp_path, {"app/__init__.py": "", "app/backends.py": FAMILY, "app/hooks.py": hooks})
+    monkeypatch.chdir(tmp_path)
+    assert reported_at("BG602") == reported_at("BG602", "--no-cache") == ["app/hooks.py:6:5"]
+    other = tmp_path / "app" / "cache.py"
+    other.write_text("class Cache:\n    async def save(self, rows):\n        return rows\n")
+    assert reported_at("BG602") == reported_at("BG602", "--no-cache") == []
+    other.unlink()
+    assert reported_at("BG602") == reported_at("BG602", "--no-cache") == ["app/hooks.py:6:5"]
+    backends = tmp_path / "app" / "backends.py"
+    backends.write_text(backends.read_text().replace("raise NotImplementedError", "return None"))
+    assert reported_at("BG602") == reported_at("BG602", "--no-cache") == []
