@@ -1062,3 +1062,40 @@ def test_a_second_method_of_the_name_drops_the_job_cached_as_cold(tmp_path, monk
     assert jobs() == jobs("--no-cache") == [(None, "threading", "call threading.Thread")]
     (tmp_path / "mon" / "other.py").unlink()
     assert jobs() == jobs("--no-cache") == found
+
+
+def test_a_task_of_a_function_run_in_a_thread_runs_the_function(tmp_path, monkeypatch):
+    """``create_task(asyncio.to_thread(sync_fetch, url))``: the task's work is ``sync_fetch``, run in
+    a worker thread (also through ``functools.partial``). ``await asyncio.to_thread(f)`` starts no
+    task: its work is the caller's."""
+    write_project(tmp_path, {
+        "svc/__init__.py": "",
+        "svc/fetch.py": """
+            import asyncio
+            import functools
+            from asyncio import to_thread
+
+
+            def sync_fetch(url):
+                return url
+
+
+            def sync_store(rows):
+                return rows
+
+
+            def sync_render(page):
+                return page
+
+
+            async def refresh(url, rows, page):
+                asyncio.create_task(asyncio.to_thread(sync_fetch, url))
+                asyncio.ensure_future(to_thread(functools.partial(sync_store, rows)))
+                return await asyncio.to_thread(sync_render, page)
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [
+        ("svc.fetch.sync_fetch", "asyncio", "call asyncio.create_task"),
+        ("svc.fetch.sync_store", "asyncio", "call asyncio.ensure_future"),
+    ]

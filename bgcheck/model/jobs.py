@@ -127,8 +127,8 @@ class _JobFinder:
         if call_name(value):
             call = as_call(value)
             target = call.target
-            if target in knowledge.PARTIALS and call.args:
-                return self.function_of(call.first_arg)
+            if (target in knowledge.PARTIALS or (self.index.canonical(target) or target) in knowledge.THREAD_RUNNERS) and call.args:
+                return self.function_of(call.first_arg)  # ``create_task(asyncio.to_thread(f, x))`` runs f
             if (self.index.canonical(target) or target) in knowledge.CELERY_SIGNATURE_BY_NAME:
                 task_name = self.fold(call.first_arg if call.args else call.keyword("name"))
                 if not isinstance(task_name, str):
@@ -168,6 +168,8 @@ class _JobFinder:
         target = call_name(value)
         if not target:
             return False
+        if (self.index.canonical(target) or target) in knowledge.THREAD_RUNNERS:
+            return function is not None  # the task's body is the function run in a thread
         entry = self.index.functions.get(function or "")
         if entry is not None:
             return entry[1].is_async or entry[1].is_generator
