@@ -609,6 +609,10 @@ JOB_NAME_OPTIONS = ("name", "actor_name", "id")
 
 # --- what the summary records ----------------------------------------------
 
+# Decorators that make a method a base class's placeholder (FunctionSummary.abstract): once a
+# subclass overrides it, what runs is the override.
+ABSTRACT_METHOD_DECORATORS = frozenset({"abc.abstractmethod"})
+
 # Calls recorded with their arguments (by the last name in the called
 # expression), for models that need more than "who calls whom".
 RECORDED_CALL_NAMES = frozenset(

@@ -1099,3 +1099,47 @@ def test_a_task_of_a_function_run_in_a_thread_runs_the_function(tmp_path, monkey
         ("svc.fetch.sync_fetch", "asyncio", "call asyncio.create_task"),
         ("svc.fetch.sync_store", "asyncio", "call asyncio.ensure_future"),
     ]
+
+
+def test_a_plugin_subclass_added_in_another_module_is_job_code_cached_as_cold(tmp_path, monkeypatch):
+    """The base's ``refresh_in_thread()`` calls ``self.update()``, which only its subclasses define:
+    a subclass added in a module of its own is job code from then on (BG203 there), and a cached run
+    reports what a cold one does, also once the module is gone again."""
+    from conftest import reported_at
+
+    write_project(tmp_path, {
+        "mon/__init__.py": "",
+        "mon/base.py": """
+            import threading
+
+
+            class Plugin:
+                def refresh_in_thread(self):
+                    self.update()
+
+
+            def start(plugins):
+                for plugin in plugins.values():
+                    threading.Thread(target=plugin.refresh_in_thread).start()
+            """,
+        "mon/ping.py": """
+            import requests
+
+            from mon.base import Plugin
+
+
+            class Ping(Plugin):
+                def update(self):
+                    return requests.get("https://ping.example", timeout=5)
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == []
+    nginx = tmp_path / "mon" / "nginx.py"
+    nginx.write_text(
+        "import requests\n\nfrom mon.base import Plugin\n\n\nclass Nginx(Plugin):\n"
+        "    def update(self):\n        return requests.get('https://nginx.example/status')\n"
+    )
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == ["mon/nginx.py:8:16"]
+    nginx.unlink()
+    assert reported_at("BG203") == reported_at("BG203", "--no-cache") == []

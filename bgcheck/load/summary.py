@@ -1088,15 +1088,12 @@ class SummaryBuilder:
         return summary.resolver(None)
 
 
-_ABSTRACT_DECORATORS = frozenset({"abc.abstractmethod"})
-
-
 def _is_placeholder(node, imported_name) -> bool:
     """Is this function a base class's placeholder: ``@abstractmethod``, or a body that only raises
     NotImplementedError (beside a docstring or other bare constants, which do nothing)?"""
     for decorator in node.decorator_list:
         written = dotted_name(decorator)
-        if written and imported_name(written) in _ABSTRACT_DECORATORS:
+        if written and imported_name(written) in knowledge.ABSTRACT_METHOD_DECORATORS:
             return True
     body = [stmt for stmt in node.body if not (type(stmt) is ast.Expr and type(stmt.value) is ast.Constant)]
     if len(body) != 1 or type(body[0]) is not ast.Raise or body[0].exc is None:
