@@ -1143,3 +1143,37 @@ def test_a_plugin_subclass_added_in_another_module_is_job_code_cached_as_cold(tm
     assert reported_at("BG203") == reported_at("BG203", "--no-cache") == ["mon/nginx.py:8:16"]
     nginx.unlink()
     assert reported_at("BG203") == reported_at("BG203", "--no-cache") == []
+
+
+def test_a_lambda_whose_body_is_a_call_runs_that_call(tmp_path, monkeypatch):
+    """``Thread(target=lambda: self.poll(url))``, ``pool.submit(lambda: ...)`` and
+    ``run_in_executor(None, lambda: ...)``: the job is the function the lambda's body calls. A
+    lambda that calls a library function (``print``) names no job of the project."""
+    write_project(tmp_path, {
+        "svc/__init__.py": "",
+        "svc/poller.py": """
+            import threading
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(4)
+
+
+            class Poller:
+                def poll(self, url):
+                    return url
+
+                def flush(self):
+                    return None
+
+                def start(self, url, loop):
+                    threading.Thread(target=lambda: self.poll(url), daemon=True).start()
+                    pool.submit(lambda: self.flush())
+                    threading.Thread(target=lambda: print(url)).start()
+            """,
+    })
+    monkeypatch.chdir(tmp_path)
+    assert jobs("--no-cache") == [
+        ("svc.poller.Poller.flush", "concurrent.futures", "call concurrent.futures.ThreadPoolExecutor().submit"),
+        ("svc.poller.Poller.poll", "threading", "call threading.Thread"),
+        (None, "threading", "call threading.Thread"),
+    ]

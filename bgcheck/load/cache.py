@@ -233,8 +233,9 @@ def version_tag() -> str:
 # model-signal receiver is left out (receivers_left_out). 104: a lock's TTL handed through a
 # parameter no caller passes is no TTL (BG502; locks._ttl_through_arguments).
 # 105: a call argument naming a method of an object bgcheck cannot type is kept as written
-# ("?plugin.update"), for job discovery; Airflow's PythonOperator calls are recorded.
-ENTRY_FORMAT = 105
+# ("?plugin.update"), for job discovery; Airflow's PythonOperator calls are recorded. 106: a
+# lambda argument whose body is a call is kept as ("lambda", the call).
+ENTRY_FORMAT = 106
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -53,7 +53,7 @@ def _children(node) -> tuple:
         return ()
     if tag == "bin" and size == 4:
         return (node[2], node[3])
-    if tag in ("neg", "total_seconds") and size == 2:
+    if tag in ("neg", "total_seconds", "lambda") and size == 2:
         return (node[1],)
     if tag == "attr" and size == 3:
         return (node[1],)
@@ -160,7 +160,7 @@ class IRTable:
             if node[1] not in _BINOPS:
                 raise DataError(f"unknown operator {node[1]!r}")
             row = ("bin", node[1], at(id(node[2])), at(id(node[3])))
-        elif tag in ("neg", "total_seconds"):
+        elif tag in ("neg", "total_seconds", "lambda"):
             row = (tag, at(id(node[1])))
         elif tag == "attr":
             row = ("attr", at(id(node[1])), _str(node[2]))
@@ -223,7 +223,7 @@ def decode_rows(rows) -> list:
             if row[1] not in _BINOPS:
                 raise DataError("unknown operator")
             node = ("bin", row[1], nodes[_row_index(row[2], count)], nodes[_row_index(row[3], count)])
-        elif tag in ("neg", "total_seconds") and size == 2:
+        elif tag in ("neg", "total_seconds", "lambda") and size == 2:
             node = (tag, nodes[_row_index(row[1], count)])
         elif tag == "attr" and size == 3:
             node = ("attr", nodes[_row_index(row[1], count)], _str(row[2]))

@@ -124,6 +124,9 @@ class _JobFinder:
         path = ref_name(value)
         if path is not None:
             return self.index.resolve_function(path) or self.method_of_untyped(path), self.index.canonical(path) or path
+        if value[0] == "lambda":  # ``target=lambda: self.poll(url)`` runs poll
+            target = call_name(value[1]) or "?"
+            return self.index.resolve_function(target) or self.method_of_untyped(target), self.index.canonical(target) or target
         if call_name(value):
             call = as_call(value)
             target = call.target

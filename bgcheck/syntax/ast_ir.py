@@ -178,7 +178,11 @@ def call_to_ir(node: ast.Call, resolve: NameResolver, depth: int = 0) -> IR:
 def _argument_ir(node: ast.expr, resolve: NameResolver, depth: int) -> IR:
     """A call argument's IR; a method of an object bgcheck cannot name (``target=plugin.update``,
     ``plugin`` a loop variable) is kept as written, marked with "?" as call targets are, so a job
-    model can still look for the one project method of that name. It never folds to a value."""
+    model can still look for the one project method of that name, and a lambda whose body is a
+    call is ("lambda", the call). Neither folds to a value."""
+    if type(node) is ast.Lambda and type(node.body) is ast.Call:
+        # ``Thread(target=lambda: self.poll(url))``: what runs is the body's call (never folded)
+        return ("lambda", call_to_ir(node.body, resolve, depth + 1))
     value = to_ir(node, resolve, depth)
     if value == UNKNOWN_IR and type(node) is ast.Attribute:
         written = written_target(node)
