@@ -123,10 +123,9 @@ class _JobFinder:
             return None, "?"
         path = ref_name(value)
         if path is not None:
-            return self.index.resolve_function(path) or self.method_of_untyped(path), self.index.canonical(path) or path
+            return self.named(path)
         if value[0] == "lambda":  # ``target=lambda: self.poll(url)`` runs poll
-            target = call_name(value[1]) or "?"
-            return self.index.resolve_function(target) or self.method_of_untyped(target), self.index.canonical(target) or target
+            return self.named(call_name(value[1]) or "?")
         if call_name(value):
             call = as_call(value)
             target = call.target
@@ -142,7 +141,7 @@ class _JobFinder:
                 if target.endswith("." + method):
                     return self.function_of(("ref", target[: -len(method) - 1]))
             # a coroutine object: create_task(worker()) runs worker
-            return self.index.resolve_function(target) or self.method_of_untyped(target), self.index.canonical(target) or target
+            return self.named(target)
         folded = self.fold(value)
         if isinstance(folded, str):
             dotted = folded.replace(":", ".")
@@ -150,6 +149,11 @@ class _JobFinder:
                 return dotted, folded
             return None, folded
         return None, "?"
+
+    def named(self, path: str) -> tuple[Optional[str], str]:
+        """(the project function ``path`` names, or the one method of that name on an object bgcheck
+        cannot type; how it is written) for a reference or a call."""
+        return self.index.resolve_function(path) or self.method_of_untyped(path), self.index.canonical(path) or path
 
     def method_of_untyped(self, path: str) -> Optional[str]:
         """``Thread(target=plugin.update_wrapper)`` with ``plugin`` taken from a dict of plugins:

@@ -755,7 +755,12 @@ class ProjectIndex:
         """The methods of project subclasses of ``func``'s class that define it again."""
         if func.class_qualname is None:
             return []
-        return [name for name in self._overrides.get(f"{func.class_qualname}.{func.name}", ()) if name in self.functions]
+        return list(self._defined_below(func.class_qualname, func.name))
+
+    def _defined_below(self, cls: str, method: str) -> tuple:
+        """The ``method`` of every project class derived from ``cls`` that defines one, whether or
+        not ``cls`` does (_overrides_of; _defined_only_below for a method only subclasses define)."""
+        return tuple(name for name in self._overrides.get(f"{cls}.{method}", ()) if name in self.functions)
 
     @cached_property
     def _overrides(self) -> dict:
@@ -846,14 +851,15 @@ class ProjectIndex:
     def coroutine_names(self) -> tuple:
         """What coroutine_candidates reads beyond a call's resolution, for the facts' digest: the
         overrides of every overridden async method (and whether it is a placeholder), and the
-        names that one project function, or one base method and its overrides, has (only_function_named)."""
+        names that one project function, or one base method and its overrides, has (_family_root,
+        which only_function_named reads)."""
         overrides = sorted(
             (name, tuple(self._overrides_of(func)), func.abstract) for name, (_summary, func) in self.functions.items()
             if func.is_async and self.overridden(func)
         )
         unique = sorted(
             (name, root) for name in self._functions_named
-            if (root := self.only_function_named(f"?x.{name}")) is not None and self.function(root).is_async
+            if (root := self._family_root(name)) is not None and self.function(root).is_async
         )
         return tuple(overrides), tuple(unique)
 
@@ -1002,8 +1008,7 @@ class ProjectIndex:
         """``self.update()`` in a base class that defines no ``update`` (nor do its ancestors): the
         work runs on an instance of a project subclass, so the call runs one of their ``update``
         methods (a plugin base's ``update_wrapper()`` calling each plugin's ``update()``)."""
-        name = target.rsplit(".", 1)[-1]
-        return tuple(sub for sub in self._overrides.get(f"{cls}.{name}", ()) if sub in self.functions)
+        return self._defined_below(cls, target.rsplit(".", 1)[-1])
 
     def _dispatched(self, target: str, owner: Optional[str], self_class: Optional[str]) -> tuple[Optional[str], bool]:
         """(the project function a call target runs in a method of ``owner`` on an instance of
