@@ -1472,6 +1472,29 @@ def test_publishes_through_calls_follow_edits_in_modules_not_imported(tmp_path, 
     assert found(runs.cached()[1], "BG604") == [("proj/orders.py", 8, "BG604")]
 
 
+def test_a_session_committed_by_a_caller_in_another_module_follows_edits(tmp_path, monkeypatch):
+    """BG604: a helper's write on a module's session, then a publish, is inside the session's
+    transaction when a caller commits it after the call; the caller is in a module the helper does
+    not import, and cached results must follow its commit coming and going."""
+    root = tmp_path / "svc"
+    helper = "from proj.db import db\nfrom proj.tasks import send\n\n\ndef record(order):\n    db.session.add(order)\n    send.delay(order.id)\n"
+    commits = "from proj.db import db\nfrom proj.services import record\n\n\ndef create(order):\n    record(order)\n    db.session.commit()\n"
+    leaves = "from proj.db import db\nfrom proj.services import record\n\n\ndef create(order):\n    record(order)\n"
+    files = {
+        "proj/__init__.py": "",
+        "proj/db.py": "from flask_sqlalchemy import SQLAlchemy\n\ndb = SQLAlchemy()\n",
+        "proj/tasks.py": "from celery import shared_task\n\n\n@shared_task\ndef send(pk):\n    pass\n",
+        "proj/services.py": helper,
+        "proj/views.py": leaves,
+    }
+    write_project(root, files)
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG604") == []
+    for source, expected in ((commits, [("proj/services.py", 7, "BG604")]), (leaves, []), (commits, [("proj/services.py", 7, "BG604")])):
+        runs.write("proj/views.py", source)
+        assert found(runs.cached()[1], "BG604") == expected
+
+
 def test_a_temporary_name_left_by_another_process_is_not_written_through(tmp_path):
     """The temporary file of a write is new (O_EXCL): a file, or a link, left under the name this
     process would take first is skipped, never written through."""

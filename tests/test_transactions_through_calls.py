@@ -388,3 +388,58 @@ def test_a_call_inside_a_transaction_whose_publish_depends_on_a_condition_is_not
     )
     assert codes(found) == [("BG604", 25)]
     assert "runs only inside a transaction" in found[0].explanation
+
+
+def test_a_helper_writes_and_publishes_and_its_caller_commits_the_session(bg):
+    """A write on a module's SQLAlchemy session begins its transaction; a helper that writes, then
+    publishes, and returns leaves it open for the caller's commit: the task can run first."""
+    found = bg.files(
+        project(
+            **{
+                "shop/db.py": """
+                    from flask_sqlalchemy import SQLAlchemy
+
+                    db = SQLAlchemy()
+                    """,
+                "shop/services.py": """
+                    from shop.db import db
+                    from shop.tasks import send_receipt
+
+                    def record(order):
+                        db.session.add(order)
+                        send_receipt.delay(order.id)
+
+                    def record_quietly(order):
+                        db.session.add(order)
+                        send_receipt.delay(order.id)
+                    """,
+                "shop/views.py": """
+                    from shop.db import db
+                    from shop.services import record, record_quietly
+
+                    def create(order):
+                        record(order)
+                        db.session.commit()
+
+                    def create_then_discard(order):
+                        record_quietly(order)
+                        db.session.close()
+                        db.session.commit()
+                    """,
+            }
+        ),
+        select=["BG604"],
+    )
+    assert codes(found) == [("BG604", 7)]
+    finding = found[0]
+    assert finding.location.path == "shop/services.py"
+    assert finding.message == "`send_receipt.delay()` is sent inside a transaction that may still roll back"
+    assert finding.explanation == (
+        "It runs inside the transaction the session began at `db.session.add()`, which `create()` commits after "
+        "calling this function: the message is out the moment it is sent, so if the transaction then rolls back, "
+        "the consumer acts on data that never existed (or runs before the commit and does not find it). Publish "
+        "after the commit, or write an outbox row in the transaction and let a relay send it."
+    )
+    assert [(r.path, r.line, r.message) for r in finding.related] == [
+        ("shop/views.py", 6, "-> create() calls record(), then commits the session"),
+    ]

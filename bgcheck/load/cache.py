@@ -234,8 +234,9 @@ def version_tag() -> str:
 # parameter no caller passes is no TTL (BG502; locks._ttl_through_arguments).
 # 105: a call argument naming a method of an object bgcheck cannot type is kept as written
 # ("?plugin.update"), for job discovery; Airflow's PythonOperator calls are recorded. 106: a
-# lambda argument whose body is a call is kept as ("lambda", the call).
-ENTRY_FORMAT = 106
+# lambda argument whose body is a call is kept as ("lambda", the call). 107: BG604 reads a session a
+# caller commits after calling the function (TransactionModel.committed_by_callers).
+ENTRY_FORMAT = 107
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

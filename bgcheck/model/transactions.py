@@ -330,6 +330,10 @@ class TransactionModel:
     # Functions that publish inside a transaction of their own and that another project function
     # calls: their transaction may be a savepoint of the caller's, which may have written rows.
     called_publishers: frozenset[str] = frozenset()
+    # A publishing function -> (caller, session) for each caller that commits a SQLAlchemy session
+    # after calling it: a write on that session in the function, before its publish, is committed
+    # only there (``add(order); send.delay(order.id)`` in a helper, ``helper(); db.session.commit()``).
+    committed_by_callers: Mapping[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
 
     def facts(self) -> tuple:
         """What the model says, as plain sorted data (the cache's project facts)."""
@@ -338,6 +342,7 @@ class TransactionModel:
             sorted((q, list(chain), label, target) for q, (chain, label, target) in self.publishes.items()),
             sorted(self.calling_modules),
             sorted(self.called_publishers),
+            sorted((q, list(pairs)) for q, pairs in self.committed_by_callers.items()),
         )
 
 
@@ -426,7 +431,40 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
     calling_modules = frozenset(
         index.functions[caller][0].module for callee in publishes for caller, _where in callers.get(callee, ())
     )
-    return TransactionModel(runs_inside, publishes, calling_modules, called_publishers)
+    committed = {q: found for q in direct if (found := _committed_by_callers(index, q, callers))}
+    return TransactionModel(runs_inside, publishes, calling_modules, called_publishers, committed)
+
+
+def _session_of(index: ProjectIndex, target: str) -> tuple[Optional[str], str]:
+    """(the session, the method) when ``target`` is a method of a SQLAlchemy session, else (None, "")."""
+    receiver, _dot, method = target.rpartition(".")
+    receiver = index.canonical(receiver) or receiver
+    if receiver and not receiver.startswith("?") and knowledge.TRANSACTION_BEGIN.fullmatch(f"{receiver}.begin"):
+        return receiver, method
+    return None, ""
+
+
+def _committed_by_callers(index: ProjectIndex, qualname: str, callers: dict) -> tuple[tuple[str, str], ...]:
+    """The (caller, session) pairs whose caller commits the session after its call of the function,
+    with no rollback or close of it first (calls in first-appearance order: an end of the session
+    anywhere before the commit rules the caller out)."""
+    found = []
+    for caller, _where in sorted(callers.get(qualname, ()), key=lambda c: c[0]):
+        func = index.function(caller)
+        if func is None or own_transaction(index, caller):
+            continue
+        at = next((i for i, t in enumerate(func.calls) if index.resolve_function(t) == qualname), None)
+        ended: set[str] = set()
+        for position, target in enumerate(func.calls):
+            session, method = _session_of(index, target)
+            if session is None or session in ended:
+                continue
+            if method == "commit" and at is not None and position > at:
+                found.append((caller, session))
+                ended.add(session)
+            elif method in knowledge.SESSION_ENDS:
+                ended.add(session)
+    return tuple(found)
 
 
 def runs_on_a_schedule(index: ProjectIndex, task: Optional[str]) -> bool:
@@ -454,7 +492,7 @@ def _nudges_a_scheduled_task(index: ProjectIndex, qualname: str, target: str) ->
     return not given
 
 
-def _short(qualname: str) -> str:
+def short_call(qualname: str) -> str:
     return f"{qualname.rsplit('.', 1)[-1]}()"
 
 
@@ -521,11 +559,11 @@ def _follow_up(index, publishing: set, callers: dict, own: dict) -> dict[str, tu
         if opened:
             label, locks = opened
             # a block that locks rows may be an outbox relay publishing them: not known to be wrong
-            return None if locks else (Step(caller, f"{_short(caller)} calls {_short(callee)} inside {label}"),)
+            return None if locks else (Step(caller, f"{short_call(caller)} calls {short_call(callee)} inside {label}"),)
         if own[caller]:
-            return (Step(caller, f"{_short(caller)} is {own[caller]}, and calls {_short(callee)}"),)
+            return (Step(caller, f"{short_call(caller)} is {own[caller]}, and calls {short_call(callee)}"),)
         outer = inside(caller, depth - 1) if depth > 1 else None
-        return outer + (Step(caller, f"{_short(caller)} calls {_short(callee)}"),) if outer else None
+        return outer + (Step(caller, f"{short_call(caller)} calls {short_call(callee)}"),) if outer else None
 
     runs_inside: dict[str, tuple[Step, ...]] = {}
     for qualname in sorted(publishing):

@@ -642,7 +642,7 @@ class PublishInsideTransaction(Rule):
             or index.transaction_helpers
             or index.transaction_decorators
             or any(q in index.views or q in index.hooks_in_transaction or q in index.receivers_left_out for q in functions)
-            or (model is not None and any(q in model.runs_inside for q in functions))
+            or (model is not None and any(q in model.runs_inside or q in model.committed_by_callers for q in functions))
         )
 
     def visit_Call(self, node: cst.Call, ctx: FileContext) -> None:
@@ -699,7 +699,8 @@ class PublishInsideTransaction(Rule):
                if transaction.startswith(_SESSION_TRANSACTION) else
                "Publish from `transaction.on_commit(...)` (Celery 5.4+: `delay_on_commit()`), or write an outbox row "
                "in the transaction and let a relay send it."),
-            related=_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith(_THROUGH_CALLERS) else (),
+            related=(_caller_notes(ctx.index, steps, ctx.function_qualname) if transaction.startswith(_THROUGH_CALLERS)
+                     else _committing_caller_notes(ctx) if transaction.endswith(_COMMITTED_BY_CALLER) else ()),
             fix=_on_commit_fix(node, transaction, ctx),
         )
 
@@ -771,6 +772,8 @@ class PublishInsideTransaction(Rule):
 
 # How a message names a session's own transaction (it is committed below the publish, in the function).
 _SESSION_TRANSACTION = "the transaction the session began at"
+# ... and how it says that a caller commits it.
+_COMMITTED_BY_CALLER = "commits after calling this function"
 
 
 def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) -> Optional[str]:
@@ -778,7 +781,9 @@ def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) ->
     after the publish: a write on the session (``knowledge.SESSION_WRITES``) before the publish, no
     commit, rollback or close of it in between, and its ``commit()`` after, in source order (nested
     functions left out); or, for a session the request commits (``knowledge.REQUEST_SESSIONS``),
-    no end of it after the publish. A session committed elsewhere, or not written to, is not followed."""
+    no end of it after the publish; or no end of it after the publish and a caller that commits the
+    same session after calling this function (a module's ``db.session``). A session committed
+    elsewhere, or not written to, is not followed."""
     calls = find_all(body, (cst.Call,))
     at = next((position for position, call in enumerate(calls) if call is node), None)
     if at is None:
@@ -800,10 +805,33 @@ def _session_transaction(body: cst.CSTNode, node: cst.Call, ctx: FileContext) ->
         if method in knowledge.SESSION_ENDS:
             opened.pop(receiver)
     for receiver, write in opened.items():
+        began = ctx.module.code_for_node(write.func)
         if knowledge.REQUEST_SESSIONS.fullmatch(receiver):
-            began = ctx.module.code_for_node(write.func)
             return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, which the request commits after the endpoint returns"
+        caller = _committing_caller(receiver, ctx)
+        if caller is not None:
+            return f"{_SESSION_TRANSACTION} `{clip(began, 40)}()`, which `{short_name(caller, 36)}()` {_COMMITTED_BY_CALLER}"
     return None
+
+
+def _committing_caller_notes(ctx: FileContext) -> tuple:
+    """Where each caller that commits the session calls the publishing function."""
+    pairs = ctx.index.transactions.committed_by_callers.get(ctx.function_qualname or "", ())
+    callers = sorted({caller for caller, _session in pairs})
+    return tuple(
+        _note(_call_position(ctx.index, caller, ctx.function_qualname), f"-> {transactions.short_call(caller)} calls {transactions.short_call(ctx.function_qualname)}, then commits the session")
+        for caller in callers
+    )
+
+
+def _committing_caller(receiver: str, ctx: FileContext) -> Optional[str]:
+    """A caller that commits this session after calling the function (the transaction model's
+    ``committed_by_callers``)."""
+    model = ctx.index.transactions
+    if model is None or not ctx.function_qualname:
+        return None
+    session = ctx.index.canonical(receiver) or receiver
+    return next((caller for caller, committed in model.committed_by_callers.get(ctx.function_qualname, ()) if committed == session), None)
 
 
 def _may_be_a_session_transaction(index, target: str) -> bool:

@@ -1,0 +1,4 @@
+from celery import shared_task
+
+@shared_task
+def send_receipt(order_id): ...
