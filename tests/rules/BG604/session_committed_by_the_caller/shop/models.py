@@ -1,4 +1,7 @@
 from flask_sqlalchemy import SQLAlchemy
 
 db = SQLAlchemy()
-Order = object
+
+
+class Order(db.Model):
+    id = db.Column(db.Integer, primary_key=True)
