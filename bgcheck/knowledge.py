@@ -37,6 +37,28 @@ IMPORT_BY_PATH = frozenset(
 # celery's and kombu's ``symbol_by_name(name=...)``.
 IMPORT_PATH_KEYWORDS = ("dotted_path", "import_name", "name")
 
+# Python 2 names of standard modules, and six's ``six.moves`` names for them, with the Python 3
+# module they are (the same classes and functions): ``Queue.Queue()`` is a ``queue.Queue()``,
+# ``six.moves.urllib.request.urlopen`` is ``urllib.request.urlopen``. The index rewrites these
+# prefixes when it canonicalises, unless the project has a top-level module of that name.
+PYTHON2_MODULES: dict[str, str] = {
+    "Queue": "queue",
+    "urllib2": "urllib.request",
+    "httplib": "http.client",
+    "SocketServer": "socketserver",
+    "xmlrpclib": "xmlrpc.client",
+    "six.moves.queue": "queue",
+    "six.moves._thread": "_thread",
+    "six.moves.http_client": "http.client",
+    "six.moves.socketserver": "socketserver",
+    "six.moves.xmlrpc_client": "xmlrpc.client",
+    "six.moves.urllib.request": "urllib.request",
+    "six.moves.urllib.parse": "urllib.parse",
+    "six.moves.urllib.error": "urllib.error",
+    "six.moves.configparser": "configparser",
+    "six.moves.builtins": "builtins",
+}
+
 # Calls that return an instance of a known class: ``redis.from_url(...)`` is a
 # ``redis.Redis()``. The index rewrites these prefixes when it canonicalises.
 FACTORY_INSTANCES: dict[str, str] = {

@@ -173,6 +173,33 @@ def test_a_path_imported_from_another_sys_path_folder_names_the_projects_module(
     assert index.canonical("site.core.redis.start_job") == "site.core.redis.start_job"
 
 
+def test_python_2_and_six_moves_module_names_are_the_python_3_modules(tmp_path, monkeypatch):
+    """Code written for Python 2 and 3 imports ``Queue``, ``urllib2`` or ``six.moves.queue``: the
+    same classes and functions as ``queue`` and ``urllib.request``, so the rules' tables apply; a
+    project module of one of those names stays the project's."""
+    write_project(tmp_path, {
+        "svc/__init__.py": "",
+        "svc/work.py": (
+            "import six\nimport urllib2\nfrom six.moves import queue as q6\nfrom six.moves.urllib.request import urlopen\n"
+            "try:\n    from Queue import Queue\nexcept ImportError:\n    from queue import Queue\n"
+        ),
+        "httplib/__init__.py": "def get(url):\n    pass\n",
+    })
+    monkeypatch.chdir(tmp_path)
+    config = load_config(start=tmp_path)
+    index = build_index([u.summary for u in load_units([Path(".")], config, jobs=1) if u.summary is not None], config)
+    assert index.canonical("svc.work.Queue()") == "queue.Queue()"  # the module's first import of the name
+    assert index.canonical("svc.work.q6.Queue()") == "queue.Queue()"
+    assert index.canonical("svc.work.urlopen") == "urllib.request.urlopen"
+    assert index.canonical("svc.work.urllib2.urlopen") == "urllib.request.urlopen"
+    assert index.canonical("svc.work.six.moves.urllib.request.urlopen") == "urllib.request.urlopen"
+    assert index.canonical("six.moves.urllib.parse.urlencode") == "urllib.parse.urlencode"
+    # not a module of the table, and a project module named as one: left as they are
+    assert index.canonical("six.moves.range") == "six.moves.range"
+    assert index.canonical("httplib.get") == "httplib.get"
+    assert index.canonical("Queues.Queue") == "Queues.Queue"
+
+
 def test_calls_through_self_run_the_override_of_the_class_the_work_started_on(tmp_path, monkeypatch):
     """``super().run()`` runs the next ``run`` in the ancestry; a base method's ``self.load()``,
     reached from a subclass's method, runs that subclass's ``load`` (and so on down the calls through

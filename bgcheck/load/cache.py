@@ -235,8 +235,9 @@ def version_tag() -> str:
 # 105: a call argument naming a method of an object bgcheck cannot type is kept as written
 # ("?plugin.update"), for job discovery; Airflow's PythonOperator calls are recorded. 106: a
 # lambda argument whose body is a call is kept as ("lambda", the call). 107: BG604 reads a session a
-# caller commits after calling the function (TransactionModel.committed_by_callers).
-ENTRY_FORMAT = 107
+# caller commits after calling the function (TransactionModel.committed_by_callers). 108: Python 2
+# and six.moves module names are Python 3's (ProjectIndex.canonical: knowledge.PYTHON2_MODULES).
+ENTRY_FORMAT = 108
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

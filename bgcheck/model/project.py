@@ -125,9 +125,20 @@ class ProjectIndex:
             rewritten = self._from_other_root(expanded)  # an import written from another root
             result = rewritten if rewritten is not None and rewritten not in seen else expanded
             seen.add(result)
-        result = _known_instance(result)
+        result = _known_instance(self._python3_name(result))
         self._canonical_cache[path] = result
         return result
+
+    def _python3_name(self, path: str) -> str:
+        """``Queue.Queue()`` -> ``queue.Queue()``, ``six.moves.queue`` -> ``queue``
+        (knowledge.PYTHON2_MODULES), unless the first part is one of the project's own modules."""
+        head = path.split(".", 1)[0]
+        if head not in _PYTHON2_HEADS or head in self._top_packages:
+            return path
+        for old, new in _PYTHON2_MODULES_LONGEST_FIRST:
+            if path == old or path.startswith(old + "."):
+                return new + path[len(old) :]
+        return path
 
     def _from_other_root(self, path: str) -> Optional[str]:
         """A path written from another ``sys.path`` folder than the one the module names assume,
@@ -1402,6 +1413,10 @@ def breadth_first(
                 seen.add(neighbour)
                 queue.append((neighbour, depth + 1))
                 yield neighbour, name
+
+
+_PYTHON2_MODULES_LONGEST_FIRST = sorted(knowledge.PYTHON2_MODULES.items(), key=lambda item: -len(item[0]))
+_PYTHON2_HEADS = frozenset(old.split(".", 1)[0] for old in knowledge.PYTHON2_MODULES)
 
 
 def _known_instance(path: str) -> str:
