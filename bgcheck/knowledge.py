@@ -1050,7 +1050,7 @@ QUEUE_FULL_EXCEPTIONS = frozenset({"queue.Full", "asyncio.QueueFull", "asyncio.q
 # What a handler does that records a dropped item (BG304): method or function names.
 RECORDING_CALLS = LazyPattern(
     r"(^|\.)(log|debug|info|warning|warn|error|exception|critical|inc|increment|incr|observe|count|record|"
-    r"append|add|put|put_nowait|reject|nack|requeue|retry|send_error|capture_exception|capture_message)$"
+    r"append|appendleft|add|put|put_nowait|reject|nack|requeue|retry|send_error|capture_exception|capture_message)$"
 )
 
 # --- clean shutdown (BG4xx) -------------------------------------------------

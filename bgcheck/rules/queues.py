@@ -14,7 +14,7 @@ from bgcheck.syntax.lazy import cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
-from bgcheck.syntax.flow import CONTINUE, FALL, always_raises, exits, left_after
+from bgcheck.syntax.flow import CONTINUE, CONVERT, FALL, RAISE, always_raises, exits, left_after
 from bgcheck.syntax.ir import UNKNOWN
 from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, is_string_statement
 from bgcheck.rules.base import Rule, register
@@ -625,7 +625,8 @@ class WorkDroppedWhenFull(Rule):
 def _retries_the_put(handler, try_node, ctx: FileContext) -> bool:
     """Back-pressure, not a drop: the ``try`` is in a loop that leaves once the put succeeds (the
     ``try`` body ends with ``break`` or ``return``) and the handler goes round again (``continue``,
-    or falls through to a sleep): ``while True: try: q.put_nowait(x); break except Full: pass``."""
+    or falls through to a sleep) or re-raises (once a deadline has passed: the caller is told):
+    ``while True: try: q.put_nowait(x); break except Full: pass``."""
     inside_loop = False
     for node in reversed(ctx.ancestors[:-2]):
         if isinstance(node, (cst.For, cst.While)):
@@ -633,7 +634,7 @@ def _retries_the_put(handler, try_node, ctx: FileContext) -> bool:
             break
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             break
-    if not inside_loop or not exits(handler.body, ctx.is_exit_call) <= {FALL, CONTINUE}:
+    if not inside_loop or not exits(handler.body, ctx.is_exit_call) <= {FALL, CONTINUE, RAISE, CONVERT}:
         return False
     statements = list(try_node.body.body) if isinstance(try_node.body, cst.IndentedBlock) else []
     smalls = [small for line in statements[-1:] if isinstance(line, cst.SimpleStatementLine) for small in line.body if not is_string_statement(small)]

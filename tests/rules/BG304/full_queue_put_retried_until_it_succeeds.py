@@ -1,5 +1,6 @@
 import asyncio
 import queue
+import time
 
 output: queue.Queue = queue.Queue(maxsize=100)
 
@@ -25,6 +26,24 @@ def emit(item, stop):
             return
         except queue.Full:
             continue
+
+
+# Not flagged: it waits and tries again until its deadline has passed, then re-raises: the
+# caller is told (a queue client's blocking put over put_nowait()).
+def put_until(item, timeout=None):
+    start = time.time()
+    while True:
+        try:
+            return output.put_nowait(item)
+        except queue.Full:
+            if timeout:
+                lasted = time.time() - start
+                if timeout > lasted:
+                    time.sleep(min(0.1, timeout - lasted))
+                else:
+                    raise
+            else:
+                time.sleep(0.1)
 
 
 # Flagged: the loop goes on to the next item; the one that did not fit is gone.

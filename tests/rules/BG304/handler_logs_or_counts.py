@@ -24,3 +24,11 @@ def offer_metric(job, metrics):
         JOBS.put_nowait(job)
     except queue.Full:
         metrics.dropped_jobs.inc()
+
+
+def offer_buffered(job, buffer):
+    # the item waits in a buffer of the sender's own, at its front, to be put again later
+    try:
+        JOBS.put_nowait(job)
+    except queue.Full:
+        buffer.appendleft(job)
