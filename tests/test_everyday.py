@@ -167,7 +167,8 @@ def test_show_settings_prints_each_value_and_where_it_came_from(app):
         "preview = false                               # pyproject.toml, --[no-]preview\n"
         'exclude = [".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d", ".pytype", ".ruff_cache", ".svn", ".tox",'
         ' ".venv", "__pypackages__", "_build", "buck-out", "build", "dist", "node_modules", "site-packages", "venv", "__pycache__",'
-        ' ".bgcheck_cache", "tests", "test", "*_tests", "testing", "test_support", "conftest.py", "tests.py", "test_*.py", "*_test.py"]'
+        ' ".bgcheck_cache", "tests", "test", "*_tests", "testing", "test_support", "conftest.py", "tests.py", "test_*.py", "*_test.py",'
+        ' "_vendor*", "vendored*"]'
         '  # default\n'
         'extend-exclude = ["legacy", "old"]            # pyproject.toml, --extend-exclude\n'
         "force-exclude = false                         # default\n"

@@ -733,6 +733,21 @@ def test_unreadable_named_folder_exits_2_with_one_line(tmp_path, monkeypatch):
     assert result.stderr == "bgcheck: error: locked: cannot read the folder: Permission denied\n"
 
 
+def test_vendored_code_is_left_out_by_default_and_a_vendor_package_is_not(tmp_path):
+    """Code copied from other projects (``_vendor``, ``_vendored``, ``vendored``, ``vendored_deps``)
+    is read as an installed library is; a package named ``vendor`` may be the project's own."""
+    make(tmp_path, {
+        "pkg/_vendor/websockets/client.py": "",
+        "pkg/_vendored/dateutil/tz.py": "",
+        "pkg/vendored/menus.py": "",
+        "pkg/vendored_deps/conda.py": "",
+        "pkg/vendor/models.py": "",
+        "pkg/vendors.py": "",
+        "pkg/worker.py": "",
+    })
+    assert found(tmp_path, exclude=config.DEFAULT_EXCLUDE) == ["pkg/vendor/models.py", "pkg/vendors.py", "pkg/worker.py"]
+
+
 def test_test_code_is_left_out_by_default_and_code_named_like_it_is_not(tmp_path):
     make(tmp_path, {
         "pkg/tests/t.py": "",

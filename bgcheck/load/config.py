@@ -86,6 +86,11 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "tests.py",
     "test_*.py",
     "*_test.py",
+    # Other projects' code copied into this one (pip's ``_vendor``, ``_vendored``, ``vendored``,
+    # ``vendored_deps``): fixed upstream, not here, and read as any installed library is (not at
+    # all). A folder named plain ``vendor`` may be a project's own (a marketplace's sellers): kept.
+    "_vendor*",
+    "vendored*",
 )
 
 TARGET_VERSIONS: dict[str, tuple[int, int]] = {
