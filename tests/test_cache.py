@@ -1495,6 +1495,29 @@ def test_a_session_committed_by_a_caller_in_another_module_follows_edits(tmp_pat
         assert found(runs.cached()[1], "BG604") == expected
 
 
+def test_a_handler_for_another_signal_in_another_module_follows_edits(tmp_path, monkeypatch):
+    """BG404 notes where the program installs a handler for other signals only; the install is in
+    a module the entry point's module imports, and cached notes must follow it changing."""
+    root = tmp_path / "svc"
+    core = "import signal\nimport threading\n\n\ndef stop(signum, frame):\n    pass\n\n\ndef work():\n    outbox.commit()\n\n\ndef start():\n    signal.signal(signal.{sig}, stop)\n    threading.Thread(target=work).start()\n"
+    write_project(root, {
+        "pyproject.toml": "[tool.bgcheck]\npreview = true\n",
+        "proj/__init__.py": "",
+        "proj/core.py": core.format(sig="SIGINT"),
+        "proj/__main__.py": "from proj.core import start\n\nif __name__ == \"__main__\":\n    start()\n",
+    })
+    runs = Runs(root, monkeypatch)
+
+    def notes():
+        return [n["message"] for d in runs.cached()[1] if d["code"] == "BG404" for n in d.get("related", [])]
+
+    assert "installs a handler for SIGINT, none for SIGTERM" in notes()
+    runs.write("proj/core.py", core.format(sig="SIGQUIT"))
+    assert "installs a handler for SIGQUIT, none for SIGTERM" in notes()
+    runs.write("proj/core.py", core.format(sig="SIGTERM"))
+    assert notes() == []
+
+
 def test_a_temporary_name_left_by_another_process_is_not_written_through(tmp_path):
     """The temporary file of a write is new (O_EXCL): a file, or a link, left under the name this
     process would take first is skipped, never written through."""

@@ -238,7 +238,8 @@ def version_tag() -> str:
 # caller commits after calling the function (TransactionModel.committed_by_callers). 108: Python 2
 # and six.moves module names are Python 3's (ProjectIndex.canonical: knowledge.PYTHON2_MODULES). 109:
 # BG304 takes a retry loop whose handler re-raises on a path, and appendleft(), as keeping the item.
-ENTRY_FORMAT = 109
+# 110: BG404 notes where handlers for other signals only are installed (ShutdownModel.other_signals).
+ENTRY_FORMAT = 110
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

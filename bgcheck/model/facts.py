@@ -139,6 +139,7 @@ def _shutdown(index: ProjectIndex) -> object:
         sorted(model.shutdown_code.items()),
         sorted((root, [(w.function, w.text, w.seconds) for w in timed_waits(index, index.reachable([root]))]) for root in model.roots),
         entries,
+        sorted((scope, sorted(names)) for scope, names in model.other_signals.items()),
     )
 
 

@@ -64,6 +64,9 @@ class ShutdownModel:
     hows: dict[str, set[str]] = field(default_factory=dict)  # root function -> every way it is registered (``roots`` keeps the first)
     sigterm_scopes: set[str] = field(default_factory=set)  # scopes (function qualname or module) that install one
     sigterm_modules: set[str] = field(default_factory=set)
+    # scope -> the other signals a handler is installed for there (``SIGINT``, ``SIGQUIT``): where a
+    # program that handles no SIGTERM shows it meant to handle its stop (BG404's notes)
+    other_signals: dict[str, set[str]] = field(default_factory=dict)
     entry_points: list[EntryPoint] = field(default_factory=list)
 
 
@@ -148,6 +151,8 @@ def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, sco
         if signals is None or signals & knowledge.SIGTERM:
             model.sigterm_scopes.add(scope)
             model.sigterm_modules.add(summary.module)
+        else:
+            model.other_signals.setdefault(scope, set()).update(name.rsplit(".", 1)[-1] for name in signals)
         function = _ref(index, handler)
         if function and (signals is None or signals & knowledge.SHUTDOWN_SIGNALS):
             _add_root(model, ShutdownRoot(function, "signal handler", summary.path))

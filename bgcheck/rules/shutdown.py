@@ -338,6 +338,22 @@ def _entry_write_notes(index, entry, started: dict, write: str, scope: str, targ
     return notes + ((at_write,) if at_write else ())
 
 
+def _other_signal_notes(index, scopes: set) -> tuple:
+    """Where the program installs handlers for other signals only (``SIGINT``, ``SIGQUIT``)."""
+    notes = []
+    for scope in sorted(scopes & set(index.shutdown.other_signals)):
+        names = ", ".join(sorted(index.shutdown.other_signals[scope]))
+        note = call_note(index, scope, lambda t: _installs_a_handler(index, t), f"installs a handler for {names}, none for SIGTERM")
+        if note:
+            notes.append(note)
+    return tuple(notes)
+
+
+def _installs_a_handler(index, target: str) -> bool:
+    canonical = index.canonical(target) or ""
+    return canonical in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(canonical))
+
+
 def _durable_write_in(index, scopes) -> Optional[tuple[str, str, str]]:
     """The first durable write made by these functions (or a module's top level): (the write
     described for a message, the scope that makes it, its call target), or None."""
@@ -389,7 +405,7 @@ class NoSigtermHandler(Rule):
             "default is to die at once on SIGTERM (no `finally`, no atexit), so every deploy loses the work in flight. "
             "Install one (`signal.signal(signal.SIGTERM, ...)` or `loop.add_signal_handler`) that stops intake, waits "
             "with a deadline, then cancels or persists what is left.",
-            related=_entry_write_notes(index, entry, started, write, scope, target),
+            related=_entry_write_notes(index, entry, started, write, scope, target) + _other_signal_notes(index, scopes | modules),
         )
 
     def visit_If(self, node: cst.If, ctx: FileContext) -> None:
