@@ -30,6 +30,7 @@ from typing import Optional
 
 from bgcheck import knowledge
 from bgcheck.syntax.ir import as_call
+from bgcheck.model.shutdown import is_signal_installer
 
 COROUTINE, WORKER_THREAD, SIGNAL_HANDLER, MAIN = "coroutine", "worker thread", "signal handler", "main thread"
 
@@ -194,8 +195,7 @@ def _worker_thread_only(index, thread_roots: set[str], other_roots: set[str], si
 
 def _installs_a_handler(index, target: str) -> bool:
     """Is the call target ``signal.signal`` or a loop's ``add_signal_handler``?"""
-    target = index.canonical(target) or target
-    return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
+    return is_signal_installer(index.canonical(target) or target)
 
 
 def _handler_installs(index, summary) -> list[tuple]:

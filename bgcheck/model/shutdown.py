@@ -144,7 +144,7 @@ def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, sco
     target = index.canonical(parts.target) or ""
     args = parts.args
     kwargs = parts.named
-    if target in knowledge.SIGNAL_INSTALLERS or knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target):
+    if is_signal_installer(target):
         signals = _signal_names(index, args[0] if args else kwargs.get("signalnum") or kwargs.get("sig"))
         handler = args[1] if len(args) > 1 else kwargs.get("handler") or kwargs.get("callback")
         # An unknown signal (a loop variable over several) may well be SIGTERM: count it, stay silent.
@@ -174,19 +174,20 @@ def _from_call(index: ProjectIndex, model: ShutdownModel, summary, call: IR, sco
             _add_root(model, ShutdownRoot(function, "Celery worker_shutdown handler", summary.path))
 
 
-def _is_signal_installer(target: str) -> bool:
+def is_signal_installer(target: str) -> bool:
+    """Is the (canonical) call target ``signal.signal`` or a loop's ``add_signal_handler``?"""
     return target in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(target))
 
 
 def _unrecorded_installers(index: ProjectIndex, model: ShutdownModel, summary) -> None:
     """A handler installed through a renamed import (``from signal import signal as install``) is not among
     the recorded calls, so its signal is unknown: like any unknown signal, it may well be SIGTERM."""
-    recorded = {scope for call, scope in summary.recorded_calls if _is_signal_installer(index.canonical(call_name(call)) or "")}
+    recorded = {scope for call, scope in summary.recorded_calls if is_signal_installer(index.canonical(call_name(call)) or "")}
     scopes = [(summary.module, summary.module_calls)] + [(name, func.calls) for name, func in summary.functions.items()]
     for scope, calls in scopes:
         if scope in recorded:
             continue
-        if any(_is_signal_installer(index.canonical(call) or "") for call in calls):
+        if any(is_signal_installer(index.canonical(call) or "") for call in calls):
             model.sigterm_scopes.add(scope)
             model.sigterm_modules.add(summary.module)
 

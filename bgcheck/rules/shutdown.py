@@ -25,6 +25,7 @@ from bgcheck.model.shutdown import (
     entry_scopes,
     hands_over_to_framework,
     installs_sigterm_handler,
+    is_signal_installer,
     timed_wait,
     timed_waits,
 )
@@ -343,15 +344,10 @@ def _other_signal_notes(index, scopes: set) -> tuple:
     notes = []
     for scope in sorted(scopes & set(index.shutdown.other_signals)):
         names = ", ".join(sorted(index.shutdown.other_signals[scope]))
-        note = call_note(index, scope, lambda t: _installs_a_handler(index, t), f"installs a handler for {names}, none for SIGTERM")
+        note = call_note(index, scope, lambda t: is_signal_installer(index.canonical(t) or t), f"installs a handler for {names}, none for SIGTERM")
         if note:
             notes.append(note)
     return tuple(notes)
-
-
-def _installs_a_handler(index, target: str) -> bool:
-    canonical = index.canonical(target) or ""
-    return canonical in knowledge.SIGNAL_INSTALLERS or bool(knowledge.LOOP_SIGNAL_INSTALLER.fullmatch(canonical))
 
 
 def _durable_write_in(index, scopes) -> Optional[tuple[str, str, str]]:
