@@ -72,6 +72,11 @@ def _index(tmp_path, monkeypatch) -> ProjectIndex:
                 """,
         },
     )
+    return _built(tmp_path, monkeypatch)
+
+
+def _built(tmp_path, monkeypatch) -> ProjectIndex:
+    """The index of the project written under ``tmp_path``, as a check run from there builds it."""
     monkeypatch.chdir(tmp_path)
     config = load_config(start=tmp_path)
     units = load_units([Path(".")], config, jobs=1)
@@ -151,9 +156,7 @@ def test_a_path_imported_from_another_sys_path_folder_names_the_projects_module(
         "galaxy/workers/__init__.py": "def galaxy_task(func):\n    return func\n",
         "galaxy/workers/tasks.py": "from galaxy.workers import galaxy_task\n",
     })
-    monkeypatch.chdir(tmp_path)
-    config = load_config(start=tmp_path)
-    index = build_index([u.summary for u in load_units([Path(".")], config, jobs=1) if u.summary is not None], config)
+    index = _built(tmp_path, monkeypatch)
     assert index.canonical("core.redis.start_job") == "site.core.redis.start_job"
     assert index.resolve_function("core.redis.start_job") == "site.core.redis.start_job"
     assert index.canonical("payments.stripe.fee") == "site.payments.stripe.fee"
@@ -185,9 +188,7 @@ def test_python_2_and_six_moves_module_names_are_the_python_3_modules(tmp_path, 
         ),
         "httplib/__init__.py": "def get(url):\n    pass\n",
     })
-    monkeypatch.chdir(tmp_path)
-    config = load_config(start=tmp_path)
-    index = build_index([u.summary for u in load_units([Path(".")], config, jobs=1) if u.summary is not None], config)
+    index = _built(tmp_path, monkeypatch)
     assert index.canonical("svc.work.Queue()") == "queue.Queue()"  # the module's first import of the name
     assert index.canonical("svc.work.q6.Queue()") == "queue.Queue()"
     assert index.canonical("svc.work.urlopen") == "urllib.request.urlopen"
@@ -251,10 +252,7 @@ def test_calls_through_self_run_the_override_of_the_class_the_work_started_on(tm
                 """,
         },
     )
-    monkeypatch.chdir(tmp_path)
-    config = load_config(start=tmp_path)
-    units = load_units([Path(".")], config, jobs=1)
-    index = build_index([u.summary for u in units if u.summary is not None], config)
+    index = _built(tmp_path, monkeypatch)
     assert index.callees("app.sync.Crm.run") == ["app.sync.Base.run"]
     from_crm = index.reachable(["app.sync.Crm.run"])
     assert sorted(from_crm) == [

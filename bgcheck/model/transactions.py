@@ -435,8 +435,9 @@ def build_transaction_model(index: ProjectIndex) -> TransactionModel:
     return TransactionModel(runs_inside, publishes, calling_modules, called_publishers, committed)
 
 
-def _session_of(index: ProjectIndex, target: str) -> tuple[Optional[str], str]:
-    """(the session, the method) when ``target`` is a method of a SQLAlchemy session, else (None, "")."""
+def session_method(index: ProjectIndex, target: str) -> tuple[Optional[str], str]:
+    """(the session, canonical, and the method) when the call target ``target`` is a method of a
+    SQLAlchemy session (its ``begin`` is in knowledge.TRANSACTION_BEGIN), else (None, "")."""
     receiver, _dot, method = target.rpartition(".")
     receiver = index.canonical(receiver) or receiver
     if receiver and not receiver.startswith("?") and knowledge.TRANSACTION_BEGIN.fullmatch(f"{receiver}.begin"):
@@ -456,7 +457,7 @@ def _committed_by_callers(index: ProjectIndex, qualname: str, callers: dict) -> 
         at = next((i for i, t in enumerate(func.calls) if index.resolve_function(t) == qualname), None)
         ended: set[str] = set()
         for position, target in enumerate(func.calls):
-            session, method = _session_of(index, target)
+            session, method = session_method(index, target)
             if session is None or session in ended:
                 continue
             if method == "commit" and at is not None and position > at:

@@ -825,13 +825,12 @@ def _committing_caller_notes(ctx: FileContext) -> tuple:
 
 
 def _committing_caller(receiver: str, ctx: FileContext) -> Optional[str]:
-    """A caller that commits this session after calling the function (the transaction model's
-    ``committed_by_callers``)."""
+    """A caller that commits this session (canonical, as session_method gives it) after calling the
+    function (the transaction model's ``committed_by_callers``)."""
     model = ctx.index.transactions
     if model is None or not ctx.function_qualname:
         return None
-    session = ctx.index.canonical(receiver) or receiver
-    return next((caller for caller, committed in model.committed_by_callers.get(ctx.function_qualname, ()) if committed == session), None)
+    return next((caller for caller, committed in model.committed_by_callers.get(ctx.function_qualname, ()) if committed == receiver), None)
 
 
 def _may_be_a_session_transaction(index, target: str) -> bool:
@@ -848,10 +847,7 @@ def _session_method(call: cst.Call, ctx: FileContext) -> tuple[Optional[str], st
     target = ctx.resolve_call(call)
     if not target or not isinstance(call.func, cst.Attribute):
         return None, ""
-    receiver, _, method = target.rpartition(".")
-    if not receiver or not knowledge.TRANSACTION_BEGIN.fullmatch(f"{receiver}.begin"):
-        return None, ""
-    return receiver, method
+    return transactions.session_method(ctx.index, target)
 
 
 def _call_position(index, caller: str, callee: Optional[str], target: Optional[str] = None) -> tuple[str, int, int]:
