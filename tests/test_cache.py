@@ -1518,6 +1518,31 @@ def test_a_handler_for_another_signal_in_another_module_follows_edits(tmp_path, 
     assert notes() == []
 
 
+def test_a_client_the_class_makes_in_another_module_follows_edits(tmp_path, monkeypatch):
+    """BG203 types ``self.client = client or make_client()`` by what the factory in another module
+    returns; cached findings must follow that return changing from an httpx client to another."""
+    root = tmp_path / "svc"
+    factory = "import httpx\n\n\ndef make_client():\n    return {made}\n"
+    write_project(root, {
+        "pyproject.toml": "[tool.bgcheck]\n",
+        "proj/__init__.py": "",
+        "proj/clients.py": factory.format(made="httpx.Client(timeout=30.0)"),
+        "proj/poller.py": (
+            "import threading\n\nfrom proj.clients import make_client\n\n\n"
+            "class Poller:\n    def __init__(self, client=None):\n        self.client = client or make_client()\n\n"
+            "    def poll(self, url):\n        while True:\n            self.client.get(url, timeout=None)\n\n\n"
+            "def run():\n    Poller().poll(\"https://erp.example.com\")\n\n\n"
+            "def start():\n    threading.Thread(target=run).start()\n"
+        ),
+    })
+    runs = Runs(root, monkeypatch)
+    assert found(runs.cached()[1], "BG203") == [("proj/poller.py", 12, "BG203")]
+    runs.write("proj/clients.py", factory.format(made="object()"))
+    assert found(runs.cached()[1], "BG203") == []
+    runs.write("proj/clients.py", factory.format(made="httpx.AsyncClient()"))
+    assert [line for _path, line, _message in found(runs.cached()[1], "BG203")] == [12]
+
+
 def test_a_temporary_name_left_by_another_process_is_not_written_through(tmp_path):
     """The temporary file of a write is new (O_EXCL): a file, or a link, left under the name this
     process would take first is skipped, never written through."""

@@ -52,6 +52,39 @@ class Relay:
     assert codes(found) == [("BG303", 21)]
 
 
+@pytest.mark.parametrize(
+    "init, reported",
+    [
+        ("self.pool = pool or ThreadPoolExecutor(max_workers=4)", [("BG303", 21)]),
+        ("if pool is None:\n            pool = ThreadPoolExecutor(max_workers=4)\n        self.pool = pool", [("BG303", 23)]),
+        ("self.pool = self._make_pool() if pool is None else pool", [("BG303", 21)]),
+        ("self.pool = self._make_pool()", [("BG303", 21)]),
+        ("self.pool = pool", []),
+    ],
+    ids=["or-default", "none-then-default", "conditional-expression", "factory-method", "handed-in-only"],
+)
+def test_self_attribute_made_by_the_class_or_handed_in(bg, init, reported):
+    # the caller may hand in its own pool (dependency injection): the attribute is what the class
+    # makes when it is not; a parameter alone says nothing of what it holds
+    found = bg.code(
+        STREAM
+        + f"""
+class Relay:
+    def __init__(self, pool=None):
+        {init}
+
+    def _make_pool(self) -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(max_workers=4)
+
+    def run(self):
+        for record in KafkaConsumer("orders"):
+            self.pool.submit(handle, record)
+""",
+        select=["BG303"],
+    )
+    assert codes(found) == reported
+
+
 def test_project_class_named_executor_with_its_own_submit_is_not_concurrent_futures(bg):
     found = bg.code(
         STREAM

@@ -239,7 +239,9 @@ def version_tag() -> str:
 # and six.moves module names are Python 3's (ProjectIndex.canonical: knowledge.PYTHON2_MODULES). 109:
 # BG304 takes a retry loop whose handler re-raises on a path, and appendleft(), as keeping the item.
 # 110: BG404 notes where handlers for other signals only are installed (ShutdownModel.other_signals).
-ENTRY_FORMAT = 110
+# 111: self attributes resolve ``self`` as the class's instance and set aside objects handed in
+#      (``client or Client()``); BG203 reads a timeout bound to None on a path, and reports in child processes.
+ENTRY_FORMAT = 111
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

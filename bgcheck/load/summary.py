@@ -294,6 +294,16 @@ def with_positions(summary: ModuleSummary, place) -> ModuleSummary:
     )
 
 
+def _with_self(resolve, instance: IR):
+    """``resolve`` with ``self`` standing for ``instance`` (a class's self attributes, resolved in its scope)."""
+
+    def resolve_self(name: str) -> Optional[IR]:
+        head, _, rest = name.partition(".")
+        return _extend(instance, rest) if head == "self" else resolve(name)
+
+    return resolve_self
+
+
 def _extend(binding: IR, rest: str) -> Optional[IR]:
     """The IR for ``binding.rest`` (rest may be empty)."""
     if not rest:
@@ -758,7 +768,7 @@ class SummaryBuilder:
             func_scope = self._function_scope()
             if base == "self" and func_scope is not None and self._self_class() is not None:
                 attrs = self.self_attrs.setdefault(self._self_class(), {})
-                attrs.setdefault(target.attr, []).append(self._annotated_parameter(value) or value)
+                attrs.setdefault(target.attr, []).extend(self._self_attr_values(value))
             elif isinstance(value, ast.AST):
                 self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
         elif target_type is ast.Subscript and isinstance(value, ast.AST) and _subscript_keys(target) is not None:
@@ -766,6 +776,25 @@ class SummaryBuilder:
             self.attr_assignments.append((target, value, self.scope, len(self.recorded_calls)))
         else:
             self._bind_opaque(target)
+
+    def _self_attr_values(self, value) -> list:
+        """What ``self.x = value`` may bind, for _merge_bindings: each operand of ``given or Default()``
+        and each branch of ``Default() if given is None else given``;
+        a parameter of the method as its annotation, or, unannotated, as HANDED_IN with the name: an
+        object the caller may hand in instead of the one the class makes itself (dependency injection),
+        set aside when another binding says what the attribute holds."""
+        if type(value) is ast.BoolOp and type(value.op) is ast.Or:
+            return [bound for operand in value.values for bound in self._self_attr_values(operand)]
+        if type(value) is ast.IfExp:  # ``Client() if client is None else client``
+            return [*self._self_attr_values(value.body), *self._self_attr_values(value.orelse)]
+        annotated = self._annotated_parameter(value)
+        if annotated is not None:
+            return [annotated]
+        if type(value) is ast.Name and value.id in self.scope.params and value.id not in ("self", "cls"):
+            # ``if client is None: client = Client()`` before it: the parameter or that default
+            made = [bound for bound in self.scope.bindings.get(value.id, ()) if isinstance(bound, ast.expr)]
+            return [(HANDED_IN, value), *made]
+        return [value]
 
     def _annotated_parameter(self, value):
         """``self.session = session`` of a parameter ``session: Session``: the parameter's
@@ -1032,13 +1061,16 @@ class SummaryBuilder:
             )
             raw_self = self.self_attrs.get(qualname, {})
             cls.self_attrs = {}
+            # Resolved in the class's scope, where ``self`` is an instance of the class
+            # (``self.client = self._make_client()``: what that method returns).
+            resolve_self = _with_self(resolve, ("call", qualname, (), ()))
             for attr, values in raw_self.items():
-                # resolved inside the method that binds it would be better; the class's scope is what we have
-                merged = _merge_bindings(values, resolve)
+                merged = _merge_bindings(values, resolve_self)
                 if merged is not None:
                     cls.self_attrs[attr] = merged
-                elif len(values) == 1 and isinstance(values[0], ast.AST):
-                    cls.self_attrs[attr] = to_ir(values[0], resolve)
+                elif len(values) == 1:
+                    only = values[0][1] if isinstance(values[0], tuple) and values[0][:1] == (HANDED_IN,) else values[0]
+                    cls.self_attrs[attr] = to_ir(only, resolve) if isinstance(only, ast.AST) else UNKNOWN_IR
                 else:
                     cls.self_attrs[attr] = UNKNOWN_IR
 
@@ -1169,6 +1201,10 @@ _VISITS = {
     # nothing below these (or nothing the builder reads): not walked
     **{leaf: SummaryBuilder.visit_leaf for leaf in (ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Nonlocal, ast.Load, ast.Store, ast.Del)},
 }
+
+
+# A self attribute bound to a parameter of the method that binds it (see _self_attr_values).
+HANDED_IN = "handed-in"
 
 
 def _is_none(node) -> bool:
@@ -1307,14 +1343,15 @@ def _merge_bindings(values: list, resolve) -> Optional[IR]:
 
     An annotation naming a class (``pool: Optional[ThreadPoolExecutor] = None``) says it; else
     ``None`` placeholders are set aside when every other binding makes the same kind of instance
-    (``self.pool = None`` in ``__init__``, ``self.pool = ThreadPoolExecutor()`` in ``start()``).
-    None when they do not agree (the name is unknown)."""
+    (``self.pool = None`` in ``__init__``, ``self.pool = ThreadPoolExecutor()`` in ``start()``), and
+    so are objects handed in by the caller in place of the one the class makes (``self.client =
+    client or httpx.Client()``). None when they do not agree (the name is unknown)."""
     for value in values:
         if isinstance(value, tuple) and value[:1] in (("annotated",), ("declared",)):
             declared = _declared_instance(value[1], resolve)
             if declared != UNKNOWN_IR:
                 return declared
-    nodes = [v for v in values if not _is_none(v) and not (isinstance(v, tuple) and v[:1] == ("declared",))]
+    nodes = [v for v in values if not _is_none(v) and not (isinstance(v, tuple) and v[:1] in (("declared",), (HANDED_IN,)))]
     if not nodes or not all(isinstance(v, ast.expr) for v in nodes):
         return None
     irs = [to_ir(v, resolve) for v in nodes]

@@ -283,18 +283,25 @@ def _report_unbounded_wait(rule: Rule, node: cst.Call, ctx: FileContext, peer: b
         if wait.consumer_wait and _stops_on_sentinel(node, ctx):
             ctx.silence(rule, node, "the consumer stops on a sentinel it is sent")
             return
-        unwaited = _no_stop_waits_for(ctx, in_daemon_threads=wait.consumer_wait)
+        # A stop ends a child process mid-wait, so a local wait there holds no stop (BG206); a wait for
+        # another service still never ends when the other side never answers, and the child does no
+        # more work (a poller that stops polling), so BG203 reports it there too.
+        unwaited = None if peer else _no_stop_waits_for(ctx, in_daemon_threads=wait.consumer_wait)
         if unwaited is not None:
             ctx.silence(rule, node, unwaited)
             return
         job = making[0] if making else ctx.job_of()
         other_side = "the other side never answers" if peer else "what it waits for never comes"
+        if peer and ctx.index.runs_only_as(ctx.function_qualname, "process"):
+            harm = "this run never ends and the child process running it does no more work until something kills it"
+        else:
+            harm = "this run never ends and the worker cannot stop within the grace period"
         ctx.report(
             rule,
             node,
             f"{wait.what} waits with no timeout in job `{ctx.job_label(job)}`",
-            f"This is job code (job `{job}`): if {other_side}, this run never ends and "
-            f"the worker cannot stop within the grace period. {wait.advice or f'Pass `{wait.timeout_kw}=` and handle the timeout.'}",
+            f"This is job code (job `{job}`): if {other_side}, {harm}. "
+            f"{wait.advice or f'Pass `{wait.timeout_kw}=` and handle the timeout.'}",
             related=notes_from(ctx.index, job, ctx.function_qualname),
         )
         return
@@ -759,7 +766,54 @@ def _is_unbounded(node: cst.Call, wait, ctx: FileContext) -> bool:
     timeout = argument(node, wait.timeout_kw, wait.timeout_pos)
     if timeout is None:
         return not wait.explicit_none_only
+    if wait.explicit_none_only and isinstance(timeout, cst.Name) and _none_on_a_path(timeout.value, node, ctx):
+        return True
     return ctx.fold(timeout) is None  # an explicit None; a value that does not fold is given the benefit
+
+
+def _none_on_a_path(name: str, call: cst.Call, ctx: FileContext) -> bool:
+    """``timeout = None`` on one branch (``# use the client's default``) and a ``Timeout`` on the other,
+    then ``client.get(url, timeout=timeout)``: where a bound is on by default and None turns it off
+    (httpx), that path waits with no bound. The None reaches the call unless a binding of the name
+    after it, in its own block or one around it, replaces it, or the call is under a test of the name."""
+    function = ctx.function_node
+    if function is None:
+        return False
+    if any(isinstance(a, (cst.If, cst.While, cst.IfExp)) and _mentions(a.test, name) for a in ctx.ancestors):
+        return False  # ``if timeout is not None: ...``
+    bindings: list[tuple[bool, tuple]] = []  # (bound to None, the blocks it is in), in source order
+    blocks: list[int] = []
+    reached = False
+
+    class Bindings(cst.CSTVisitor):
+        def visit_FunctionDef(self, node) -> bool:
+            return node is function
+        visit_ClassDef = visit_Lambda = lambda self, node: False
+
+        def visit_IndentedBlock(self, node) -> None:
+            blocks.append(id(node))
+
+        def leave_IndentedBlock(self, node) -> None:
+            blocks.pop()
+
+        def visit_Assign(self, node: cst.Assign) -> None:
+            if not reached and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
+                bindings.append((isinstance(node.value, cst.Name) and node.value.value == "None", tuple(blocks)))
+
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal reached
+            if node is call:
+                reached = True
+
+    walk(function, Bindings())
+    for position, (is_none, where) in enumerate(bindings):
+        if is_none and not any(where[: len(later)] == later for _none, later in bindings[position + 1:]):
+            return True
+    return False
+
+
+def _mentions(test: cst.BaseExpression, name: str) -> bool:
+    return any(n.value == name for n in find_all(test, (cst.Name,)))
 
 
 @register
