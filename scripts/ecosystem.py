@@ -1181,7 +1181,7 @@ def _download_listed_sdist(name: str, version: str, sdists: Path) -> bool:
     its sha256. pip download reads an sdist's metadata by building it, which fails where its build
     requirements conflict (pretix); the file itself is all the ecosystem check needs."""
     page = urllib.request.Request(f"https://pypi.org/simple/{name}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
-    wanted = f"{_normalized(name)}_{version}.tar.gz".lower()
+    wanted = f"{_normalized(name)}_{version.replace('-', '_')}.tar.gz".lower()  # bodhi-server-5.2.0-1
     try:
         with urllib.request.urlopen(page, timeout=60) as response:
             files = json.load(response)["files"]
