@@ -783,12 +783,17 @@ def _none_on_a_path(name: str, call: cst.Call, ctx: FileContext) -> bool:
         return False  # ``if timeout is not None: ...``
     bindings: list[tuple[bool, tuple]] = []  # (bound to None, the blocks it is in), in source order
     blocks: list[int] = []
+    defaulting: set[int] = set()  # the body of ``if timeout is None:``, where the None is replaced
     reached = False
 
     class Bindings(cst.CSTVisitor):
         def visit_FunctionDef(self, node) -> bool:
             return node is function
         visit_ClassDef = visit_Lambda = lambda self, node: False
+
+        def visit_If(self, node: cst.If) -> None:
+            if _tests_for_none(node.test, name):
+                defaulting.add(id(node.body))
 
         def visit_IndentedBlock(self, node) -> None:
             blocks.append(id(node))
@@ -798,7 +803,10 @@ def _none_on_a_path(name: str, call: cst.Call, ctx: FileContext) -> bool:
 
         def visit_Assign(self, node: cst.Assign) -> None:
             if not reached and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
-                bindings.append((isinstance(node.value, cst.Name) and node.value.value == "None", tuple(blocks)))
+                if defaulting.intersection(blocks):
+                    bindings.append((False, ()))  # the default filled in where the value is None: none reaches past it
+                else:
+                    bindings.append((isinstance(node.value, cst.Name) and node.value.value == "None", tuple(blocks)))
 
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal reached
@@ -814,6 +822,16 @@ def _none_on_a_path(name: str, call: cst.Call, ctx: FileContext) -> bool:
 
 def _mentions(test: cst.BaseExpression, name: str) -> bool:
     return any(n.value == name for n in find_all(test, (cst.Name,)))
+
+
+def _tests_for_none(test: cst.BaseExpression, name: str) -> bool:
+    """``name is None``, ``name == None`` or ``not name``: true where the value is still None."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return isinstance(test.expression, cst.Name) and test.expression.value == name
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == name and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        return isinstance(target.operator, (cst.Is, cst.Equal)) and isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
+    return False
 
 
 @register

@@ -4,7 +4,8 @@
 # httpx: an explicit timeout=None turns the bound off, so on that path the call waits for ever.
 # The poller runs in a child process; a stop ends it mid-wait, but a server that never answers
 # still hangs it, and the child then polls no more. Not flagged: the same call when the None is
-# replaced after it or tested before the call, and a timeout on every path.
+# replaced after it (also under `if timeout is None:`) or tested before the call, and a timeout on
+# every path.
 import multiprocessing
 
 import httpx
@@ -32,6 +33,14 @@ class RestClient:
         if request_timeout is not None:
             timeout = httpx.Timeout(request_timeout)
         timeout = timeout or httpx.Timeout(30.0)
+        return self.client.request(method, url, timeout=timeout)
+
+    def request_defaulted(self, method, url, request_timeout=None):
+        timeout = None
+        if request_timeout:
+            timeout = httpx.Timeout(request_timeout)
+        if timeout is None:
+            timeout = httpx.Timeout(30.0)
         return self.client.request(method, url, timeout=timeout)
 
     def request_tested(self, method, url, request_timeout=None):
@@ -67,6 +76,7 @@ def poll(endpoint):
         rest.request("GET", f"{endpoint}/tasks/poll")
         rest.request_replaced("GET", f"{endpoint}/tasks/poll")
         rest.request_tested("GET", f"{endpoint}/tasks/poll")
+        rest.request_defaulted("GET", f"{endpoint}/tasks/poll")
         events.stream_events(f"{endpoint}/events")
         tasks.acknowledge(f"{endpoint}/tasks/ack")
 
