@@ -865,6 +865,9 @@ BLOCKING_WAITS: tuple[BlockingWait, ...] = (
 # The object a framework reads its settings from -> a name every settings module of it binds:
 # ``settings.X`` reads X from the project's settings modules (ProjectIndex.setting).
 SETTINGS_OBJECTS: dict[str, str] = {"django.conf.settings": "INSTALLED_APPS"}
+# Settings a function may set on a settings object it is handed (``settings.DATABASES = {...}`` in a
+# platform's ``setup_settings(settings, ...)``), recorded among attr_assignments as "?settings.DATABASES".
+SETTINGS_SET_ON_A_HANDED_OBJECT = frozenset({"DATABASES"})
 # Settings whose value in the project's files says nothing of production: the deployment sets them
 # (Django's DEBUG ships True in development settings and must be False when deployed).
 DEPLOYMENT_SETTINGS = frozenset({"django.conf.settings.DEBUG"})

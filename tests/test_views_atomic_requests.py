@@ -88,6 +88,39 @@ def test_drf_views_without_atomic_requests_are_not_flagged(bg):
     assert codes(found) == []
 
 
+SETTINGS_ON_A_HANDED_OBJECT = """
+import environ
+
+
+def setup_settings(settings, base_dir):
+    env = environ.Env()
+    settings.SECRET_KEY = env("SECRET_KEY")
+    settings.DATABASES = {
+        "default": {"ENGINE": "django.db.backends.postgresql", "NAME": env("POSTGRES_DB"), "ATOMIC_REQUESTS": {atomic}},
+    }
+"""
+
+
+def test_settings_filled_in_on_an_object_a_function_is_handed(bg):
+    # a platform's settings function that the projects it generates call from their settings module
+    # (``setup_settings(sys.modules[__name__], BASE_DIR)``): its DATABASES turn ATOMIC_REQUESTS on
+    for atomic, reported in (("True", [("BG604", 11), ("BG604", 17), ("BG604", 21), ("BG604", 29), ("BG604", 34)]), ("False", [])):
+        found = bg.files(
+            project(
+                atomic=False,
+                **{
+                    "config/settings.py": "",
+                    "platform/__init__.py": "",
+                    "platform/settings_base.py": SETTINGS_ON_A_HANDED_OBJECT.replace("{atomic}", atomic),
+                    "shop/api/__init__.py": "",
+                    "shop/api/endpoints.py": DRF,
+                },
+            ),
+            select=["BG604"],
+        )
+        assert codes(found) == reported, atomic
+
+
 def test_view_classes_through_a_project_base_class_in_another_module(bg):
     found = bg.files(
         project(

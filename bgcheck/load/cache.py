@@ -241,7 +241,9 @@ def version_tag() -> str:
 # 110: BG404 notes where handlers for other signals only are installed (ShutdownModel.other_signals).
 # 111: self attributes resolve ``self`` as the class's instance and set aside objects handed in
 #      (``client or Client()``); BG203 reads a timeout bound to None on a path, and reports in child processes.
-ENTRY_FORMAT = 111
+# 112: DATABASES set on a parameter is recorded among attr_assignments as "?param.DATABASES" (ATOMIC_REQUESTS
+#      in the DATABASES a settings function sets on the settings object it is handed).
+ENTRY_FORMAT = 112
 # An entry larger than this is not read (nor written): reading costs memory in proportion.
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 # Entries are opened without following a symbolic link, and without blocking on a FIFO.

@@ -1082,7 +1082,7 @@ class SummaryBuilder:
             (path, to_ir(value, resolver), scope.qualname, calls_before)
             for target, value, scope, calls_before in self.attr_assignments
             for resolver in [self._resolver_for(summary, scope)]
-            for path in [_target_path(target, resolver)]
+            for path in [_target_path(target, resolver) or _on_a_parameter(target, scope)]
             if path is not None
         )
         summary.recorded_calls = tuple(
@@ -1439,6 +1439,17 @@ def _subscript_keys(target: ast.expr) -> Optional[tuple]:
         keys.append(key.value)
         target = target.value
     return tuple(reversed(keys)) if keys and dotted_name(target) is not None else None
+
+
+def _on_a_parameter(target: ast.expr, scope: "_Scope") -> Optional[str]:
+    """``settings.DATABASES = {...}`` in ``def setup_settings(settings):``: "?settings.DATABASES", a
+    setting set on an object the function is handed, whose type is not known (the "?" says so). Only
+    the settings knowledge.SETTINGS_SET_ON_A_HANDED_OBJECT names: other attributes of parameters stay out."""
+    if type(target) is not ast.Attribute or target.attr not in knowledge.SETTINGS_SET_ON_A_HANDED_OBJECT:
+        return None
+    name = dotted_name(target)
+    head = name.partition(".")[0] if name else None
+    return f"?{name}" if head in scope.params and head not in ("self", "cls") else None
 
 
 def _target_path(target: ast.expr, resolve) -> Optional[str]:

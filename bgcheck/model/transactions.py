@@ -104,19 +104,28 @@ def transaction_decorators(index: ProjectIndex) -> set[str]:
 def atomic_requests(index: ProjectIndex) -> bool:
     """Does a settings module set ``ATOMIC_REQUESTS = True`` for a database: in the ``DATABASES`` it
     binds, or key by key after (``DATABASES["default"]["ATOMIC_REQUESTS"] = True``, as projects made
-    from cookiecutter-django do on top of ``env.db()``)?"""
+    from cookiecutter-django do on top of ``env.db()``)? Or a function that fills in a settings object
+    it is handed (``settings.DATABASES = {...}`` in ``setup_settings(settings)``, which the projects a
+    platform generates call from their settings module)?"""
     for summary in index.modules.values():
+        if any(path.startswith("?") and path.endswith(".DATABASES") and _turns_on(index.fold(item))
+               for path, item, _scope, _before in summary.attr_assignments):
+            return True
         databases = summary.constants.get("DATABASES")
         if databases is None:
             continue
-        value = index.fold(databases)
-        if isinstance(value, dict) and any(isinstance(entry, dict) and entry.get("ATOMIC_REQUESTS") is True for entry in value.values()):
+        if _turns_on(index.fold(databases)):
             return True
         stored = f"{summary.module}.DATABASES["
         if any(path.startswith(stored) and path.endswith("['ATOMIC_REQUESTS']") and index.fold(item) is True
                for path, item, _scope, _before in summary.attr_assignments):
             return True
     return False
+
+
+def _turns_on(databases) -> bool:
+    """A folded ``DATABASES`` with an entry whose ``ATOMIC_REQUESTS`` is True."""
+    return isinstance(databases, dict) and any(isinstance(entry, dict) and entry.get("ATOMIC_REQUESTS") is True for entry in databases.values())
 
 
 # --- labels: what opens a transaction, what publishes ----------------------------------------
