@@ -352,6 +352,10 @@ class _Scope:
         self.item_calls: list[ast.expr] = []  # container nodes: see FunctionSummary.item_calls
         self.items_of: dict[str, ast.expr] = {}  # a name bound to an item of a container (``for h in HOOKS``, ``h = TASKS[k]``)
 
+    def handed_in(self, name: str) -> bool:
+        """Is ``name`` a parameter the caller hands in (not the method's ``self`` or ``cls``)?"""
+        return name in self.params and name not in ("self", "cls")
+
     def bind(self, name: str, value) -> None:
         if name in self.globals:
             # ``global POOL; POOL = ThreadPoolExecutor()``: another binding of the module's name
@@ -790,7 +794,7 @@ class SummaryBuilder:
         annotated = self._annotated_parameter(value)
         if annotated is not None:
             return [annotated]
-        if type(value) is ast.Name and value.id in self.scope.params and value.id not in ("self", "cls"):
+        if type(value) is ast.Name and self.scope.handed_in(value.id):
             # ``if client is None: client = Client()`` before it: the parameter or that default
             made = [bound for bound in self.scope.bindings.get(value.id, ()) if isinstance(bound, ast.expr)]
             return [(HANDED_IN, value), *made]
@@ -1448,8 +1452,7 @@ def _on_a_parameter(target: ast.expr, scope: "_Scope") -> Optional[str]:
     if type(target) is not ast.Attribute or target.attr not in knowledge.SETTINGS_SET_ON_A_HANDED_OBJECT:
         return None
     name = dotted_name(target)
-    head = name.partition(".")[0] if name else None
-    return f"?{name}" if head in scope.params and head not in ("self", "cls") else None
+    return f"?{name}" if name and scope.handed_in(name.partition(".")[0]) else None
 
 
 def _target_path(target: ast.expr, resolve) -> Optional[str]:

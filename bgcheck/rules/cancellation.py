@@ -21,7 +21,7 @@ from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Edit, Fix, Severity, short_name
 from bgcheck.syntax.flow import BREAK, CONTINUE, CONVERT, FALL, RAISE, RETURN, always_raises, escaping_jumps, exits
 from bgcheck.syntax.ir import UNKNOWN, as_seconds
-from bgcheck.syntax.cst_ir import dotted_name, is_string_statement
+from bgcheck.syntax.cst_ir import dotted_name, is_none, is_string_statement
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.done_futures import awaits_only_done_futures, awaits_only_timed_out_futures, done_callback_methods
 from bgcheck.syntax.walk import find_all, walk
@@ -429,7 +429,7 @@ def _recorded_failure_test(test: cst.BaseExpression) -> Optional[tuple[str, bool
     target = test.comparisons[0]
     if name is None:
         return None
-    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+    if not is_none(target.comparator):
         return None
     if isinstance(target.operator, cst.Is):
         return name, False
@@ -667,7 +667,7 @@ def _tests_a_flag(test: cst.BaseExpression, flags: set[str]) -> bool:
         return _tests_a_flag(test.left, flags) or _tests_a_flag(test.right, flags)
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         target = test.comparisons[0]
-        if isinstance(target.operator, cst.IsNot) and isinstance(target.comparator, cst.Name) and target.comparator.value == "None":
+        if isinstance(target.operator, cst.IsNot) and is_none(target.comparator):
             test = test.left
     return isinstance(test, cst.Name) and test.value in flags
 
@@ -871,7 +871,7 @@ def _private_tasks(ctx: FileContext) -> set[str]:
         if isinstance(node, cst.AnnAssign) and value is None:
             continue  # ``task: asyncio.Task`` binds nothing
         if len(targets) == 1 and isinstance(targets[0], cst.Name) and value is not None:
-            if isinstance(value, cst.Name) and value.value == "None":
+            if is_none(value):
                 continue  # ``task: Future | None = None`` before the task is made
             private = _makes_a_task(value, ctx) or _makes_an_asyncio_future(value, ctx)
             (made if private else other).add(targets[0].value)

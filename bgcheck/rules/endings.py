@@ -15,7 +15,7 @@ from bgcheck.syntax.lazy import cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Applicability, Fix, Severity, short_name
 from bgcheck.syntax.ir import as_call, callee_name, is_literal, ref_name
-from bgcheck.syntax.cst_ir import dotted_name, is_string_statement
+from bgcheck.syntax.cst_ir import dotted_name, is_none, is_string_statement
 from bgcheck.model.locks import lock_api
 from bgcheck.syntax.loops import is_endless, polls_without_deadline
 from bgcheck.rules.base import Rule, register
@@ -680,7 +680,7 @@ def _is_sentinel_test(test: cst.Comparison, name: str, ctx: FileContext) -> bool
     if not isinstance(comparison.operator, (cst.Is, cst.IsNot, cst.Equal)):
         return False
     other = comparison.comparator
-    if isinstance(other, cst.Name) and other.value == "None":
+    if is_none(other):
         return True
     name = ref_name(ctx.to_ir(other))
     if name is None:
@@ -806,7 +806,7 @@ def _none_on_a_path(name: str, call: cst.Call, ctx: FileContext) -> bool:
                 if defaulting.intersection(blocks):
                     bindings.append((False, ()))  # the default filled in where the value is None: none reaches past it
                 else:
-                    bindings.append((isinstance(node.value, cst.Name) and node.value.value == "None", tuple(blocks)))
+                    bindings.append((is_none(node.value), tuple(blocks)))
 
         def visit_Call(self, node: cst.Call) -> None:
             nonlocal reached
@@ -814,8 +814,8 @@ def _none_on_a_path(name: str, call: cst.Call, ctx: FileContext) -> bool:
                 reached = True
 
     walk(function, Bindings())
-    for position, (is_none, where) in enumerate(bindings):
-        if is_none and not any(where[: len(later)] == later for _none, later in bindings[position + 1:]):
+    for position, (to_none, where) in enumerate(bindings):
+        if to_none and not any(where[: len(later)] == later for _none, later in bindings[position + 1:]):
             return True
     return False
 
@@ -830,7 +830,7 @@ def _tests_for_none(test: cst.BaseExpression, name: str) -> bool:
         return isinstance(test.expression, cst.Name) and test.expression.value == name
     if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == name and len(test.comparisons) == 1:
         target = test.comparisons[0]
-        return isinstance(target.operator, (cst.Is, cst.Equal)) and isinstance(target.comparator, cst.Name) and target.comparator.value == "None"
+        return isinstance(target.operator, (cst.Is, cst.Equal)) and is_none(target.comparator)
     return False
 
 

@@ -16,7 +16,7 @@ from bgcheck.diagnostics import Severity, clip, short_name
 from bgcheck.syntax.flow import is_constant_true
 from bgcheck.syntax.flow import CONTINUE, CONVERT, FALL, RAISE, always_raises, exits, left_after
 from bgcheck.syntax.ir import UNKNOWN
-from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, is_string_statement
+from bgcheck.syntax.cst_ir import call_target, call_target_of_value, dotted_name, is_none, is_string_statement
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import argument, assigned_name, holder_of, work_start
 from bgcheck.rules.relevance import calls_any, values_caught
@@ -368,8 +368,7 @@ def _requires_empty(test: cst.BaseExpression, holder: str) -> bool:
         return dotted_name(test.expression) == holder
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         target = test.comparisons[0]
-        return (isinstance(target.operator, cst.Is) and isinstance(target.comparator, cst.Name)
-                and target.comparator.value == "None" and dotted_name(test.left) == holder)
+        return isinstance(target.operator, cst.Is) and is_none(target.comparator) and dotted_name(test.left) == holder
     return False
 
 
@@ -677,7 +676,7 @@ def _records(body: cst.CSTNode, ctx: FileContext) -> bool:
 
         def visit_Return(self, node: cst.Return) -> None:
             nonlocal found
-            if node.value is not None and not (isinstance(node.value, cst.Name) and node.value.value == "None"):
+            if node.value is not None and not is_none(node.value):
                 found = True  # the caller is told
 
     walk(body, _Finder())

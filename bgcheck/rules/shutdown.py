@@ -15,7 +15,7 @@ from bgcheck.syntax.lazy import cst
 from bgcheck import knowledge
 from bgcheck.diagnostics import Location, Severity, clip, short_name
 from bgcheck.syntax.ir import as_call
-from bgcheck.syntax.cst_ir import dotted_name
+from bgcheck.syntax.cst_ir import dotted_name, is_none
 from bgcheck.rules.base import Rule, register
 from bgcheck.rules.calls import receiver_kind, argument, holder_of, calls_around, is_waited_for, last_name, sets_daemon
 from bgcheck.model.project import breadth_first
@@ -507,7 +507,7 @@ def _unbounded_wait(node: cst.Call, ctx: FileContext) -> Optional[str]:
         if atexit_only and kind == "thread" and ctx.index.thread_is_daemon(ctx.to_ir(func.value)) is not True:
             return None  # a non-daemon thread has ended before atexit hooks run (unknown: cannot tell)
         timeout = argument(node, "timeout", 0)
-        if timeout is None or (len(node.args) == 1 and not node.args[0].star and _is_none(timeout)):
+        if timeout is None or (len(node.args) == 1 and not node.args[0].star and is_none(timeout)):
             return "`join()`"
         return None
     if name in knowledge.GATHER:
@@ -520,15 +520,11 @@ def _unbounded_wait(node: cst.Call, ctx: FileContext) -> Optional[str]:
     return None
 
 
-def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
-
-
 def _under_deadline(ctx: FileContext) -> bool:
     for ancestor in reversed(ctx.ancestors[:-1]):
         if isinstance(ancestor, cst.Call) and ctx.resolve_call(ancestor) in knowledge.WAIT_FOR:
             timeout = argument(ancestor, "timeout", 1)
-            return timeout is not None and not _is_none(timeout)
+            return timeout is not None and not is_none(timeout)
         if isinstance(ancestor, cst.With):
             for item in ancestor.items:
                 if isinstance(item.item, cst.Call) and ctx.resolve_call(item.item) in knowledge.DEADLINE_CONTEXTS:

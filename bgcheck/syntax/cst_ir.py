@@ -58,6 +58,11 @@ def dotted_name(node: cst.CSTNode) -> str | None:
         return None
 
 
+def is_none(node: cst.CSTNode) -> bool:
+    """Is this expression the literal ``None``?"""
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 def is_string_statement(small: cst.BaseSmallStatement) -> bool:
     """A string on its own as a statement (``"why"`` on a handler's line): it does nothing."""
     return isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
